@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import TrackCore
+
+/// Replays a recorded file (what `gpspipe -w` writes), streaming it in chunks so memory stays flat.
+public struct FileReplayer {
+    public var activity: Activity
+    public var profile: ActivityProfile?
+    public var logger: Logger
+    public var chunkSize = 64 * 1024
+
+    public init(activity: Activity, profile: ActivityProfile? = nil, logger: Logger) {
+        self.activity = activity
+        self.profile = profile
+        self.logger = logger
+    }
+
+    public func replay(path: String) throws(ReplayError) -> ReplayReport {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        } catch {
+            throw ReplayError(file: path, reason: Self.reason(error, fallback: "cannot open"))
+        }
+        defer { try? handle.close() }
+        var replayer = StreamReplayer(
+            name: path, session: TrackSession(activity: activity, profile: profile), logger: logger)
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: chunkSize)
+            } catch {
+                throw ReplayError(file: path, reason: Self.reason(error, fallback: "cannot read"))
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            replayer.consume(chunk)
+        }
+        return replayer.finish()
+    }
+
+    private static func reason(_ error: any Error, fallback: String) -> String {
+        let ns = error as NSError
+        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return "\(fallback): \(String(cString: strerror(Int32(posix.code))))"
+        }
+        if ns.domain == NSPOSIXErrorDomain { return "\(fallback): \(String(cString: strerror(Int32(ns.code))))" }
+        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        return "\(fallback): \(ns.localizedDescription)"
+    }
+}

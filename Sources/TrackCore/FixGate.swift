@@ -1,0 +1,88 @@
+/// First stage of a fix's path: rejects what cannot be used, with a reason.
+///
+/// `judge` learns from every fix (error baseline, clock offset, rival time lines) but only
+/// `commit` moves the time line on, because later stages may still reject a fix the gate passed.
+public struct FixGate: Sendable {
+    public enum Verdict: Sendable, Equatable {
+        /// Usable. `newTimeline` means enough consistent fixes overruled the old time line.
+        case accept(newTimeline: Bool)
+        case reject(RejectReason)
+    }
+
+    /// Fixes that disagree with the established time line but agree with each other.
+    private struct RivalTimeline: Sendable {
+        var last: GPSTime
+        var count: Int
+    }
+
+    public let profile: ActivityProfile
+    public private(set) var lastEpoch: GPSTime?
+    public private(set) var acceptedCount = 0
+    public private(set) var errorBaseline = ErrorBaseline()
+    public private(set) var clockOffset = ClockOffset()
+    private var rival: RivalTimeline?
+    /// Two epochs closer than this are the same epoch.
+    private let epochTolerance = 0.001
+
+    public init(profile: ActivityProfile) {
+        self.profile = profile
+    }
+
+    public var isWarmingUp: Bool { acceptedCount < profile.warmUpFixes }
+
+    /// The horizontal error above which a fix is rejected now.
+    public var errorThreshold: Double {
+        let adaptive = (errorBaseline.value ?? profile.errorCeiling) * profile.errorBaselineMultiple
+        let threshold = min(max(adaptive, profile.errorFloor), profile.errorCeiling)
+        return isWarmingUp ? threshold * profile.warmUpErrorFactor : threshold
+    }
+
+    public mutating func judge(_ fix: Fix) -> Verdict {
+        guard fix.mode >= 2 else { return .reject(.noFix) }
+        guard let time = fix.time, time.seconds.isFinite else { return .reject(.noTime) }
+        guard let position = fix.position, position.isPlausible else { return .reject(.invalidCoordinates) }
+
+        var newTimeline = false
+        if let lastEpoch {
+            let step = time.since(lastEpoch)
+            if abs(step) < epochTolerance { return .reject(.duplicateEpoch) }
+            if step < 0 || step > profile.maxForwardJump {
+                guard challengeTimeline(with: time) else {
+                    return .reject(step < 0 ? .timeBackwards : .timeJump)
+                }
+                newTimeline = true
+            }
+        }
+        if newTimeline { clockOffset.reset() }
+
+        if let receivedAt = fix.receivedAt, receivedAt.isFinite {
+            let lateness = clockOffset.observe(epoch: time, receivedAt: receivedAt)
+            if lateness > profile.staleAfter { return .reject(.stale) }
+        }
+        if let error = fix.gatingError {
+            errorBaseline.observe(error, ceiling: profile.errorCeiling)
+            if error > errorThreshold { return .reject(.horizontalError) }
+        }
+        if let speed = fix.speed, speed.isFinite, speed > profile.maxSpeed { return .reject(.impossibleSpeed) }
+        return .accept(newTimeline: newTimeline)
+    }
+
+    /// Moves the time line to a fix that was finally used.
+    public mutating func commit(_ time: GPSTime) {
+        lastEpoch = time
+        acceptedCount += 1
+        rival = nil
+    }
+
+    /// Counts a fix against the established time line; true once enough agree to overrule it.
+    private mutating func challengeTimeline(with time: GPSTime) -> Bool {
+        if var current = rival, time > current.last, time.since(current.last) <= profile.gapThreshold * 4 {
+            current.last = time
+            current.count += 1
+            rival = current
+        } else {
+            rival = RivalTimeline(last: time, count: 1)
+        }
+        return (rival?.count ?? 0) >= profile.timelineResetAfter
+    }
+}

@@ -1,0 +1,53 @@
+/// The figures of a session at one moment: what replay prints and what the daemon will store.
+public struct SessionSummary: Sendable, Equatable {
+    public struct HeartRate: Sendable, Equatable {
+        public var samples: Int
+        public var invalid: Int
+        public var average: Double?
+        public var maximum: Int?
+        /// Seconds in zone 0 (below the first bound) through zone n.
+        public var timeInZone: [Double]
+    }
+
+    public var activity: Activity
+    public var distance: Double
+    public var elapsed: Double
+    public var moving: Double
+    public var paused: Double
+    public var accepted: Int
+    public var rejected: [RejectReason: Int]
+    public var splits: [Split]
+    public var autoPauses: Int
+    public var gpsLosses: Int
+    public var bridgedGaps: Int
+    public var maxSpeed: Double
+    public var trackPoints: Int
+    public var heartRate: HeartRate?
+
+    init(_ session: TrackSession) {
+        activity = session.activity
+        distance = session.distance
+        elapsed = session.elapsed
+        paused = session.pausedTime
+        moving = session.movingTime
+        accepted = session.acceptedCount
+        rejected = session.rejected
+        splits = session.splits
+        autoPauses = session.autoPauseCount
+        gpsLosses = session.gpsLossCount
+        bridgedGaps = session.bridgedGapCount
+        maxSpeed = session.maxSpeed
+        trackPoints = session.storedTrackPointCount
+        heartRate = session.heartRate.map {
+            HeartRate(samples: $0.sampleCount, invalid: $0.invalidCount, average: $0.average,
+                      maximum: $0.maximum, timeInZone: $0.timeInZone)
+        }
+    }
+
+    public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+
+    /// Average pace over moving time, seconds per kilometre; nil before any distance.
+    public var averagePace: Double? {
+        distance > 1 ? moving / distance * 1000 : nil
+    }
+}

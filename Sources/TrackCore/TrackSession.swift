@@ -1,0 +1,274 @@
+/// The whole path of a fix: gate, Kalman smoothing, stillness, auto-pause, gaps, metrics, track.
+///
+/// A value type with no clock and no I/O: the daemon and `replay` feed it the same fixes and get
+/// the same decisions. Time is the fixes' own GPS time; a receive instant only judges staleness.
+public struct TrackSession: Sendable {
+    /// The filter and the stillness detector exist together from the first usable fix on.
+    private struct Motion: Sendable {
+        var filter: MotionFilter
+        var stillness: StillnessDetector
+        /// Filtered speed after the previous step, for trapezoidal integration.
+        var lastSpeed: Double
+    }
+
+    public let activity: Activity
+    public let profile: ActivityProfile
+    private let model: MeasurementModel
+    private var gate: FixGate
+    private var motion: Motion?
+    private var autoPause: AutoPause
+    private var splitTracker: SplitTracker
+    private var track: TrackSimplifier
+    private var heartRateStats: HeartRateStats?
+
+    public private(set) var distance = 0.0
+    public private(set) var elapsed = 0.0
+    private var closedPauses = 0.0
+    public private(set) var autoPauseCount = 0
+    public private(set) var acceptedCount = 0
+    private var rejectedCounts = [Int](repeating: 0, count: RejectReason.allCases.count)
+    public private(set) var gpsLossCount = 0
+    public private(set) var bridgedGapCount = 0
+    public private(set) var maxSpeed = 0.0
+    private var lastUsable: GPSTime?
+    private var gpsLost = false
+    private var outlierSince: GPSTime?
+    private var impossibleStreak = 0
+
+    public init(activity: Activity, profile: ActivityProfile? = nil, heartRateZones: HeartRateZones? = nil) {
+        let profile = profile ?? activity.profile
+        self.activity = activity
+        self.profile = profile
+        model = MeasurementModel(profile: profile)
+        gate = FixGate(profile: profile)
+        autoPause = AutoPause(profile: profile)
+        splitTracker = SplitTracker(length: profile.splitLength)
+        track = TrackSimplifier(tolerance: profile.trackTolerance)
+        heartRateStats = heartRateZones.map { HeartRateStats(zones: $0) }
+    }
+
+    // MARK: Inputs
+
+    public mutating func ingest(_ fix: Fix) -> FixOutcome {
+        var events: [SessionEvent] = []
+        if let time = fix.time { noteSilence(until: time, into: &events) }
+        let newTimeline: Bool
+        switch gate.judge(fix) {
+        case .reject(let reason):
+            return reject(reason, events: events)
+        case .accept(let isNew):
+            newTimeline = isNew
+        }
+        // The gate guarantees both.
+        guard let time = fix.time, let position = fix.position else { return reject(.noFix, events: events) }
+        if gpsLost, let lastUsable {
+            gpsLost = false
+            events.append(.gpsRegained(at: time, after: time.since(lastUsable)))
+        }
+
+        guard var current = motion, !newTimeline else {
+            if newTimeline, let lastUsable {
+                closedPauses += autoPause.rebase(closingAt: lastUsable, reopeningAt: time)
+                events.append(.timelineReset(at: time))
+            }
+            return start(at: time, position: position, fix: fix, events: events)
+        }
+        let dt = time.since(current.filter.time)
+        if dt > profile.gapThreshold {
+            return bridge(&current, to: time, position: position, fix: fix, dt: dt, events: events)
+        }
+
+        let noise = model.noise(for: fix)
+        let doppler = model.velocity(for: fix, sigma: noise.velocity)
+        current.filter.predict(to: time)
+        let measured = current.filter.frame.project(position)
+        var verdict: FixOutcome.Verdict
+        if current.filter.mahalanobis(measured, noise: noise) > profile.outlierThreshold {
+            let since = outlierSince ?? time
+            outlierSince = since
+            if time.since(since) >= profile.outlierResetAfter {
+                // The receiver has agreed with itself for too long: the filter is what is wrong.
+                outlierSince = nil
+                motion = current
+                events.append(.filterReset(at: time))
+                return start(at: time, position: position, fix: fix, events: events, isFirst: false)
+            }
+            verdict = .rejected(.outlier)
+            count(.outlier)
+        } else {
+            outlierSince = nil
+            current.filter.updatePosition(measured, noise: noise)
+            verdict = .accepted(TrackPoint(time: time, position: current.filter.position))
+            acceptedCount += 1
+        }
+        if let doppler { current.filter.updateVelocity(doppler.velocity, sigma: doppler.sigma) }
+        impossibleStreak = 0
+        advance(&current, to: time, dt: dt, events: &events)
+        motion = current
+        gate.commit(time)
+        lastUsable = time
+        return FixOutcome(verdict: verdict, events: events)
+    }
+
+    /// Notices a silent receiver between fixes; `instant` is on the receive clock of `Fix.receivedAt`.
+    public mutating func tick(receivedAt instant: Double) -> [SessionEvent] {
+        guard let now = gate.clockOffset.gpsTime(atReceive: instant) else { return [] }
+        var events: [SessionEvent] = []
+        noteSilence(until: now, into: &events)
+        return events
+    }
+
+    /// Adds a heart-rate sample; `time` is seconds on any monotonic clock.
+    public mutating func heartRate(bpm: Int, at time: Double) {
+        heartRateStats?.add(bpm: bpm, at: time)
+    }
+
+    // MARK: Outputs
+
+    public var pausedTime: Double {
+        closedPauses + (lastUsable.map { autoPause.openPause(until: $0) } ?? 0)
+    }
+
+    public var movingTime: Double { max(0, elapsed - pausedTime) }
+    public var isAutoPaused: Bool { autoPause.isPaused }
+    public var isStill: Bool { motion?.stillness.isStill ?? true }
+    public var splits: [Split] { splitTracker.splits }
+    public var trackPoints: [TrackPoint] { track.points }
+    public var storedTrackPointCount: Int { track.storedCount }
+    public var heartRate: HeartRateStats? { heartRateStats }
+    /// Smoothed speed now (m/s), zero while standing still.
+    public var currentSpeed: Double? {
+        guard let motion else { return nil }
+        return motion.stillness.isStill ? 0 : motion.filter.speed
+    }
+    public var currentPosition: GeoPoint? { motion?.filter.position }
+
+    public var rejected: [RejectReason: Int] {
+        var result: [RejectReason: Int] = [:]
+        for (index, reason) in RejectReason.allCases.enumerated() where rejectedCounts[index] > 0 {
+            result[reason] = rejectedCounts[index]
+        }
+        return result
+    }
+
+    public var summary: SessionSummary { SessionSummary(self) }
+
+    // MARK: Steps
+
+    private mutating func start(
+        at time: GPSTime, position: GeoPoint, fix: Fix, events: [SessionEvent], isFirst: Bool = true
+    ) -> FixOutcome {
+        let noise = model.noise(for: fix)
+        let doppler = model.velocity(for: fix, sigma: noise.velocity)
+        let filter = MotionFilter(
+            position: position, time: time, noise: noise, velocity: doppler?.velocity,
+            processNoise: profile.processNoise)
+        var stillness = StillnessDetector(profile: profile, anchor: position)
+        if !isFirst, let previous = motion?.stillness, !previous.isStill {
+            stillness.bridged(movedAway: true, to: position, speed: filter.speed)
+        }
+        motion = Motion(filter: filter, stillness: stillness, lastSpeed: filter.speed)
+        let point = TrackPoint(time: time, position: position)
+        track.append(point)
+        impossibleStreak = 0
+        acceptedCount += 1
+        gate.commit(time)
+        lastUsable = time
+        return FixOutcome(verdict: .accepted(point), events: events)
+    }
+
+    /// Crosses an outage: credits only a plausible distance, then restarts the filter at the new fix.
+    private mutating func bridge(
+        _ current: inout Motion, to time: GPSTime, position: GeoPoint, fix: Fix, dt: Double, events: [SessionEvent]
+    ) -> FixOutcome {
+        var events = events
+        let noise = model.noise(for: fix)
+        let measured = current.filter.frame.project(position)
+        let chord = current.filter.localPosition.distance(to: measured)
+        let allowance = 2 * (current.filter.positionSigma + (noise.east * noise.east + noise.north * noise.north).squareRoot())
+        if (chord - allowance) / dt > profile.maxSpeed {
+            impossibleStreak += 1
+            guard impossibleStreak >= profile.timelineResetAfter else { return reject(.impossibleSpeed, events: events) }
+            // Consistently somewhere else: relocated (a car, a train), with no distance credited.
+            events.append(.filterReset(at: time))
+            return start(at: time, position: position, fix: fix, events: events, isFirst: false)
+        }
+        let speedAfter = fix.speed.flatMap { $0.isFinite ? $0 : nil } ?? chord / dt
+        let integral = 0.5 * (current.lastSpeed + speedAfter) * dt
+        var bridged = dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor)
+        bridged = min(bridged, profile.maxSpeed * dt)
+        let movedAway = chord > profile.moveRadius
+        let credited = movedAway ? bridged : (current.stillness.isStill ? 0 : chord)
+        let from = current.filter.time
+
+        let doppler = model.velocity(for: fix, sigma: noise.velocity)
+        let filter = MotionFilter(
+            position: position, time: time, noise: noise, velocity: doppler?.velocity,
+            processNoise: profile.processNoise)
+        current.stillness.bridged(movedAway: movedAway, to: position, speed: filter.speed)
+        current.filter = filter
+        current.lastSpeed = filter.speed
+        distance += credited
+        elapsed += dt
+        bridgedGapCount += 1
+        events.append(.gapBridged(from: from, to: time, distance: credited))
+        finishStep(current, at: time, events: &events)
+        motion = current
+        acceptedCount += 1
+        impossibleStreak = 0
+        gate.commit(time)
+        lastUsable = time
+        return FixOutcome(verdict: .accepted(TrackPoint(time: time, position: position)), events: events)
+    }
+
+    /// Credits the distance of one filtered step and moves the clocks on.
+    private mutating func advance(_ current: inout Motion, to time: GPSTime, dt: Double, events: inout [SessionEvent]) {
+        let speed = current.filter.speed
+        let increment = 0.5 * (current.lastSpeed + speed) * dt
+        let here = current.filter.localPosition
+        let frame = current.filter.frame
+        distance += current.stillness.step(
+            time: time, dt: dt, speed: speed, increment: increment, position: current.filter.position,
+            displacement: { here.distance(to: frame.project($0)) })
+        current.lastSpeed = speed
+        elapsed += dt
+        finishStep(current, at: time, events: &events)
+    }
+
+    /// Auto-pause, splits and the track: the same after a filtered step and after a bridged gap.
+    private mutating func finishStep(_ current: Motion, at time: GPSTime, events: inout [SessionEvent]) {
+        let speed = current.stillness.isStill ? 0 : current.filter.speed
+        maxSpeed = max(maxSpeed, speed)
+        switch autoPause.update(time: time, speed: speed) {
+        case .paused(let at)?:
+            autoPauseCount += 1
+            events.append(.autoPaused(at: at))
+        case .resumed(let at, let pausedFor)?:
+            closedPauses += pausedFor
+            events.append(.autoResumed(at: at, pausedFor: pausedFor))
+        case nil:
+            break
+        }
+        let timer = max(0, elapsed - closedPauses - autoPause.openPause(until: time))
+        for split in splitTracker.update(distance: distance, timer: timer) { events.append(.split(split)) }
+        track.append(TrackPoint(time: time, position: current.filter.position))
+    }
+
+    private mutating func noteSilence(until now: GPSTime, into events: inout [SessionEvent]) {
+        guard !gpsLost, let lastUsable else { return }
+        let silence = now.since(lastUsable)
+        guard silence > profile.gpsLostAfter, silence < profile.maxForwardJump else { return }
+        gpsLost = true
+        gpsLossCount += 1
+        events.append(.gpsLost(lastFix: lastUsable))
+    }
+
+    private mutating func reject(_ reason: RejectReason, events: [SessionEvent]) -> FixOutcome {
+        count(reason)
+        return FixOutcome(verdict: .rejected(reason), events: events)
+    }
+
+    private mutating func count(_ reason: RejectReason) {
+        if let index = RejectReason.allCases.firstIndex(of: reason) { rejectedCounts[index] += 1 }
+    }
+}

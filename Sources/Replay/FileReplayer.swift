@@ -15,7 +15,9 @@ public struct FileReplayer {
         self.logger = logger
     }
 
-    public func replay(path: String) throws(ReplayError) -> ReplayReport {
+    public func replay(
+        path: String, observer: ((Fix, FixOutcome, TrackSession) -> Void)? = nil
+    ) throws(ReplayError) -> ReplayReport {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -25,6 +27,7 @@ public struct FileReplayer {
         defer { try? handle.close() }
         var replayer = StreamReplayer(
             name: path, session: TrackSession(activity: activity, profile: profile), logger: logger)
+        replayer.observer = observer
         while true {
             let chunk: Data?
             do {

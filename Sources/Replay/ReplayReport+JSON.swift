@@ -14,7 +14,10 @@ extension ReplayReport {
             "elapsed_s": Self.round(s.elapsed, 2),
             "moving_s": Self.round(s.moving, 2),
             "paused_s": Self.round(s.paused, 2),
-            "fixes": ["accepted": s.accepted, "rejected": rejected, "rejected_total": s.rejectedTotal],
+            "fixes": [
+                "accepted": s.accepted, "rejected": rejected, "rejected_total": s.rejectedTotal,
+                "merged_duplicates": mergedReports,
+            ],
             "splits": s.splits.map {
                 ["index": $0.index, "distance_m": Self.round($0.distance, 2), "elapsed_s": Self.round($0.duration, 2),
                  "end_elapsed_s": Self.round($0.endTimer, 2)] as [String: Any]

@@ -7,6 +7,8 @@ public struct ReplayReport: Sendable {
     /// Lines read, blank ones included, so that line numbers in diagnostics match an editor's.
     public var lines: Int
     public var malformedLines: Int
+    /// TPVs folded into an earlier report of the same epoch.
+    public var mergedReports: Int
     /// Reports seen per gpsd class.
     public var messages: [String: Int]
 }

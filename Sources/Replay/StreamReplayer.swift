@@ -14,9 +14,12 @@ public struct StreamReplayer {
     public private(set) var messages: [String: Int] = [:]
     public let name: String
     private var framer = LineFramer()
+    private var merger = EpochMerger()
     private let decoder = GPSDDecoder()
     private let logger: Logger
     private let maxLoggedMalformed = 50
+    /// Called with every decoded fix and the core's verdict on it (`replay --trace`).
+    public var observer: ((Fix, FixOutcome, TrackSession) -> Void)?
 
     public init(name: String, session: TrackSession, logger: Logger) {
         self.name = name
@@ -32,13 +35,15 @@ public struct StreamReplayer {
     /// Ends the stream: a last line without newline is still decoded.
     public mutating func finish() -> ReplayReport {
         if let frame = framer.finish() { handle(frame) }
+        if let fix = merger.flush() { ingest(fix) }
         if malformedLines > maxLoggedMalformed {
             logger.warning(
                 "more malformed lines than were logged",
                 metadata: ["file": "\(name)", "malformed": "\(malformedLines)", "logged": "\(maxLoggedMalformed)"])
         }
         return ReplayReport(
-            file: name, summary: session.summary, lines: lines, malformedLines: malformedLines, messages: messages)
+            file: name, summary: session.summary, lines: lines, malformedLines: malformedLines,
+            mergedReports: merger.mergedCount, messages: messages)
     }
 
     private mutating func handle(_ frame: LineFramer.Frame) {
@@ -53,7 +58,9 @@ public struct StreamReplayer {
                 switch message {
                 case .tpv(let tpv):
                     messages["TPV", default: 0] += 1
-                    _ = session.ingest(tpv.fix())
+                    var merger = self.merger
+                    merger.add(tpv.fix()) { ingest($0) }
+                    self.merger = merger
                 case .sky: messages["SKY", default: 0] += 1
                 case .version: messages["VERSION", default: 0] += 1
                 case .error: messages["ERROR", default: 0] += 1
@@ -63,6 +70,11 @@ public struct StreamReplayer {
                 malformed(error.description)
             }
         }
+    }
+
+    private mutating func ingest(_ fix: Fix) {
+        let outcome = session.ingest(fix)
+        observer?(fix, outcome, session)
     }
 
     private mutating func malformed(_ reason: String) {

@@ -1,21 +1,68 @@
-/// The receiver's typical horizontal error, learned from the fixes it sends.
-///
-/// A clipped moving average: a sample counts at most twice the current baseline, so a multipath
-/// burst barely moves it while a receiver whose `eph` is DOP-derived (15-25 m) settles where it lives.
-public struct ErrorBaseline: Sendable {
-    public private(set) var value: Double?
-    private let weight: Double
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-    public init(weight: Double = 0.05) {
-        self.weight = weight
+/// The receiver's typical horizontal error: the median of its reported errors over the last
+/// couple of minutes.
+///
+/// A median over minutes ignores a multipath burst yet follows a receiver whose `eph` is
+/// DOP-derived (15-25 m on good fixes) or a lasting change of sky. It samples at most once per
+/// second of GPS time, so a 10 Hz receiver and a duplicate-happy one weigh the same, and keeps a
+/// log-spaced histogram (12% bins) so that each fix costs a few dozen operations, not a sort.
+public struct ErrorBaseline: Sendable {
+    private static let binCount = 64
+    private static let smallest = 0.5
+    private static let binsPerNatural = 9.0
+
+    public let window: Int
+    private var histogram = [Int](repeating: 0, count: ErrorBaseline.binCount)
+    private var ring: [UInt8]
+    private var ringNext = 0
+    private var filled = 0
+    private var lastSample: GPSTime?
+    public private(set) var value: Double?
+
+    public init(window: Int = 120) {
+        precondition(window > 0)
+        self.window = window
+        ring = [UInt8](repeating: 0, count: window)
     }
 
-    public mutating func observe(_ error: Double, ceiling: Double) {
+    public mutating func observe(_ error: Double, at time: GPSTime) {
         guard error.isFinite, error >= 0 else { return }
-        guard let current = value else {
-            value = min(error, ceiling)
-            return
+        if let lastSample, abs(time.since(lastSample)) < 1 { return }
+        lastSample = time
+        let bin = Self.bin(for: error)
+        if filled == window {
+            histogram[Int(ring[ringNext])] -= 1
+        } else {
+            filled += 1
         }
-        value = current + weight * (min(error, 2 * current) - current)
+        ring[ringNext] = UInt8(bin)
+        ringNext = (ringNext + 1) % window
+        histogram[bin] += 1
+        value = median()
+    }
+
+    private func median() -> Double {
+        let half = (filled + 1) / 2
+        var seen = 0
+        for bin in 0..<Self.binCount {
+            seen += histogram[bin]
+            if seen >= half { return Self.value(of: bin) }
+        }
+        return Self.value(of: Self.binCount - 1)
+    }
+
+    private static func bin(for error: Double) -> Int {
+        guard error > smallest else { return 0 }
+        return min(binCount - 1, Int(log(error / smallest) * binsPerNatural))
+    }
+
+    /// The geometric middle of a bin.
+    private static func value(of bin: Int) -> Double {
+        smallest * exp((Double(bin) + 0.5) / binsPerNatural)
     }
 }

@@ -60,7 +60,7 @@ public struct FixGate: Sendable {
             if lateness > profile.staleAfter { return .reject(.stale) }
         }
         if let error = fix.gatingError {
-            errorBaseline.observe(error, ceiling: profile.errorCeiling)
+            errorBaseline.observe(error, at: time)
             if error > errorThreshold { return .reject(.horizontalError) }
         }
         if let speed = fix.speed, speed.isFinite, speed > profile.maxSpeed { return .reject(.impossibleSpeed) }

@@ -42,4 +42,11 @@ struct MeasurementModel: Sendable {
         guard speed < profile.moveSpeed else { return nil }
         return (LocalPoint(east: 0, north: 0), (speed * speed + sigma * sigma).squareRoot())
     }
+
+    /// True unless a Doppler measurement is there and within twice its own noise of zero.
+    func isSignificant(_ doppler: (velocity: LocalPoint, sigma: Double)?) -> Bool {
+        guard let doppler else { return true }
+        let v = doppler.velocity
+        return (v.east * v.east + v.north * v.north).squareRoot() > 2 * doppler.sigma
+    }
 }

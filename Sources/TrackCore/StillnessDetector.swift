@@ -1,8 +1,9 @@
 /// Decides whether the wearer stands still, so that receiver noise around one spot adds no distance.
 ///
 /// Starts still: a session usually begins standing at the start line. Movement resumes on
-/// sustained speed or on leaving the standing point; the distance covered while that was being
-/// confirmed is credited then, so no real metre is lost.
+/// sustained speed, or on leaving the standing point at more than walking-in-place speed (for
+/// receivers without Doppler); the distance covered while that was being confirmed is credited
+/// then, so no real metre is lost.
 public struct StillnessDetector: Sendable {
     public enum State: Sendable, Equatable {
         case moving(meanSpeed: Double)
@@ -26,9 +27,11 @@ public struct StillnessDetector: Sendable {
     /// Feeds one filtered step and returns the distance to credit for it.
     /// - Parameters:
     ///   - increment: distance the filter says was covered since the previous step.
+    ///   - significant: the fix's own Doppler, if it has one, is well above its error estimate;
+    ///     a weak receiver's noisy Doppler must not end standing still on its own.
     ///   - displacement: distance of the filtered position from `anchor` when still.
     public mutating func step(
-        time: GPSTime, dt: Double, speed: Double, increment: Double, position: GeoPoint,
+        time: GPSTime, dt: Double, speed: Double, increment: Double, position: GeoPoint, significant: Bool,
         displacement: (GeoPoint) -> Double
     ) -> Double {
         switch state {
@@ -40,7 +43,7 @@ public struct StillnessDetector: Sendable {
                 : .moving(meanSpeed: mean)
             return increment
         case .still(let anchor, var candidateSince, var pending):
-            if speed > profile.moveSpeed {
+            if speed > profile.moveSpeed && significant {
                 candidateSince = candidateSince ?? time
                 pending += increment
             } else {
@@ -53,7 +56,12 @@ public struct StillnessDetector: Sendable {
             }
             let away = displacement(anchor)
             if away > profile.moveRadius {
-                state = .moving(meanSpeed: max(speed, profile.stillSpeed))
+                guard speed >= profile.stillSpeed else {
+                    // Drift of a still receiver's bias, not a departure: stand where it now says.
+                    state = .still(anchor: position, candidateSince: candidateSince, pending: pending)
+                    return 0
+                }
+                state = .moving(meanSpeed: speed)
                 return max(pending, away)
             }
             state = .still(anchor: anchor, candidateSince: candidateSince, pending: pending)
@@ -61,12 +69,27 @@ public struct StillnessDetector: Sendable {
         }
     }
 
-    /// After a gap: moved beyond the radius means moving, otherwise still where we were.
-    public mutating func bridged(movedAway: Bool, to position: GeoPoint, speed: Double) {
-        if movedAway {
-            state = .moving(meanSpeed: max(speed, profile.stillSpeed))
-        } else if case .moving = state {
+    /// Crosses an outage and returns the distance to credit now.
+    ///
+    /// Moving before the gap: `bridged` if it ended away from where it began. Standing before it:
+    /// nothing yet; the bridged distance waits as pending until the fixes after the gap confirm
+    /// a departure, because a weak receiver's first fix after an outage is often far off.
+    public mutating func bridge(
+        chord: Double, bridged: Double, to position: GeoPoint, time: GPSTime, speed: Double, significant: Bool
+    ) -> Double {
+        let movedAway = chord > profile.moveRadius
+        switch state {
+        case .moving:
+            if movedAway {
+                state = .moving(meanSpeed: max(speed, profile.stillSpeed))
+                return bridged
+            }
             state = .still(anchor: position, candidateSince: nil, pending: 0)
+            return chord
+        case .still:
+            let departing = movedAway && speed > profile.moveSpeed && significant
+            state = .still(anchor: position, candidateSince: departing ? time : nil, pending: departing ? bridged : 0)
+            return 0
         }
     }
 }

@@ -103,7 +103,7 @@ public struct TrackSession: Sendable {
         }
         if let doppler { current.filter.updateVelocity(doppler.velocity, sigma: doppler.sigma) }
         impossibleStreak = 0
-        advance(&current, to: time, dt: dt, events: &events)
+        advance(&current, to: time, dt: dt, significant: model.isSignificant(doppler), events: &events)
         motion = current
         gate.commit(time)
         lastUsable = time
@@ -165,7 +165,7 @@ public struct TrackSession: Sendable {
             processNoise: profile.processNoise)
         var stillness = StillnessDetector(profile: profile, anchor: position)
         if !isFirst, let previous = motion?.stillness, !previous.isStill {
-            stillness.bridged(movedAway: true, to: position, speed: filter.speed)
+            stillness = previous
         }
         motion = Motion(filter: filter, stillness: stillness, lastSpeed: filter.speed)
         let point = TrackPoint(time: time, position: position)
@@ -197,15 +197,14 @@ public struct TrackSession: Sendable {
         let integral = 0.5 * (current.lastSpeed + speedAfter) * dt
         var bridged = dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor)
         bridged = min(bridged, profile.maxSpeed * dt)
-        let movedAway = chord > profile.moveRadius
-        let credited = movedAway ? bridged : (current.stillness.isStill ? 0 : chord)
         let from = current.filter.time
-
         let doppler = model.velocity(for: fix, sigma: noise.velocity)
         let filter = MotionFilter(
             position: position, time: time, noise: noise, velocity: doppler?.velocity,
             processNoise: profile.processNoise)
-        current.stillness.bridged(movedAway: movedAway, to: position, speed: filter.speed)
+        let credited = current.stillness.bridge(
+            chord: chord, bridged: bridged, to: position, time: time, speed: filter.speed,
+            significant: model.isSignificant(doppler))
         current.filter = filter
         current.lastSpeed = filter.speed
         distance += credited
@@ -222,14 +221,16 @@ public struct TrackSession: Sendable {
     }
 
     /// Credits the distance of one filtered step and moves the clocks on.
-    private mutating func advance(_ current: inout Motion, to time: GPSTime, dt: Double, events: inout [SessionEvent]) {
+    private mutating func advance(
+        _ current: inout Motion, to time: GPSTime, dt: Double, significant: Bool, events: inout [SessionEvent]
+    ) {
         let speed = current.filter.speed
         let increment = 0.5 * (current.lastSpeed + speed) * dt
         let here = current.filter.localPosition
         let frame = current.filter.frame
         distance += current.stillness.step(
             time: time, dt: dt, speed: speed, increment: increment, position: current.filter.position,
-            displacement: { here.distance(to: frame.project($0)) })
+            significant: significant, displacement: { here.distance(to: frame.project($0)) })
         current.lastSpeed = speed
         elapsed += dt
         finishStep(current, at: time, events: &events)

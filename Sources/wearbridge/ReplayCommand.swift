@@ -21,6 +21,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "One JSON object per file on stdout.")
     var json = false
 
+    @Flag(help: "Print every fix with the core's verdict, as JSON lines, before the summary.")
+    var trace = false
+
     @OptionGroup var logging: LoggingOptions
 
     @Argument(help: "Recordings of gpsd JSON.")
@@ -30,9 +33,11 @@ struct ReplayCommand: ParsableCommand {
         let logger = logging.bootstrap(label: "wearbridge.replay")
         let replayer = FileReplayer(activity: activity, logger: logger)
         var failed = 0
+        let observer: ((Fix, FixOutcome, TrackSession) -> Void)? =
+            trace ? { fix, outcome, session in FixTrace.print(fix, outcome, session) } : nil
         for file in files {
             do {
-                let report = try replayer.replay(path: file)
+                let report = try replayer.replay(path: file, observer: observer)
                 StandardOutput.line(json ? report.jsonLine() : ReplaySummaryText(report: report).text)
             } catch {
                 logger.error("cannot replay", metadata: ["file": "\(error.file)", "error": "\(error.reason)"])

@@ -29,7 +29,8 @@ public struct ActivityProfile: Sendable, Equatable {
     public var defaultPositionSigma: Double
     /// Doppler velocity noise (1 sigma, m/s) assumed when a fix carries no `eps`.
     public var defaultVelocitySigma: Double
-    /// Squared Mahalanobis distance (2 dof) above which a position is an outlier.
+    /// Squared Mahalanobis distance (2 dof) above which a position or Doppler is an outlier;
+    /// 13.8 is the 99.9% point of chi-square with two degrees of freedom.
     public var outlierThreshold: Double
     /// Persistent outliers for this long mean the filter, not the receiver, is wrong: reset (s).
     public var outlierResetAfter: Double
@@ -85,7 +86,7 @@ public struct ActivityProfile: Sendable, Equatable {
         maxSpeed: 12.5, errorFloor: 12, errorCeiling: 60, errorBaselineMultiple: 2.0,
         warmUpErrorFactor: 1.5, warmUpFixes: 15, staleAfter: 2.0,
         processNoise: 0.8, defaultPositionSigma: 5, defaultVelocitySigma: 0.3,
-        outlierThreshold: 16, outlierResetAfter: 10,
+        outlierThreshold: 13.8, outlierResetAfter: 10,
         stillSpeed: 0.5, stillWindow: 4, moveSpeed: 0.9, moveDwell: 3, moveRadius: 8,
         pauseSpeed: 1.0, pauseDwell: 4, resumeSpeed: 1.4, resumeDwell: 2,
         gapThreshold: 3, gpsLostAfter: 5, longGap: 120, maxDetourFactor: 1.5,
@@ -97,7 +98,7 @@ public struct ActivityProfile: Sendable, Equatable {
         maxSpeed: 6, errorFloor: 12, errorCeiling: 60, errorBaselineMultiple: 2.0,
         warmUpErrorFactor: 1.5, warmUpFixes: 15, staleAfter: 2.0,
         processNoise: 0.3, defaultPositionSigma: 5, defaultVelocitySigma: 0.3,
-        outlierThreshold: 16, outlierResetAfter: 10,
+        outlierThreshold: 13.8, outlierResetAfter: 10,
         stillSpeed: 0.4, stillWindow: 5, moveSpeed: 0.6, moveDwell: 3, moveRadius: 8,
         pauseSpeed: 0.4, pauseDwell: 6, resumeSpeed: 0.7, resumeDwell: 2,
         gapThreshold: 3, gpsLostAfter: 5, longGap: 120, maxDetourFactor: 1.5,
@@ -109,7 +110,7 @@ public struct ActivityProfile: Sendable, Equatable {
         maxSpeed: 25, errorFloor: 12, errorCeiling: 60, errorBaselineMultiple: 2.0,
         warmUpErrorFactor: 1.5, warmUpFixes: 15, staleAfter: 2.0,
         processNoise: 2.0, defaultPositionSigma: 5, defaultVelocitySigma: 0.3,
-        outlierThreshold: 16, outlierResetAfter: 10,
+        outlierThreshold: 13.8, outlierResetAfter: 10,
         stillSpeed: 0.6, stillWindow: 3, moveSpeed: 1.2, moveDwell: 2, moveRadius: 10,
         pauseSpeed: 2.0, pauseDwell: 3, resumeSpeed: 2.6, resumeDwell: 2,
         gapThreshold: 3, gpsLostAfter: 5, longGap: 120, maxDetourFactor: 1.5,

@@ -69,6 +69,13 @@ public struct MotionFilter: Sendable {
         recentreIfFar()
     }
 
+    /// Squared Mahalanobis distance of a measured velocity from the prediction.
+    public func velocityMahalanobis(_ measured: LocalPoint, sigma: Double) -> Double {
+        let r = sigma * sigma
+        let de = measured.east - east.velocity, dn = measured.north - north.velocity
+        return de * de / (east.vv + r) + dn * dn / (north.vv + r)
+    }
+
     public mutating func updateVelocity(_ measured: LocalPoint, sigma: Double) {
         let r = sigma * sigma
         east.updateVelocity(measured.east, variance: r)

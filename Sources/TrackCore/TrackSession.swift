@@ -79,8 +79,8 @@ public struct TrackSession: Sendable {
         }
 
         let noise = model.noise(for: fix)
-        let doppler = model.velocity(for: fix, sigma: noise.velocity)
         current.filter.predict(to: time)
+        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: current.filter.speed)
         let measured = current.filter.frame.project(position)
         var verdict: FixOutcome.Verdict
         if current.filter.mahalanobis(measured, noise: noise) > profile.outlierThreshold {
@@ -101,9 +101,17 @@ public struct TrackSession: Sendable {
             verdict = .accepted(TrackPoint(time: time, position: current.filter.position))
             acceptedCount += 1
         }
-        if let doppler { current.filter.updateVelocity(doppler.velocity, sigma: doppler.sigma) }
+        // A Doppler far from what positions and physics predict (a receiver stuck at `speed: 0`
+        // while it moves) is dropped, as a multipath position is.
+        var usedDoppler = doppler
+        if let measured = doppler,
+            current.filter.velocityMahalanobis(measured.velocity, sigma: measured.sigma) > profile.outlierThreshold
+        {
+            usedDoppler = nil
+        }
+        if let usedDoppler { current.filter.updateVelocity(usedDoppler.velocity, sigma: usedDoppler.sigma) }
         impossibleStreak = 0
-        advance(&current, to: time, dt: dt, significant: model.isSignificant(doppler), events: &events)
+        advance(&current, to: time, dt: dt, significant: model.isSignificant(usedDoppler), events: &events)
         motion = current
         gate.commit(time)
         lastUsable = time
@@ -159,7 +167,7 @@ public struct TrackSession: Sendable {
         at time: GPSTime, position: GeoPoint, fix: Fix, events: [SessionEvent], isFirst: Bool = true
     ) -> FixOutcome {
         let noise = model.noise(for: fix)
-        let doppler = model.velocity(for: fix, sigma: noise.velocity)
+        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
         let filter = MotionFilter(
             position: position, time: time, noise: noise, velocity: doppler?.velocity,
             processNoise: profile.processNoise)
@@ -198,7 +206,7 @@ public struct TrackSession: Sendable {
         var bridged = dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor)
         bridged = min(bridged, profile.maxSpeed * dt)
         let from = current.filter.time
-        let doppler = model.velocity(for: fix, sigma: noise.velocity)
+        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
         let filter = MotionFilter(
             position: position, time: time, noise: noise, velocity: doppler?.velocity,
             processNoise: profile.processNoise)

@@ -15,6 +15,8 @@ enum FixTrace {
         }
         if let eph = fix.gatingError { fields.append("\"err\":\(eph)") }
         if let speed = fix.speed { fields.append("\"doppler\":\(speed)") }
+        if let eps = fix.speedError { fields.append("\"eps\":\(eps)") }
+        if let track = fix.track { fields.append("\"track\":\(track)") }
         if let speed = session.currentSpeed { fields.append("\"speed\":\(speed)") }
         fields.append("\"distance\":\(session.distance)")
         fields.append("\"still\":\(session.isStill),\"paused\":\(session.isAutoPaused)")

@@ -7,16 +7,17 @@
 public struct StillnessDetector: Sendable {
     public enum State: Sendable, Equatable {
         case moving(meanSpeed: Double)
-        /// Standing at `anchor`; `candidateSince` and `pending` track a possible departure.
-        case still(anchor: GeoPoint, candidateSince: GPSTime?, pending: Double)
+        /// Standing at `anchor`, known to within `anchorSigma` metres; `candidateSince` and
+        /// `pending` track a possible departure.
+        case still(anchor: GeoPoint, anchorSigma: Double, candidateSince: GPSTime?, pending: Double)
     }
 
     public private(set) var state: State
     private let profile: ActivityProfile
 
-    public init(profile: ActivityProfile, anchor: GeoPoint) {
+    public init(profile: ActivityProfile, anchor: GeoPoint, sigma: Double) {
         self.profile = profile
-        state = .still(anchor: anchor, candidateSince: nil, pending: 0)
+        state = .still(anchor: anchor, anchorSigma: sigma, candidateSince: nil, pending: 0)
     }
 
     public var isStill: Bool {
@@ -29,20 +30,22 @@ public struct StillnessDetector: Sendable {
     ///   - increment: distance the filter says was covered since the previous step.
     ///   - significant: the fix's own Doppler, if it has one, is well above its error estimate;
     ///     a weak receiver's noisy Doppler must not end standing still on its own.
+    ///   - sigma: 1-sigma uncertainty of the filtered position; leaving the anchor counts only
+    ///     beyond what the two positions' errors explain.
     ///   - displacement: distance of the filtered position from `anchor` when still.
     public mutating func step(
-        time: GPSTime, dt: Double, speed: Double, increment: Double, position: GeoPoint, significant: Bool,
-        displacement: (GeoPoint) -> Double
+        time: GPSTime, dt: Double, speed: Double, increment: Double, position: GeoPoint, sigma: Double,
+        significant: Bool, displacement: (GeoPoint) -> Double
     ) -> Double {
         switch state {
         case .moving(let meanSpeed):
             let alpha = min(1, dt / profile.stillWindow)
             let mean = meanSpeed + alpha * (speed - meanSpeed)
             state = mean < profile.stillSpeed
-                ? .still(anchor: position, candidateSince: nil, pending: 0)
+                ? .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)
                 : .moving(meanSpeed: mean)
             return increment
-        case .still(let anchor, var candidateSince, var pending):
+        case .still(let anchor, let anchorSigma, var candidateSince, var pending):
             if speed > profile.moveSpeed && significant {
                 candidateSince = candidateSince ?? time
                 pending += increment
@@ -55,16 +58,16 @@ public struct StillnessDetector: Sendable {
                 return pending
             }
             let away = displacement(anchor)
-            if away > profile.moveRadius {
+            if away > max(profile.moveRadius, 2 * (anchorSigma + sigma)) {
                 guard speed >= profile.stillSpeed else {
                     // Drift of a still receiver's bias, not a departure: stand where it now says.
-                    state = .still(anchor: position, candidateSince: candidateSince, pending: pending)
+                    state = .still(anchor: position, anchorSigma: sigma, candidateSince: candidateSince, pending: pending)
                     return 0
                 }
                 state = .moving(meanSpeed: speed)
                 return max(pending, away)
             }
-            state = .still(anchor: anchor, candidateSince: candidateSince, pending: pending)
+            state = .still(anchor: anchor, anchorSigma: anchorSigma, candidateSince: candidateSince, pending: pending)
             return 0
         }
     }
@@ -75,7 +78,8 @@ public struct StillnessDetector: Sendable {
     /// nothing yet; the bridged distance waits as pending until the fixes after the gap confirm
     /// a departure, because a weak receiver's first fix after an outage is often far off.
     public mutating func bridge(
-        chord: Double, bridged: Double, to position: GeoPoint, time: GPSTime, speed: Double, significant: Bool
+        chord: Double, bridged: Double, to position: GeoPoint, sigma: Double, time: GPSTime, speed: Double,
+        significant: Bool
     ) -> Double {
         let movedAway = chord > profile.moveRadius
         switch state {
@@ -84,11 +88,13 @@ public struct StillnessDetector: Sendable {
                 state = .moving(meanSpeed: max(speed, profile.stillSpeed))
                 return bridged
             }
-            state = .still(anchor: position, candidateSince: nil, pending: 0)
+            state = .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)
             return chord
         case .still:
             let departing = movedAway && speed > profile.moveSpeed && significant
-            state = .still(anchor: position, candidateSince: departing ? time : nil, pending: departing ? bridged : 0)
+            state = .still(
+                anchor: position, anchorSigma: sigma, candidateSince: departing ? time : nil,
+                pending: departing ? bridged : 0)
             return 0
         }
     }

@@ -171,7 +171,7 @@ public struct TrackSession: Sendable {
         let filter = MotionFilter(
             position: position, time: time, noise: noise, velocity: doppler?.velocity,
             processNoise: profile.processNoise)
-        var stillness = StillnessDetector(profile: profile, anchor: position)
+        var stillness = StillnessDetector(profile: profile, anchor: position, sigma: filter.positionSigma)
         if !isFirst, let previous = motion?.stillness, !previous.isStill {
             stillness = previous
         }
@@ -211,7 +211,7 @@ public struct TrackSession: Sendable {
             position: position, time: time, noise: noise, velocity: doppler?.velocity,
             processNoise: profile.processNoise)
         let credited = current.stillness.bridge(
-            chord: chord, bridged: bridged, to: position, time: time, speed: filter.speed,
+            chord: chord, bridged: bridged, to: position, sigma: filter.positionSigma, time: time, speed: filter.speed,
             significant: model.isSignificant(doppler))
         current.filter = filter
         current.lastSpeed = filter.speed
@@ -238,7 +238,7 @@ public struct TrackSession: Sendable {
         let frame = current.filter.frame
         distance += current.stillness.step(
             time: time, dt: dt, speed: speed, increment: increment, position: current.filter.position,
-            significant: significant, displacement: { here.distance(to: frame.project($0)) })
+            sigma: current.filter.positionSigma, significant: significant, displacement: { here.distance(to: frame.project($0)) })
         current.lastSpeed = speed
         elapsed += dt
         finishStep(current, at: time, events: &events)

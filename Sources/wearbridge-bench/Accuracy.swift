@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import GPSD
+import Replay
+import TrackCore
+
+/// Distance per recorded session: truth, ours and a naive haversine sum, computed in the same run.
+struct Accuracy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Distance error per session against ground truth, beside the naive haversine sum.")
+
+    @OptionGroup var options: DataOptions
+
+    func run() throws {
+        var failures = 0
+        let header = "session".padding(toLength: 26, withPad: " ", startingAt: 0)
+            + "  activity   truth m     ours m   error     naive m   naive err   moving s (truth)  goal"
+        StandardOutput.line(header)
+        for folder in ["gps", "gps-real"] {
+            for session in try Truth.sessions(in: "\(options.data)/\(folder)") {
+                let report = try FileReplayer(activity: session.activity, logger: quietLogger())
+                    .replay(path: session.recording)
+                let naive = try NaiveDistance.haversineSum(path: session.recording)
+                let row = AccuracyRow(truth: session, ours: report.summary, naive: naive)
+                if !row.meetsGoal { failures += 1 }
+                StandardOutput.line(row.text)
+            }
+        }
+        StandardOutput.line(
+            failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal")
+    }
+}
+
+struct AccuracyRow {
+    let truth: Truth
+    let ours: SessionSummary
+    let naive: Double
+
+    /// Moving sessions within 1% (or the recording's own stated tolerance); stationary under 5 m.
+    var meetsGoal: Bool {
+        guard let distance = truth.distance else { return true }
+        if distance == 0 { return ours.distance < 5 }
+        return abs(ours.distance - distance) <= max(truth.tolerance ?? 0, 0) || truth.tolerance == nil
+            && abs(ours.distance - distance) / distance <= 0.01
+    }
+
+    var text: String {
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+        func fmt(_ v: Double, _ p: Int = 1) -> String { String(format: "%.\(p)f", v) }
+        func error(_ value: Double) -> String {
+            guard let distance = truth.distance else { return "-" }
+            return distance == 0 ? "+\(fmt(value)) m" : fmt((value - distance) / distance * 100, 2) + "%"
+        }
+        let goal = truth.distance == nil ? "n/a (robustness)" : (meetsGoal ? "ok" : "MISS")
+        return truth.name.padding(toLength: 26, withPad: " ", startingAt: 0) + "  "
+            + truth.activity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            + pad(truth.distance.map { fmt($0) } ?? "-", 10) + pad(fmt(ours.distance), 11)
+            + pad(error(ours.distance), 9) + pad(fmt(naive), 12) + pad(error(naive), 12)
+            + pad(fmt(ours.moving, 0), 10) + " (" + (truth.moving.map { fmt($0, 0) } ?? "-") + ")"
+            + "  " + goal
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Logging
+
+/// `wearbridge-bench`: the distance core's figures, measured in one run against their baselines.
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wearbridge-bench",
+        abstract: "Accuracy, throughput and memory figures for the distance core (build with -c release).",
+        subcommands: [Accuracy.self, Throughput.self, Memory.self],
+        defaultSubcommand: Accuracy.self
+    )
+}
+
+/// Where the shared benchmark data lives, relative to the repository root.
+struct DataOptions: ParsableArguments {
+    @Option(help: "The shared benchmarks folder.")
+    var data = "../shared/benchmarks"
+}
+
+/// Benchmarks log only problems: malformed lines would be a finding, not noise.
+func quietLogger() -> Logger {
+    var logger = Logger(label: "wearbridge.bench")
+    logger.logLevel = .error
+    return logger
+}

@@ -45,6 +45,13 @@ public struct MotionFilter: Sendable {
     public var position: GeoPoint { frame.unproject(localPosition) }
     public var velocity: LocalPoint { LocalPoint(east: east.velocity, north: north.velocity) }
     public var speed: Double { (east.velocity * east.velocity + north.velocity * north.velocity).squareRoot() }
+    /// Speed with the filter's own velocity noise taken out: E|v̂|² = |v|² + tr(P_v), so noise alone
+    /// no longer reads as motion. Matters for receivers without Doppler; with it, tr(P_v) is tiny.
+    public var unbiasedSpeed: Double {
+        let squared = east.velocity * east.velocity + north.velocity * north.velocity - east.vv - north.vv
+        return squared > 0 ? squared.squareRoot() : 0
+    }
+
     /// 1-sigma horizontal position uncertainty (m), the root of the covariance trace.
     public var positionSigma: Double { (east.pp + north.pp).squareRoot() }
 

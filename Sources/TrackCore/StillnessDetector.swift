@@ -6,7 +6,9 @@
 /// then, so no real metre is lost.
 public struct StillnessDetector: Sendable {
     public enum State: Sendable, Equatable {
-        case moving(meanSpeed: Double)
+        /// Moving; `meanVelocity` is a moving average of the velocity vector, so that noise in
+        /// its direction averages out instead of adding up as speed.
+        case moving(meanVelocity: LocalPoint)
         /// Standing at `anchor`, known to within `anchorSigma` metres; `candidateSince` and
         /// `pending` track a possible departure.
         case still(anchor: GeoPoint, anchorSigma: Double, candidateSince: GPSTime?, pending: Double)
@@ -34,16 +36,19 @@ public struct StillnessDetector: Sendable {
     ///     beyond what the two positions' errors explain.
     ///   - displacement: distance of the filtered position from `anchor` when still.
     public mutating func step(
-        time: GPSTime, dt: Double, speed: Double, increment: Double, position: GeoPoint, sigma: Double,
-        significant: Bool, displacement: (GeoPoint) -> Double
+        time: GPSTime, dt: Double, speed: Double, velocity: LocalPoint, increment: Double, position: GeoPoint,
+        sigma: Double, significant: Bool, displacement: (GeoPoint) -> Double
     ) -> Double {
         switch state {
-        case .moving(let meanSpeed):
+        case .moving(let meanVelocity):
             let alpha = min(1, dt / profile.stillWindow)
-            let mean = meanSpeed + alpha * (speed - meanSpeed)
-            state = mean < profile.stillSpeed
+            let mean = LocalPoint(
+                east: meanVelocity.east + alpha * (velocity.east - meanVelocity.east),
+                north: meanVelocity.north + alpha * (velocity.north - meanVelocity.north))
+            let meanSpeed = (mean.east * mean.east + mean.north * mean.north).squareRoot()
+            state = meanSpeed < profile.stillSpeed
                 ? .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)
-                : .moving(meanSpeed: mean)
+                : .moving(meanVelocity: mean)
             return increment
         case .still(let anchor, let anchorSigma, var candidateSince, var pending):
             if speed > profile.moveSpeed && significant {
@@ -54,7 +59,7 @@ public struct StillnessDetector: Sendable {
                 pending = 0
             }
             if let since = candidateSince, time.since(since) >= profile.moveDwell {
-                state = .moving(meanSpeed: speed)
+                state = .moving(meanVelocity: velocity)
                 return pending
             }
             let away = displacement(anchor)
@@ -64,7 +69,7 @@ public struct StillnessDetector: Sendable {
                     state = .still(anchor: position, anchorSigma: sigma, candidateSince: candidateSince, pending: pending)
                     return 0
                 }
-                state = .moving(meanSpeed: speed)
+                state = .moving(meanVelocity: velocity)
                 return max(pending, away)
             }
             state = .still(anchor: anchor, anchorSigma: anchorSigma, candidateSince: candidateSince, pending: pending)
@@ -78,14 +83,15 @@ public struct StillnessDetector: Sendable {
     /// nothing yet; the bridged distance waits as pending until the fixes after the gap confirm
     /// a departure, because a weak receiver's first fix after an outage is often far off.
     public mutating func bridge(
-        chord: Double, bridged: Double, to position: GeoPoint, sigma: Double, time: GPSTime, speed: Double,
+        chord: Double, bridged: Double, to position: GeoPoint, sigma: Double, time: GPSTime, velocity: LocalPoint,
         significant: Bool
     ) -> Double {
+        let speed = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
         let movedAway = chord > profile.moveRadius
         switch state {
         case .moving:
             if movedAway {
-                state = .moving(meanSpeed: max(speed, profile.stillSpeed))
+                state = .moving(meanVelocity: velocity)
                 return bridged
             }
             state = .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)

@@ -111,7 +111,10 @@ public struct TrackSession: Sendable {
         }
         if let usedDoppler { current.filter.updateVelocity(usedDoppler.velocity, sigma: usedDoppler.sigma) }
         impossibleStreak = 0
-        advance(&current, to: time, dt: dt, significant: model.isSignificant(usedDoppler), events: &events)
+        // Without Doppler the speed comes from noisy positions and reads high: judge standing and
+        // pausing on its noise-free part, but integrate distance on the filter's estimate.
+        let judged = doppler == nil ? current.filter.unbiasedSpeed : current.filter.speed
+        advance(&current, to: time, dt: dt, speed: judged, significant: model.isSignificant(usedDoppler), events: &events)
         motion = current
         gate.commit(time)
         lastUsable = time
@@ -211,7 +214,8 @@ public struct TrackSession: Sendable {
             position: position, time: time, noise: noise, velocity: doppler?.velocity,
             processNoise: profile.processNoise)
         let credited = current.stillness.bridge(
-            chord: chord, bridged: bridged, to: position, sigma: filter.positionSigma, time: time, speed: filter.speed,
+            chord: chord, bridged: bridged, to: position, sigma: filter.positionSigma, time: time,
+            velocity: filter.velocity,
             significant: model.isSignificant(doppler))
         current.filter = filter
         current.lastSpeed = filter.speed
@@ -219,7 +223,7 @@ public struct TrackSession: Sendable {
         elapsed += dt
         bridgedGapCount += 1
         events.append(.gapBridged(from: from, to: time, distance: credited))
-        finishStep(current, at: time, events: &events)
+        finishStep(current, at: time, speed: filter.speed, events: &events)
         motion = current
         acceptedCount += 1
         impossibleStreak = 0
@@ -230,23 +234,26 @@ public struct TrackSession: Sendable {
 
     /// Credits the distance of one filtered step and moves the clocks on.
     private mutating func advance(
-        _ current: inout Motion, to time: GPSTime, dt: Double, significant: Bool, events: inout [SessionEvent]
+        _ current: inout Motion, to time: GPSTime, dt: Double, speed: Double, significant: Bool,
+        events: inout [SessionEvent]
     ) {
-        let speed = current.filter.speed
-        let increment = 0.5 * (current.lastSpeed + speed) * dt
+        let increment = 0.5 * (current.lastSpeed + current.filter.speed) * dt
         let here = current.filter.localPosition
         let frame = current.filter.frame
         distance += current.stillness.step(
-            time: time, dt: dt, speed: speed, increment: increment, position: current.filter.position,
+            time: time, dt: dt, speed: speed, velocity: current.filter.velocity, increment: increment,
+            position: current.filter.position,
             sigma: current.filter.positionSigma, significant: significant, displacement: { here.distance(to: frame.project($0)) })
-        current.lastSpeed = speed
+        current.lastSpeed = current.filter.speed
         elapsed += dt
-        finishStep(current, at: time, events: &events)
+        finishStep(current, at: time, speed: speed, events: &events)
     }
 
     /// Auto-pause, splits and the track: the same after a filtered step and after a bridged gap.
-    private mutating func finishStep(_ current: Motion, at time: GPSTime, events: inout [SessionEvent]) {
-        let speed = current.stillness.isStill ? 0 : current.filter.speed
+    private mutating func finishStep(
+        _ current: Motion, at time: GPSTime, speed filtered: Double, events: inout [SessionEvent]
+    ) {
+        let speed = current.stillness.isStill ? 0 : filtered
         maxSpeed = max(maxSpeed, speed)
         switch autoPause.update(time: time, speed: speed) {
         case .paused(let at)?:

@@ -1,0 +1,90 @@
+import Testing
+@testable import TrackCore
+
+@Suite struct FixGateTests {
+    let here = GeoPoint(latitude: 52.5, longitude: 13.4)
+    let t0 = GPSTime(seconds: 1_700_000_000)
+
+    func fix(_ dt: Double, eph: Double? = 5, mode: Int = 3, position: GeoPoint? = nil, speed: Double? = 1,
+             receivedAt: Double? = nil) -> Fix {
+        Fix(mode: mode, time: t0.adding(dt), position: position ?? here, horizontalError: eph, speed: speed,
+            receivedAt: receivedAt)
+    }
+
+    /// Accepts and commits, as the session does for a fix it uses.
+    mutating func pass(_ gate: inout FixGate, _ f: Fix) -> FixGate.Verdict {
+        let verdict = gate.judge(f)
+        if case .accept = verdict, let time = f.time { gate.commit(time) }
+        return verdict
+    }
+
+    @Test func rejectsWhatCannotBeUsedWithItsReason() {
+        var gate = FixGate(profile: .running)
+        #expect(gate.judge(fix(0, mode: 1)) == .reject(.noFix))
+        #expect(gate.judge(Fix(mode: 3, time: nil, position: here)) == .reject(.noTime))
+        #expect(gate.judge(fix(0, position: GeoPoint(latitude: .nan, longitude: 1))) == .reject(.invalidCoordinates))
+        #expect(gate.judge(fix(0, position: GeoPoint(latitude: 95, longitude: 1))) == .reject(.invalidCoordinates))
+        #expect(gate.judge(fix(0, position: GeoPoint(latitude: 0, longitude: 0))) == .reject(.invalidCoordinates))
+        #expect(gate.judge(Fix(mode: 3, time: t0, position: nil)) == .reject(.invalidCoordinates))
+        #expect(gate.judge(fix(0, speed: 30)) == .reject(.impossibleSpeed))
+    }
+
+    @Test mutating func repeatedEpochsAndTimeGoingBackwardsAreRejected() {
+        var gate = FixGate(profile: .running)
+        #expect(pass(&gate, fix(10)) == .accept(newTimeline: false))
+        #expect(pass(&gate, fix(10.0004)) == .reject(.duplicateEpoch))
+        #expect(pass(&gate, fix(9)) == .reject(.timeBackwards))
+        #expect(pass(&gate, fix(11)) == .accept(newTimeline: false))
+        #expect(pass(&gate, fix(11 + 13 * 3600)) == .reject(.timeJump))
+    }
+
+    @Test mutating func consistentFixesOverruleABogusTimeLine() {
+        // A cold receiver's first time stamp two years ahead, then the real time line.
+        var gate = FixGate(profile: .walking)
+        let bogus = 2 * 365 * 86_400.0
+        #expect(pass(&gate, fix(bogus)) == .accept(newTimeline: false))
+        var verdicts: [FixGate.Verdict] = []
+        for i in 1...5 { verdicts.append(pass(&gate, fix(Double(i)))) }
+        #expect(verdicts.prefix(4).allSatisfy { $0 == .reject(.timeBackwards) })
+        #expect(verdicts.last == .accept(newTimeline: true))
+        #expect(pass(&gate, fix(6)) == .accept(newTimeline: false))
+    }
+
+    @Test mutating func dopDerivedErrorsOf15To25MetresAreAcceptedWhileABurstIsNot() {
+        var gate = FixGate(profile: .running)
+        var rng = TestRandom(seed: 1)
+        for i in 0..<120 {
+            #expect(pass(&gate, fix(Double(i), eph: 15 + rng.uniform() * 10)) == .accept(newTimeline: false))
+        }
+        #expect(pass(&gate, fix(200, eph: 58)) == .reject(.horizontalError))
+        #expect(gate.errorThreshold > 25 && gate.errorThreshold <= 60)
+    }
+
+    @Test mutating func realisticErrorsKeepATightGate() {
+        var gate = FixGate(profile: .running)
+        for i in 0..<60 { _ = pass(&gate, fix(Double(i), eph: 4)) }
+        #expect(gate.errorThreshold == ActivityProfile.running.errorFloor)
+        #expect(pass(&gate, fix(100, eph: 30)) == .reject(.horizontalError))
+        #expect(pass(&gate, fix(101, eph: 9)) == .accept(newTimeline: false))
+    }
+
+    @Test mutating func warmUpIsLooser() {
+        var gate = FixGate(profile: .running)
+        let warmUp = ActivityProfile.running.warmUpFixes
+        for i in 0..<(warmUp - 1) { _ = pass(&gate, fix(Double(i), eph: 20)) }
+        #expect(gate.isWarmingUp)
+        let during = gate.errorThreshold
+        _ = pass(&gate, fix(Double(warmUp), eph: 20))
+        #expect(!gate.isWarmingUp)
+        #expect(abs(during / gate.errorThreshold - ActivityProfile.running.warmUpErrorFactor) < 1e-9)
+    }
+
+    @Test mutating func staleFixesAreJudgedAgainstTheSessionsOwnOffsetNotTheWallClock() {
+        // The receive clock is a monotonic one that started at boot: nothing like GPS time.
+        var gate = FixGate(profile: .running)
+        for i in 0..<10 { _ = pass(&gate, fix(Double(i), receivedAt: 50 + Double(i) + 0.2)) }
+        #expect(pass(&gate, fix(10, receivedAt: 60.4)) == .accept(newTimeline: false))
+        #expect(pass(&gate, fix(11, receivedAt: 66)) == .reject(.stale))
+        #expect(pass(&gate, fix(12, receivedAt: 62.3)) == .accept(newTimeline: false))
+    }
+}

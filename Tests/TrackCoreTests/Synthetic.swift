@@ -1,0 +1,87 @@
+import Foundation
+import TrackCore
+
+/// Builds fix sequences whose true distance is known by construction.
+struct Synthetic {
+    var origin = GeoPoint(latitude: 48.137, longitude: 11.575)
+    var start = GPSTime(seconds: 1_750_000_000)
+    var rate = 1.0
+    var noise = 0.0
+    var dopplerNoise = 0.0
+    var eph = 5.0
+    var rng = TestRandom(seed: 7)
+
+    /// A path as local east/north metres over time; returns the fixes and the true path length.
+    mutating func fixes(duration: Double, path: (Double) -> (east: Double, north: Double)) -> (fixes: [Fix], truth: Double) {
+        let frame = LocalFrame(origin: origin)
+        let count = Int(duration * rate)
+        var fixes: [Fix] = []
+        var truth = 0.0
+        var previous: (east: Double, north: Double)?
+        let h = 0.01
+        for i in 0...count {
+            let t = Double(i) / rate
+            let p = path(t)
+            if let previous { truth += ((p.east - previous.east) * (p.east - previous.east) + (p.north - previous.north) * (p.north - previous.north)).squareRoot() }
+            previous = p
+            let ahead = path(t + h)
+            let ve = (ahead.east - p.east) / h, vn = (ahead.north - p.north) / h
+            let speed = (ve * ve + vn * vn).squareRoot()
+            let measured = frame.unproject(LocalPoint(east: p.east + rng.gaussian() * noise, north: p.north + rng.gaussian() * noise))
+            var track: Double? = atan2(ve, vn) * 180 / Double.pi
+            if track! < 0 { track! += 360 }
+            if speed < 0.2 { track = nil }
+            fixes.append(Fix(
+                mode: 3, time: start.adding(t), position: measured, errorEast: eph / 1.4, errorNorth: eph / 1.4,
+                horizontalError: eph, speed: max(0, speed + rng.gaussian() * dopplerNoise), track: track, speedError: 0.4))
+        }
+        return (fixes, truth)
+    }
+}
+
+/// Deterministic randomness so every test run sees the same noise.
+struct TestRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func uniform() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+
+    mutating func gaussian() -> Double {
+        let u = max(uniform(), 1e-12), v = uniform()
+        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
+    }
+}
+
+/// A 400 m running track, lane 1: two 84.39 m straights and two semicircles of radius 36.8 m.
+enum RunningTrack {
+    static let straight = 84.39
+    static let radius = 36.8
+    static var lap: Double { 2 * straight + 2 * Double.pi * radius }
+
+    static func position(atDistance s: Double) -> (east: Double, north: Double) {
+        var d = s.truncatingRemainder(dividingBy: lap)
+        if d < straight { return (d, 0) }
+        d -= straight
+        let arc = Double.pi * radius
+        if d < arc { let a = d / radius; return (straight + radius * sin(a), radius - radius * cos(a)) }
+        d -= arc
+        if d < straight { return (straight - d, 2 * radius) }
+        d -= straight
+        let a = d / radius
+        return (-radius * sin(a), radius + radius * cos(a))
+    }
+}
+
+func run(_ fixes: [Fix], activity: Activity = .running) -> TrackSession {
+    var session = TrackSession(activity: activity)
+    var merger = EpochMerger()
+    for fix in fixes { merger.add(fix) { _ = session.ingest($0) } }
+    if let last = merger.flush() { _ = session.ingest(last) }
+    return session
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Runs the built `wearbridge` executable as a user would.
+@Suite struct CommandLineTests {
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["WEARBRIDGE_BIN"] { return URL(fileURLWithPath: path) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while dir.path != "/" {
+            let candidate = dir.appendingPathComponent("wearbridge")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/wearbridge")
+    }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func replayJSONHasTheDocumentedFields() throws {
+        let result = try run(["replay", "--json", "../shared/benchmarks/gps/park_loop_run.jsonl"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        for key in ["file", "activity", "distance_m", "elapsed_s", "moving_s", "paused_s", "fixes", "splits",
+                    "auto_pauses", "malformed_lines"] {
+            #expect(object[key] != nil, "\(key)")
+        }
+        let fixes = try #require(object["fixes"] as? [String: Any])
+        #expect(fixes["accepted"] as? Int ?? 0 > 1900)
+        #expect((fixes["rejected"] as? [String: Int])?["horizontal_error"] ?? 0 > 0)
+        let splits = try #require(object["splits"] as? [[String: Any]])
+        #expect(splits.count == 6)
+        #expect(splits.first?["index"] as? Int == 1)
+    }
+
+    @Test func aMissingFileIsAClearErrorAndTheOthersStillReplay() throws {
+        let result = try run(["replay", "--json", "/nonexistent/recording.jsonl", "../shared/benchmarks/gps/stationary_5min.jsonl"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("/nonexistent/recording.jsonl"))
+        #expect(result.err.contains("no such file") || result.err.contains("No such file"))
+        #expect(result.out.contains("stationary_5min"))
+    }
+
+    @Test func aDirectoryIsNotARecording() throws {
+        let result = try run(["replay", "../shared/benchmarks"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("cannot"))
+    }
+
+    @Test func malformedLinesAreReportedOnStderrWithTheirLineNumber() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wearbridge-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("bad.jsonl")
+        try Data("{\"class\":\"VERSION\"}\n{{{{\n{\"class\":\"TPV\",\"mode\":1}\n".utf8).write(to: file)
+        let result = try run(["replay", "--json", file.path])
+        #expect(result.status == 0)
+        #expect(result.err.contains("line=2"))
+        #expect(result.out.contains("\"malformed_lines\":1"))
+    }
+
+    @Test func anUnknownActivityIsRejectedByTheParser() throws {
+        let result = try run(["replay", "--activity", "swimming", "x.jsonl"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("swimming"))
+    }
+}

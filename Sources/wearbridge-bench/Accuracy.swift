@@ -39,9 +39,10 @@ struct AccuracyRow {
     /// Moving sessions within 1% (or the recording's own stated tolerance); stationary under 5 m.
     var meetsGoal: Bool {
         guard let distance = truth.distance else { return true }
+        let error = abs(ours.distance - distance)
         if distance == 0 { return ours.distance < 5 }
-        return abs(ours.distance - distance) <= max(truth.tolerance ?? 0, 0) || truth.tolerance == nil
-            && abs(ours.distance - distance) / distance <= 0.01
+        if let tolerance = truth.tolerance { return error <= tolerance }
+        return error / distance <= 0.01
     }
 
     var text: String {

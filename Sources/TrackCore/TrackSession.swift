@@ -99,7 +99,6 @@ public struct TrackSession: Sendable {
             outlierSince = nil
             current.filter.updatePosition(measured, noise: noise)
             verdict = .accepted(TrackPoint(time: time, position: current.filter.position))
-            acceptedCount += 1
         }
         // A Doppler far from what positions and physics predict (a receiver stuck at `speed: 0`
         // while it moves) is dropped, as a multipath position is.
@@ -110,14 +109,13 @@ public struct TrackSession: Sendable {
             usedDoppler = nil
         }
         if let usedDoppler { current.filter.updateVelocity(usedDoppler.velocity, sigma: usedDoppler.sigma) }
-        impossibleStreak = 0
+        if case .accepted = verdict { acceptedCount += 1 }
+        markUsed(time)
         // Without Doppler the speed comes from noisy positions and reads high: judge standing and
         // pausing on its noise-free part, but integrate distance on the filter's estimate.
         let judged = doppler == nil ? current.filter.unbiasedSpeed : current.filter.speed
         advance(&current, to: time, dt: dt, speed: judged, significant: model.isSignificant(usedDoppler), events: &events)
         motion = current
-        gate.commit(time)
-        lastUsable = time
         return FixOutcome(verdict: verdict, events: events)
     }
 
@@ -169,11 +167,7 @@ public struct TrackSession: Sendable {
     private mutating func start(
         at time: GPSTime, position: GeoPoint, fix: Fix, events: [SessionEvent], isFirst: Bool = true
     ) -> FixOutcome {
-        let noise = model.noise(for: fix)
-        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
-        let filter = MotionFilter(
-            position: position, time: time, noise: noise, velocity: doppler?.velocity,
-            processNoise: profile.processNoise)
+        let (filter, _) = freshFilter(at: time, position: position, fix: fix)
         var stillness = StillnessDetector(profile: profile, anchor: position, sigma: filter.positionSigma)
         if !isFirst, let previous = motion?.stillness, !previous.isStill {
             stillness = previous
@@ -181,10 +175,8 @@ public struct TrackSession: Sendable {
         motion = Motion(filter: filter, stillness: stillness, lastSpeed: filter.speed)
         let point = TrackPoint(time: time, position: position)
         track.append(point)
-        impossibleStreak = 0
         acceptedCount += 1
-        gate.commit(time)
-        lastUsable = time
+        markUsed(time)
         return FixOutcome(verdict: .accepted(point), events: events)
     }
 
@@ -209,10 +201,7 @@ public struct TrackSession: Sendable {
         var bridged = dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor)
         bridged = min(bridged, profile.maxSpeed * dt)
         let from = current.filter.time
-        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
-        let filter = MotionFilter(
-            position: position, time: time, noise: noise, velocity: doppler?.velocity,
-            processNoise: profile.processNoise)
+        let (filter, doppler) = freshFilter(at: time, position: position, fix: fix)
         let credited = current.stillness.bridge(
             chord: chord, bridged: bridged, to: position, sigma: filter.positionSigma, time: time,
             velocity: filter.velocity,
@@ -223,12 +212,10 @@ public struct TrackSession: Sendable {
         elapsed += dt
         bridgedGapCount += 1
         events.append(.gapBridged(from: from, to: time, distance: credited))
+        acceptedCount += 1
+        markUsed(time)
         finishStep(current, at: time, speed: filter.speed, events: &events)
         motion = current
-        acceptedCount += 1
-        impossibleStreak = 0
-        gate.commit(time)
-        lastUsable = time
         return FixOutcome(verdict: .accepted(TrackPoint(time: time, position: position)), events: events)
     }
 
@@ -250,6 +237,7 @@ public struct TrackSession: Sendable {
     }
 
     /// Auto-pause, splits and the track: the same after a filtered step and after a bridged gap.
+    /// Runs after `markUsed`, so that the timer counts up to this fix.
     private mutating func finishStep(
         _ current: Motion, at time: GPSTime, speed filtered: Double, events: inout [SessionEvent]
     ) {
@@ -265,9 +253,27 @@ public struct TrackSession: Sendable {
         case nil:
             break
         }
-        let timer = max(0, elapsed - closedPauses - autoPause.openPause(until: time))
-        for split in splitTracker.update(distance: distance, timer: timer) { events.append(.split(split)) }
+        for split in splitTracker.update(distance: distance, timer: movingTime) { events.append(.split(split)) }
         track.append(TrackPoint(time: time, position: current.filter.position))
+    }
+
+    /// A filter started afresh at a fix (first fix, after a gap, after a reset), with its Doppler.
+    private func freshFilter(
+        at time: GPSTime, position: GeoPoint, fix: Fix
+    ) -> (MotionFilter, (velocity: LocalPoint, sigma: Double)?) {
+        let noise = model.noise(for: fix)
+        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
+        let filter = MotionFilter(
+            position: position, time: time, noise: noise, velocity: doppler?.velocity,
+            processNoise: profile.processNoise)
+        return (filter, doppler)
+    }
+
+    /// Moves the time line on to a fix the filter has consumed.
+    private mutating func markUsed(_ time: GPSTime) {
+        impossibleStreak = 0
+        gate.commit(time)
+        lastUsable = time
     }
 
     private mutating func noteSilence(until now: GPSTime, into events: inout [SessionEvent]) {

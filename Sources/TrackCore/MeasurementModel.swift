@@ -31,17 +31,19 @@ struct MeasurementModel: Sendable {
 
     /// Doppler velocity east/north with its 1-sigma noise, when the fix carries one.
     ///
-    /// gpsd omits `track` when the receiver barely moves; a small speed without a course is then
-    /// measured as standing still, with the speed itself as extra uncertainty. It is believed only
-    /// while the filter already thinks the wearer slow (`predictedSpeed`): receivers also send a
-    /// stale `speed: 0` without course while they move, and a magnitude alone cannot say which.
+    /// A small speed is believed only while the filter does not already think the wearer fast
+    /// (`predictedSpeed`): receivers send a stale `speed: 0` (with or without a course) while they
+    /// move, and nobody stops from a run within one fix. gpsd omits `track` when the receiver barely
+    /// moves; a small speed without a course is then measured as standing still, with the speed
+    /// itself as extra uncertainty.
     func velocity(for fix: Fix, sigma: Double, predictedSpeed: Double) -> (velocity: LocalPoint, sigma: Double)? {
         guard let speed = fix.speed, speed.isFinite, speed >= 0 else { return nil }
+        if speed < profile.moveSpeed && predictedSpeed >= 2 * profile.moveSpeed { return nil }
         if let track = fix.track, track.isFinite {
             let radians = track * Double.pi / 180
             return (LocalPoint(east: speed * sin(radians), north: speed * cos(radians)), sigma)
         }
-        guard speed < profile.moveSpeed, predictedSpeed < 2 * profile.moveSpeed else { return nil }
+        guard speed < profile.moveSpeed else { return nil }
         return (LocalPoint(east: 0, north: 0), (speed * speed + sigma * sigma).squareRoot())
     }
 

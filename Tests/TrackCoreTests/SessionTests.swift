@@ -87,6 +87,19 @@ import Testing
         #expect((session.rejected[.outlier] ?? 0) >= 20)
     }
 
+    @Test func aReceiverStuckAtSpeedZeroWhileMovingIsNotBelieved() {
+        // A real receiver (gpsd's bundg_zeus_9) sends `speed: 0` in some epochs while moving at 3 m/s.
+        var gen = Synthetic(noise: 2, dopplerNoise: 0.1)
+        var (fixes, truth) = gen.fixes(duration: 600) { t in (3 * t, 0) }
+        for i in stride(from: 20, to: fixes.count, by: 7) {
+            fixes[i].speed = 0
+            if i % 2 == 0 { fixes[i].track = nil }
+        }
+        let session = run(fixes)
+        #expect(abs(session.distance - truth) / truth < 0.01)
+        #expect(session.autoPauseCount == 0)
+    }
+
     @Test func stoppingAtALightPausesAndResumes() {
         var gen = Synthetic(noise: 2, dopplerNoise: 0.1)
         let (fixes, truth) = gen.fixes(duration: 400) { t in

@@ -11,6 +11,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals.
@@ -22,18 +26,64 @@ let package = Package(
             name: "Replay",
             dependencies: ["TrackCore", "GPSD", .product(name: "Logging", package: "swift-log")]
         ),
+        // The headless data log: SQLite through GRDB, WAL, migrations, batched commits.
+        .target(
+            name: "Store",
+            dependencies: [
+                "TrackCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // wearbridge.toml: strict keys, values checked, errors that name the key.
+        .target(
+            name: "Config",
+            dependencies: ["TrackCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // The control socket: line-delimited JSON requests and replies, server and client.
+        .target(
+            name: "Control",
+            dependencies: [
+                "GPSD",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A live gpsd connection: WATCH, reading on its own task, reconnect with backoff.
+        .target(
+            name: "GPSDLink",
+            dependencies: [
+                "GPSD",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The service: engine loop, storage writer, control, systemd notify and watchdog.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "TrackCore", "GPSD", "Replay",
+                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
-                "TrackCore", "GPSD", "Replay",
+                "TrackCore", "GPSD", "Replay", "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -43,6 +93,13 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: ["Replay", "GPSD", "TrackCore", "wearbridge", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "TrackCore", "Store", "Config", "Control", "Daemon",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

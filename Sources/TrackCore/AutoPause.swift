@@ -69,4 +69,10 @@ public struct AutoPause: Sendable {
         state = .paused(since: start, fastSince: nil)
         return max(0, end.since(since))
     }
+
+    /// Ends any pause at `end` (a manual pause takes over); returns the paused time it closed.
+    public mutating func close(at end: GPSTime) -> Double {
+        defer { state = .running(slowSince: nil) }
+        return openPause(until: end)
+    }
 }

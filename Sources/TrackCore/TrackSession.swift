@@ -22,8 +22,12 @@ public struct TrackSession: Sendable {
     private var heartRateStats: HeartRateStats?
 
     public private(set) var distance = 0.0
-    public private(set) var elapsed = 0.0
+    /// Time covered by fixes, manual pauses once closed included.
+    private var covered = 0.0
     private var closedPauses = 0.0
+    private var manualPause = ManualPause.none
+    /// Closed manual pauses (s).
+    public private(set) var manualPausedTime = 0.0
     public private(set) var autoPauseCount = 0
     public private(set) var acceptedCount = 0
     private var rejectedCounts = [Int](repeating: 0, count: RejectReason.allCases.count)
@@ -64,6 +68,14 @@ public struct TrackSession: Sendable {
         if gpsLost, let lastUsable {
             gpsLost = false
             events.append(.gpsRegained(at: time, after: time.since(lastUsable)))
+        }
+        if case .paused(let since) = manualPause {
+            // Judged and on the time line, but no distance and no track while paused by hand.
+            if since == nil { manualPause = .paused(since: time) }
+            motion = nil
+            acceptedCount += 1
+            markUsed(time)
+            return FixOutcome(verdict: .accepted(TrackPoint(time: time, position: position)), events: events)
         }
 
         guard var current = motion, !newTimeline else {
@@ -127,6 +139,31 @@ public struct TrackSession: Sendable {
         return events
     }
 
+    /// Stops crediting distance and time until `resumeByCommand`: the wearer paused by hand.
+    ///
+    /// Fixes keep their verdicts and the time line, so that GPS loss is still noticed; the pause
+    /// runs from the last used fix to the first one after the resume, in GPS time.
+    public mutating func pauseByCommand() {
+        switch manualPause {
+        case .paused: return
+        case .resuming(let since):
+            manualPause = .paused(since: since)
+            return
+        case .none: break
+        }
+        if let lastUsable {
+            closedPauses += autoPause.close(at: lastUsable)
+        }
+        manualPause = .paused(since: lastUsable)
+        motion = nil
+    }
+
+    /// Ends a manual pause; the next usable fix starts the filter afresh, with no distance for the pause.
+    public mutating func resumeByCommand() {
+        guard case .paused(let since) = manualPause else { return }
+        manualPause = .resuming(since: since)
+    }
+
     /// Adds a heart-rate sample; `time` is seconds on any monotonic clock.
     public mutating func heartRate(bpm: Int, at time: Double) {
         heartRateStats?.add(bpm: bpm, at: time)
@@ -134,8 +171,34 @@ public struct TrackSession: Sendable {
 
     // MARK: Outputs
 
+    /// Session time from the first usable fix to the last, manual pauses included.
+    public var elapsed: Double { covered + openManualPause }
+
+    /// Auto-pauses and manual pauses.
     public var pausedTime: Double {
-        closedPauses + (lastUsable.map { autoPause.openPause(until: $0) } ?? 0)
+        closedPauses + (lastUsable.map { autoPause.openPause(until: $0) } ?? 0) + manualPausedTime + openManualPause
+    }
+
+    /// A manual pause still running, up to the last used fix.
+    private var openManualPause: Double {
+        switch manualPause {
+        case .none: 0
+        case .paused(let since?), .resuming(let since?): lastUsable.map { max(0, $0.since(since)) } ?? 0
+        case .paused(nil), .resuming(nil): 0
+        }
+    }
+
+    public var isPausedByCommand: Bool {
+        if case .none = manualPause { return false }
+        return true
+    }
+
+    /// The GPS time of the last fix the session used.
+    public var lastFixTime: GPSTime? { lastUsable }
+
+    /// The GPS time a receive-clock instant corresponds to, once fixes have taught the offset.
+    public func gpsTime(atReceive instant: Double) -> GPSTime? {
+        gate.clockOffset.gpsTime(atReceive: instant)
     }
 
     public var movingTime: Double { max(0, elapsed - pausedTime) }
@@ -167,6 +230,12 @@ public struct TrackSession: Sendable {
     private mutating func start(
         at time: GPSTime, position: GeoPoint, fix: Fix, events: [SessionEvent], isFirst: Bool = true
     ) -> FixOutcome {
+        if case .resuming(let since) = manualPause {
+            let pause = since.map { max(0, time.since($0)) } ?? 0
+            manualPausedTime += pause
+            covered += pause
+            manualPause = .none
+        }
         let (filter, _) = freshFilter(at: time, position: position, fix: fix)
         var stillness = StillnessDetector(profile: profile, anchor: position, sigma: filter.positionSigma)
         if !isFirst, let previous = motion?.stillness, !previous.isStill {
@@ -209,7 +278,7 @@ public struct TrackSession: Sendable {
         current.filter = filter
         current.lastSpeed = filter.speed
         distance += credited
-        elapsed += dt
+        covered += dt
         bridgedGapCount += 1
         events.append(.gapBridged(from: from, to: time, distance: credited))
         acceptedCount += 1
@@ -232,7 +301,7 @@ public struct TrackSession: Sendable {
             position: current.filter.position,
             sigma: current.filter.positionSigma, significant: significant, displacement: { here.distance(to: frame.project($0)) })
         current.lastSpeed = current.filter.speed
-        elapsed += dt
+        covered += dt
         finishStep(current, at: time, speed: speed, events: &events)
     }
 
@@ -274,6 +343,13 @@ public struct TrackSession: Sendable {
         impossibleStreak = 0
         gate.commit(time)
         lastUsable = time
+    }
+
+    /// A pause by command: its start is the last used fix, nil until there is one.
+    private enum ManualPause: Sendable {
+        case none
+        case paused(since: GPSTime?)
+        case resuming(since: GPSTime?)
     }
 
     private mutating func noteSilence(until now: GPSTime, into events: inout [SessionEvent]) {

@@ -1,0 +1,92 @@
+import GRDB
+
+/// The data log's tables, as numbered migrations; a database is only ever migrated forward.
+enum Schema {
+    /// `PRAGMA application_id` of a wearbridge log ("WBRG"): how a foreign SQLite file is told apart.
+    static let applicationID: Int32 = 0x5742_5247
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-sessions") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.execute(
+                sql: """
+                    CREATE TABLE session (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        state TEXT NOT NULL,
+                        activity TEXT NOT NULL,
+                        started_at REAL NOT NULL,
+                        start_anchor TEXT NOT NULL,
+                        ended_at REAL,
+                        end_anchor TEXT,
+                        end_reason TEXT,
+                        distance_m REAL NOT NULL DEFAULT 0,
+                        elapsed_s REAL NOT NULL DEFAULT 0,
+                        moving_s REAL NOT NULL DEFAULT 0,
+                        paused_s REAL NOT NULL DEFAULT 0,
+                        fixes_accepted INTEGER NOT NULL DEFAULT 0,
+                        fixes_rejected INTEGER NOT NULL DEFAULT 0,
+                        summary TEXT
+                    );
+                    CREATE TABLE fix (
+                        session_id TEXT NOT NULL REFERENCES session(id),
+                        seq INTEGER NOT NULL,
+                        received REAL,
+                        time REAL,
+                        mode INTEGER NOT NULL,
+                        lat REAL, lon REAL,
+                        epx REAL, epy REAL, eph REAL,
+                        speed REAL, track REAL, eps REAL,
+                        verdict TEXT NOT NULL,
+                        smoothed_lat REAL, smoothed_lon REAL,
+                        PRIMARY KEY (session_id, seq)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE event (
+                        session_id TEXT NOT NULL REFERENCES session(id),
+                        seq INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        time REAL,
+                        received REAL,
+                        detail TEXT NOT NULL DEFAULT '{}',
+                        PRIMARY KEY (session_id, seq)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE command (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        session_id TEXT,
+                        seq INTEGER NOT NULL,
+                        command TEXT NOT NULL,
+                        accepted INTEGER NOT NULL,
+                        reply TEXT NOT NULL,
+                        received REAL
+                    );
+                    CREATE INDEX command_session ON command(session_id, seq);
+                    CREATE TABLE split (
+                        session_id TEXT NOT NULL REFERENCES session(id),
+                        idx INTEGER NOT NULL,
+                        distance_m REAL NOT NULL,
+                        duration_s REAL NOT NULL,
+                        end_timer_s REAL NOT NULL,
+                        PRIMARY KEY (session_id, idx)
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        migrator.registerMigration("v2-heart-rate") { db in
+            // Filled by the Bluetooth strap; RR intervals as a JSON array of seconds.
+            try db.execute(
+                sql: """
+                    CREATE TABLE heart_rate (
+                        session_id TEXT NOT NULL REFERENCES session(id),
+                        seq INTEGER NOT NULL,
+                        received REAL,
+                        time REAL,
+                        bpm INTEGER NOT NULL,
+                        contact TEXT,
+                        energy_kj REAL,
+                        rr TEXT NOT NULL DEFAULT '[]',
+                        PRIMARY KEY (session_id, seq)
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        return migrator
+    }
+}

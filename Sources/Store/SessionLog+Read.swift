@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import TrackCore
+
+extension SessionLog {
+    private static let sessionColumns = """
+        id, state, activity, started_at, start_anchor, ended_at, end_reason, distance_m, elapsed_s, moving_s,
+        paused_s, fixes_accepted, fixes_rejected, summary
+        """
+
+    /// All sessions, newest first.
+    public func sessions() throws -> [StoredSession] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM session ORDER BY started_at DESC, id")
+                .map(Self.session)
+        }
+    }
+
+    /// Sessions a crash left open (starting, active or paused): the daemon resumes them.
+    public func openSessions() throws -> [StoredSession] {
+        try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.sessionColumns) FROM session
+                    WHERE state IN ('starting', 'active', 'paused', 'auto_paused', 'ending') ORDER BY started_at
+                    """
+            ).map(Self.session)
+        }
+    }
+
+    /// One session by id or unique id prefix, with its splits and events.
+    public func detail(matching prefix: String) throws -> SessionDetail {
+        try database.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(Self.sessionColumns) FROM session WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
+                arguments: [Self.likePattern(prefix)])
+            let matches = rows.map(Self.session)
+            guard let session = matches.first else { throw StoreError.noSuchSession(prefix) }
+            if matches.count > 1, !matches.contains(where: { $0.id == prefix }) {
+                throw StoreError.ambiguousSession(prefix, matches: matches.map(\.id))
+            }
+            let chosen = matches.first(where: { $0.id == prefix }) ?? session
+            let splits = try Row.fetchAll(
+                db, sql: "SELECT idx, distance_m, duration_s, end_timer_s FROM split WHERE session_id = ? ORDER BY idx",
+                arguments: [chosen.id]
+            ).map { StoredSplit(index: $0[0], distance: $0[1], duration: $0[2], endTimer: $0[3]) }
+            let events = try Row.fetchAll(
+                db, sql: "SELECT seq, kind, time, detail FROM event WHERE session_id = ? ORDER BY seq",
+                arguments: [chosen.id]
+            ).map { StoredEvent(seq: $0[0], kind: $0[1], time: $0[2], detailJSON: $0[3]) }
+            let fixCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM fix WHERE session_id = ?", arguments: [chosen.id]) ?? 0
+            return SessionDetail(session: chosen, splits: splits, events: events, fixCount: fixCount)
+        }
+    }
+
+    /// The inputs of a session in order, to rebuild it after a crash, and the next free sequence.
+    public func journal(of sessionID: String) throws -> (entries: [SessionController.JournalEntry], nextSeq: Int) {
+        try database.read { db in
+            var entries: [(Int, SessionController.JournalEntry)] = []
+            let fixes = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT seq, received, time, mode, lat, lon, epx, epy, eph, speed, track, eps
+                    FROM fix WHERE session_id = ? ORDER BY seq
+                    """,
+                arguments: [sessionID])
+            while let row = try fixes.next() {
+                let time: Double? = row[2]
+                let lat: Double? = row[4]
+                let lon: Double? = row[5]
+                let position = lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }
+                let fix = Fix(
+                    mode: row[3], time: time.map(GPSTime.init(seconds:)), position: position, errorEast: row[6],
+                    errorNorth: row[7], horizontalError: row[8], speed: row[9], track: row[10], speedError: row[11],
+                    receivedAt: row[1])
+                entries.append((row[0], .fix(fix)))
+            }
+            for row in try Row.fetchAll(
+                db, sql: "SELECT seq, command, id FROM command WHERE session_id = ? ORDER BY seq", arguments: [sessionID])
+            {
+                guard let command = SessionCommand(rawValue: row[1]) else { continue }
+                entries.append((row[0], .command(command, id: row[2])))
+            }
+            let maxSeq = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT max(m) FROM (
+                        SELECT max(seq) AS m FROM fix WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1)
+                    """,
+                arguments: [sessionID]) ?? 0
+            entries.sort { $0.0 < $1.0 }
+            return (entries.map(\.1), maxSeq + 1)
+        }
+    }
+
+    /// The stored reply to a command id: a retry after a restart is answered, not applied.
+    public func reply(toCommand id: String) throws -> CommandReply? {
+        try database.read { db in
+            guard let json = try String.fetchOne(db, sql: "SELECT reply FROM command WHERE id = ?", arguments: [id])
+            else { return nil }
+            return try JSONDecoder().decode(CommandReply.self, from: Data(json.utf8))
+        }
+    }
+
+    private static func session(_ row: Row) -> StoredSession {
+        StoredSession(
+            id: row["id"], state: row["state"], activity: row["activity"], startedAt: row["started_at"],
+            startAnchor: row["start_anchor"], endedAt: row["ended_at"], endReason: row["end_reason"],
+            distance: row["distance_m"], elapsed: row["elapsed_s"], moving: row["moving_s"], paused: row["paused_s"],
+            fixesAccepted: row["fixes_accepted"], fixesRejected: row["fixes_rejected"], summaryJSON: row["summary"])
+    }
+
+    private static func likePattern(_ prefix: String) -> String {
+        var escaped = ""
+        for character in prefix {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + "%"
+    }
+}

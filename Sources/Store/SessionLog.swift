@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import TrackCore
+
+/// The headless data log: one SQLite file in WAL mode, written in batches, read by the CLI.
+///
+/// Commits are batched by the caller (about one a second); each commit is durable
+/// (`synchronous = FULL`), so power loss costs at most the batch being written.
+public final class SessionLog: Sendable {
+    public static let fileName = "wearbridge.sqlite"
+
+    public let path: String
+    let database: DatabaseQueue
+
+    private init(path: String, database: DatabaseQueue) {
+        self.path = path
+        self.database = database
+    }
+
+    /// Opens (creating and migrating) the log in `directory`, for the daemon.
+    public static func open(directory: String) throws -> SessionLog {
+        try checkDirectory(directory)
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let database = try classify(path) { try DatabaseQueue(path: path, configuration: configuration) }
+        try classify(path) {
+            try database.write { db in try checkOwnership(db, path: path) }
+            try checkVersion(database, path: path)
+            try Schema.migrator.migrate(database)
+        }
+        return SessionLog(path: path, database: database)
+    }
+
+    /// Opens an existing log read-only, for `sessions` and `show`.
+    public static func openReadOnly(directory: String) throws -> SessionLog {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.directory(path: directory, reason: "no \(fileName) here yet (has the daemon run?)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        let database = try classify(path) { try DatabaseQueue(path: path, configuration: configuration) }
+        try classify(path) {
+            try database.read { db in try checkOwnership(db, path: path) }
+            try checkVersion(database, path: path)
+        }
+        return SessionLog(path: path, database: database)
+    }
+
+    /// The journal mode and synchronous level actually in force (tests check the durability claim).
+    public func pragmas() throws -> (journalMode: String, synchronous: Int) {
+        try database.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        }
+    }
+
+    private static func checkDirectory(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw StoreError.directory(path: directory, reason: "it does not exist")
+        }
+        guard isDirectory.boolValue else { throw StoreError.directory(path: directory, reason: "it is not a directory") }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw StoreError.directory(path: directory, reason: "not writable by this user (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// A wearbridge log has our application id, or (new file) no tables at all.
+    private static func checkOwnership(_ db: Database, path: String) throws {
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if applicationID == Schema.applicationID { return }
+        if applicationID != 0 {
+            throw StoreError.foreign(path: path, reason: String(format: "application_id is 0x%08x", applicationID))
+        }
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        if !tables.isEmpty {
+            throw StoreError.foreign(path: path, reason: "it has tables \(tables.prefix(5).joined(separator: ", ")) and no wearbridge schema")
+        }
+    }
+
+    private static func checkVersion(_ database: DatabaseQueue, path: String) throws {
+        let known = Set(Schema.migrator.migrations)
+        let applied = try database.read { db in try Schema.migrator.appliedIdentifiers(db) }
+        if let unknown = applied.subtracting(known).sorted().first {
+            throw StoreError.newerSchema(path: path, migration: unknown)
+        }
+    }
+
+    /// SQLite's "not a database" and friends become `StoreError.corrupt` naming the file.
+    @discardableResult
+    private static func classify<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT:
+                throw StoreError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+            case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM:
+                throw StoreError.directory(path: path, reason: error.message ?? "\(error.resultCode)")
+            default:
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// One row of `session`, as `sessions` and `show` print it.
+public struct StoredSession: Sendable, Equatable, Codable {
+    public var id: String
+    public var state: String
+    public var activity: String
+    /// Seconds since 1970 UTC, on the source `startAnchor` names.
+    public var startedAt: Double
+    public var startAnchor: String
+    public var endedAt: Double?
+    public var endReason: String?
+    public var distance: Double
+    public var elapsed: Double
+    public var moving: Double
+    public var paused: Double
+    public var fixesAccepted: Int
+    public var fixesRejected: Int
+    /// Extra figures as stored JSON (rejections by reason, auto-pauses, GPS losses...).
+    public var summaryJSON: String?
+
+    /// Average pace over moving time, seconds per kilometre.
+    public var averagePace: Double? { distance > 1 ? moving / distance * 1000 : nil }
+}
+
+/// A logged event, for `show`.
+public struct StoredEvent: Sendable, Equatable {
+    public var seq: Int
+    public var kind: String
+    public var time: Double?
+    public var detailJSON: String
+}
+
+/// A completed split, for `show`.
+public struct StoredSplit: Sendable, Equatable {
+    public var index: Int
+    public var distance: Double
+    public var duration: Double
+    public var endTimer: Double
+}
+
+/// Everything `show` prints about one session.
+public struct SessionDetail: Sendable {
+    public var session: StoredSession
+    public var splits: [StoredSplit]
+    public var events: [StoredEvent]
+    public var fixCount: Int
+}

@@ -39,6 +39,7 @@ public struct GPSDDecoder {
             case "TPV": message = .tpv(try TPV(from: decoder))
             case "SKY": message = .sky(try GPSDMessage.SKY(from: decoder))
             case "VERSION": message = .version(try GPSDMessage.Version(from: decoder))
+            case "DEVICE": message = .device(try GPSDMessage.Device(from: decoder))
             case "ERROR": message = .error(try c.decodeIfPresent(String.self, forKey: .message) ?? "")
             default: message = .other(className: className)
             }

@@ -7,7 +7,34 @@ public enum GPSDMessage: Sendable, Equatable {
     case version(Version)
     /// gpsd's `ERROR` class: it refused something we asked.
     case error(String)
+    /// A receiver appeared (`activated` set) or went away (`activated` 0): unplugged, or gpsd lost it.
+    case device(Device)
     case other(className: String)
+
+    public struct Device: Sendable, Equatable, Decodable {
+        public var path: String?
+        /// gpsd 3.x sends a timestamp string when active and `0` when the device is gone; nil if absent.
+        public var isActive: Bool?
+
+        private enum CodingKeys: String, CodingKey { case path, activated }
+
+        public init(path: String?, isActive: Bool?) {
+            self.path = path
+            self.isActive = isActive
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decodeIfPresent(String.self, forKey: .path)
+            if !c.contains(.activated) {
+                isActive = nil
+            } else if let number = try? c.decode(Double.self, forKey: .activated) {
+                isActive = number != 0
+            } else {
+                isActive = try c.decode(String.self, forKey: .activated).isEmpty == false
+            }
+        }
+    }
 
     /// Satellite view; only what a field tester reads off it.
     public struct SKY: Sendable, Equatable, Decodable {

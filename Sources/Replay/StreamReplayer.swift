@@ -64,6 +64,7 @@ public struct StreamReplayer {
                 case .sky: messages["SKY", default: 0] += 1
                 case .version: messages["VERSION", default: 0] += 1
                 case .error: messages["ERROR", default: 0] += 1
+                case .device: messages["DEVICE", default: 0] += 1
                 case .other(let className): messages[className, default: 0] += 1
                 }
             } catch {

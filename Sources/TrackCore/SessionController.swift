@@ -99,6 +99,14 @@ public struct SessionController: Sendable {
         return [event(LoggedEvent(kind: "session_recovered", time: session.track.lastFixTime, detail: detail), at: nil)]
     }
 
+    /// Closes a recovered session as abandoned at its last fix (a newer one is open).
+    public mutating func abandonNow() -> [SessionAction] {
+        var actions: [SessionAction] = []
+        let last = session?.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+        abandon(endedAt: last, into: &actions)
+        return actions
+    }
+
     // MARK: Inputs
 
     /// Answers a command; a repeated id gets its first answer again and changes nothing.
@@ -205,6 +213,9 @@ public struct SessionController: Sendable {
 
     public var isRecovering: Bool { session?.recovering ?? false }
 
+    /// The answer already given to a command id in this process.
+    public func reply(for id: String) -> CommandReply? { ledger.reply(for: id) }
+
     /// The GPS time now, when fixes have taught it.
     public func gpsTime(atReceive instant: Double) -> GPSTime? {
         clock.gpsTime(atReceive: instant)
@@ -267,7 +278,11 @@ public struct SessionController: Sendable {
         nextSeq = 1
         actions.append(.begin(sessionID: id, activity: activity, startedAt: anchor))
         actions.append(
-            event(LoggedEvent(kind: "session_started", detail: ["anchor": .text(anchor.source.rawValue)]), at: nil))
+            event(
+                LoggedEvent(
+                    kind: "session_started", time: anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil,
+                    detail: ["anchor": .text(anchor.source.rawValue), "started_at": .number(anchor.seconds)]),
+                at: nil))
         return id
     }
 

@@ -1,6 +1,15 @@
+import Foundation
+
 /// The command's own output on stdout (results), apart from logs on stderr.
 enum StandardOutput {
     static func line(_ text: String) {
         print(text)
+    }
+}
+
+/// A one-line error for the person at the terminal, when there is no logger yet.
+enum StandardError {
+    static func line(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

@@ -1,27 +1,31 @@
 import ArgumentParser
+import Daemon
+import Foundation
 import Logging
 
 @main
-struct Wearbridge: ParsableCommand {
+struct Wearbridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wearbridge",
         abstract: "GPS and heart-rate training and field logging for a headless Linux wearable.",
-        subcommands: [ReplayCommand.self]
+        subcommands: [
+            RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
+            ReplayCommand.self,
+        ]
     )
 }
 
 /// Logging options shared by every subcommand.
 struct LoggingOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var level: Logger.Level = .info
+    var level: Logger.Level?
 
     /// Bootstraps swift-log once, to stderr, and returns the command's logger.
-    func bootstrap(label: String) -> Logger {
-        let level = self.level
+    func bootstrap(label: String, default fallback: Logger.Level = .info) -> Logger {
+        let level = self.level ?? fallback
+        let environment = ProcessInfo.processInfo.environment
         LoggingSystem.bootstrap { name in
-            var handler = StreamLogHandler.standardError(label: name)
-            handler.logLevel = level
-            return handler
+            DaemonLogHandler(label: name, level: level, environment: environment)
         }
         return Logger(label: label)
     }

@@ -1,0 +1,180 @@
+import Foundation
+import TOMLKit
+import TrackCore
+
+/// Reads wearbridge.toml strictly: every key known, every value checked, nothing silently ignored.
+public struct ConfigParser {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the file at `path`; a missing file is an error (the caller decides about defaults).
+    public func load() throws -> WearbridgeConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(text)
+    }
+
+    public func parse(_ text: String) throws -> WearbridgeConfig {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError.syntax(
+                path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
+        }
+        var config = WearbridgeConfig()
+        try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "log"])
+        if let gpsd = try table(root, "gpsd") {
+            try checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
+            if let socket = try string(gpsd, "gpsd.socket", "socket") {
+                if gpsd["host"] != nil || gpsd["port"] != nil {
+                    throw ConfigError.conflict(
+                        path: path, keys: ["gpsd.socket", "gpsd.host/port"], reason: "give either a Unix socket or host and port")
+                }
+                guard socket.hasPrefix("/") else {
+                    throw ConfigError.badValue(path: path, key: "gpsd.socket", value: quoted(socket), allowed: "an absolute path")
+                }
+                config.gpsd = .unix(path: socket)
+            } else {
+                let host = try string(gpsd, "gpsd.host", "host") ?? "127.0.0.1"
+                guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
+                    throw ConfigError.badValue(path: path, key: "gpsd.host", value: quoted(host), allowed: "a host name or address")
+                }
+                let port = try integer(gpsd, "gpsd.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535") ?? 2947
+                config.gpsd = .tcp(host: host, port: port)
+            }
+            if let lost = try duration(gpsd, "gpsd.lost_after", "lost_after", in: 1...600) { config.gpsLostAfter = lost }
+        }
+        if let storage = try table(root, "storage") {
+            try checkKeys(storage, prefix: "storage.", allowed: ["directory"])
+            if let directory = try string(storage, "storage.directory", "directory") {
+                guard directory.hasPrefix("/") else {
+                    throw ConfigError.badValue(
+                        path: path, key: "storage.directory", value: quoted(directory), allowed: "an absolute path")
+                }
+                config.storageDirectory = directory
+            }
+        }
+        if let control = try table(root, "control") {
+            try checkKeys(control, prefix: "control.", allowed: ["socket", "group"])
+            if let socket = try string(control, "control.socket", "socket") {
+                guard socket.hasPrefix("/"), socket.utf8.count < 108 else {
+                    throw ConfigError.badValue(
+                        path: path, key: "control.socket", value: quoted(socket),
+                        allowed: "an absolute path shorter than 108 bytes (a Unix socket address)")
+                }
+                config.controlSocket = socket
+            }
+            if let group = try string(control, "control.group", "group") {
+                guard !group.isEmpty, group.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
+                    throw ConfigError.badValue(path: path, key: "control.group", value: quoted(group), allowed: "a group name")
+                }
+                config.controlGroup = group
+            }
+        }
+        if let session = try table(root, "session") {
+            try checkKeys(session, prefix: "session.", allowed: ["activity", "autostart", "abandon_after"])
+            if let name = try string(session, "session.activity", "activity") {
+                guard let activity = Activity(rawValue: name) else {
+                    throw ConfigError.badValue(
+                        path: path, key: "session.activity", value: quoted(name),
+                        allowed: "one of " + Activity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+                }
+                config.activity = activity
+            }
+            if let value = session["autostart"] {
+                guard let flag = value.bool else {
+                    throw ConfigError.badValue(path: path, key: "session.autostart", value: "\(value)", allowed: "true or false")
+                }
+                config.autostart = flag
+            }
+            if let abandon = try duration(session, "session.abandon_after", "abandon_after", in: 60...(30 * 86400)) {
+                config.abandonAfter = abandon
+            }
+        }
+        if let log = try table(root, "log") {
+            try checkKeys(log, prefix: "log.", allowed: ["level"])
+            if let level = try string(log, "log.level", "level") {
+                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+                guard levels.contains(level) else {
+                    throw ConfigError.badValue(
+                        path: path, key: "log.level", value: quoted(level), allowed: "one of " + levels.joined(separator: ", "))
+                }
+                config.logLevel = level
+            }
+        }
+        return config
+    }
+
+    // MARK: Typed access, each failure naming its key
+
+    private func checkKeys(_ table: TOMLTable, prefix: String, allowed: [String]) throws {
+        for key in table.keys.sorted() where !allowed.contains(key) {
+            throw ConfigError.unknownKey(path: path, key: prefix + key, allowed: allowed)
+        }
+    }
+
+    private func table(_ root: TOMLTable, _ key: String) throws -> TOMLTable? {
+        guard let value = root[key] else { return nil }
+        guard let table = value.table else {
+            throw ConfigError.badValue(path: path, key: key, value: "\(value)", allowed: "a table [\(key)]")
+        }
+        return table
+    }
+
+    private func string(_ table: TOMLTable, _ name: String, _ key: String) throws -> String? {
+        guard let value = table[key] else { return nil }
+        guard let string = value.string else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: "a string")
+        }
+        return string
+    }
+
+    private func integer(
+        _ table: TOMLTable, _ name: String, _ key: String, in range: ClosedRange<Int>, allowed: String
+    ) throws -> Int? {
+        guard let value = table[key] else { return nil }
+        guard let number = value.int, range.contains(number) else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: allowed)
+        }
+        return number
+    }
+
+    /// Seconds as a number, or a string with a unit: "90s", "15m", "6h", "2d".
+    private func duration(
+        _ table: TOMLTable, _ name: String, _ key: String, in range: ClosedRange<Double>
+    ) throws -> Double? {
+        guard let value = table[key] else { return nil }
+        let allowed = "seconds (a number) or a string like \"90s\", \"15m\", \"6h\", \"2d\", "
+            + "from \(Int(range.lowerBound)) s to \(Int(range.upperBound)) s"
+        var seconds: Double?
+        if let number = value.int {
+            seconds = Double(number)
+        } else if let number = value.double {
+            seconds = number
+        } else if let text = value.string {
+            seconds = Self.parseDuration(text)
+        }
+        guard let seconds, seconds.isFinite, range.contains(seconds) else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: allowed)
+        }
+        return seconds
+    }
+
+    static func parseDuration(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        guard let unit = text.last, let scale = units[unit], let number = Double(text.dropLast()), number >= 0 else {
+            return nil
+        }
+        return number * scale
+    }
+
+    private func quoted(_ text: String) -> String { "\"\(text)\"" }
+}

@@ -1,0 +1,33 @@
+import TrackCore
+
+/// Everything `wearbridge run` can be told, with the defaults a Pi install uses.
+public struct WearbridgeConfig: Sendable, Equatable {
+    public static let defaultPath = "/etc/wearbridge/wearbridge.toml"
+
+    /// How to reach gpsd: TCP or a Unix socket.
+    public enum GPSDEndpoint: Sendable, Equatable {
+        case tcp(host: String, port: Int)
+        case unix(path: String)
+    }
+
+    public var gpsd: GPSDEndpoint = .tcp(host: "127.0.0.1", port: 2947)
+    /// No usable fix for this long is "GPS lost" (s).
+    public var gpsLostAfter: Double = 5
+    public var storageDirectory = "/var/lib/wearbridge"
+    public var controlSocket = "/run/wearbridge/control.sock"
+    /// Group that may use the control socket; nil leaves the daemon's own group.
+    public var controlGroup: String?
+    public var activity: Activity = .running
+    /// Begin a session at the first good fix, with no command.
+    public var autostart = false
+    public var abandonAfter: Double = 6 * 3600
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// The pure core's settings from this configuration.
+    public var controller: SessionController.Configuration {
+        SessionController.Configuration(
+            activity: activity, autostart: autostart, abandonAfter: abandonAfter, gpsLostAfter: gpsLostAfter)
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Control
+import Foundation
+
+/// `wearbridge ctl`: start, pause, resume and end sessions, and see the daemon's status.
+struct ControlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ctl",
+        abstract: "Control the running daemon: start, pause, resume, end or status.",
+        discussion: """
+            Every command but status carries an id (a new one each call unless --id is given); \
+            the daemon answers a repeated id with its first answer and never applies it twice, so \
+            a command whose reply was lost can be retried with the same --id.
+            """
+    )
+
+    @Argument(help: "start, pause, resume, end or status.")
+    var command: ControlRequest.Command
+
+    @Flag(help: "Print the daemon's reply as JSON.")
+    var json = false
+
+    @Option(help: "Control socket (default: [control] socket of the configuration).")
+    var socket: String?
+
+    @Option(help: "Command id, to retry a command safely.")
+    var id: String?
+
+    @Option(help: "For start: running, walking or cycling.")
+    var activity: String?
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    func run() async throws {
+        let path = try socket ?? configOptions.loadOrExit().controlSocket
+        let request = ControlRequest(
+            command: command, id: command == .status ? nil : (id ?? UUID().uuidString.lowercased()), activity: activity)
+        let reply: ControlReply
+        do {
+            reply = try await ControlClient(path: path).send(request)
+        } catch {
+            StandardError.line("wearbridge: \(error)")
+            throw ExitCode(69)
+        }
+        StandardOutput.line(json ? String(decoding: ControlCodec.encode(reply).dropLast(), as: UTF8.self) : Self.text(reply))
+        if !reply.ok { throw ExitCode(1) }
+    }
+
+    static func text(_ reply: ControlReply) -> String {
+        guard reply.ok else { return "refused: \(reply.error ?? reply.message ?? "unknown error") (state \(reply.state ?? "?"))" }
+        guard let status = reply.status else {
+            return "\(reply.message ?? "ok"); state \(reply.state ?? "?")" + (reply.sessionID.map { ", session \($0)" } ?? "")
+        }
+        var lines = ["state     \(status.state)" + (status.sessionID.map { "  (session \($0))" } ?? "")]
+        if let distance = status.distance {
+            lines.append("activity  \(status.activity ?? "?")")
+            lines.append("distance  \(TextFormat.format(distance / 1000, 2)) km")
+            lines.append("elapsed   \(TextFormat.clock(status.elapsed ?? 0))   moving \(TextFormat.clock(status.moving ?? 0))   paused \(TextFormat.clock(status.paused ?? 0))")
+            lines.append("pace      avg \(TextFormat.pace(status.averagePace))   now \(TextFormat.pace(status.currentPace))")
+            lines.append("fixes     \(status.fixesAccepted ?? 0) accepted, \(status.fixesRejected ?? 0) rejected")
+        }
+        let gps = status.gps
+        var quality = gps.gpsdConnected ? "gpsd connected" : "gpsd not connected"
+        if let mode = gps.mode { quality += ", mode \(mode == 3 ? "3D" : mode == 2 ? "2D" : "no fix")" }
+        if let error = gps.horizontalError { quality += ", error \(TextFormat.format(error, 1)) m" }
+        quality += gps.lastFixAge.map { ", last fix \(TextFormat.format($0, 1)) s ago" } ?? ", no fix yet"
+        if gps.lost { quality += ", LOST" }
+        lines.append("gps       \(quality)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ControlRequest.Command: ExpressibleByArgument {}

@@ -97,8 +97,9 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "TrackCore", "Store", "Config", "Control", "Daemon",
+                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ]

@@ -29,6 +29,12 @@ public struct ClockOffset: Sendable {
         best.map { GPSTime(seconds: instant - $0) }
     }
 
+    /// Takes this fix's offset as the best: the receive path's delay has really changed.
+    public mutating func rebase(epoch: GPSTime, receivedAt: Double) {
+        best = receivedAt - epoch.seconds
+        lastEpoch = epoch
+    }
+
     public mutating func reset() {
         best = nil
         lastEpoch = nil

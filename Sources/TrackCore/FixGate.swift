@@ -21,6 +21,10 @@ public struct FixGate: Sendable {
     public private(set) var errorBaseline = ErrorBaseline()
     public private(set) var clockOffset = ClockOffset()
     private var rival: RivalTimeline?
+    /// Consecutive stale fixes and the lateness of the first: a steady shift, not a backlog.
+    private var lateStreak: (count: Int, first: Double)?
+    /// Stale fixes in a row, late by a steady amount, after which the offset itself has moved.
+    private let steadyLateFixes = 5
     /// Two epochs closer than this are the same epoch.
     private let epochTolerance = 0.001
 
@@ -57,7 +61,12 @@ public struct FixGate: Sendable {
 
         if let receivedAt = fix.receivedAt, receivedAt.isFinite {
             let lateness = clockOffset.observe(epoch: time, receivedAt: receivedAt)
-            if lateness > profile.staleAfter { return .reject(.stale) }
+            if lateness > profile.staleAfter {
+                guard isSteady(lateness) else { return .reject(.stale) }
+                // A backlog drains (each fix less late than the last); a moved offset does not.
+                clockOffset.rebase(epoch: time, receivedAt: receivedAt)
+            }
+            lateStreak = nil
         }
         if let error = fix.gatingError {
             errorBaseline.observe(error, at: time)
@@ -72,6 +81,16 @@ public struct FixGate: Sendable {
         lastEpoch = time
         acceptedCount += 1
         rival = nil
+    }
+
+    private mutating func isSteady(_ lateness: Double) -> Bool {
+        let streak = lateStreak.map { (count: $0.count + 1, first: $0.first) } ?? (count: 1, first: lateness)
+        guard streak.first - lateness < 0.5 else {
+            lateStreak = (count: 1, first: lateness)
+            return false
+        }
+        lateStreak = streak
+        return streak.count >= steadyLateFixes
     }
 
     /// Counts a fix against the established time line; true once enough agree to overrule it.

@@ -87,4 +87,23 @@ import Testing
         #expect(pass(&gate, fix(11, receivedAt: 66)) == .reject(.stale))
         #expect(pass(&gate, fix(12, receivedAt: 62.3)) == .accept(newTimeline: false))
     }
+
+    @Test mutating func aBacklogStaysStaleButASteadyShiftOfTheReceivePathIsAdopted() {
+        var gate = FixGate(profile: .running)
+        for i in 0..<10 { _ = pass(&gate, fix(Double(i), receivedAt: 50 + Double(i))) }
+        // gpsd stalled and now delivers 8 s of backlog in a burst: each less late than the last,
+        // stale until the backlog's tail is fresh again.
+        for i in 10..<16 {
+            #expect(pass(&gate, fix(Double(i), receivedAt: 67 + Double(i - 10) * 0.01)) == .reject(.stale))
+        }
+        for i in 16..<18 {
+            #expect(pass(&gate, fix(Double(i), receivedAt: 67 + Double(i - 10) * 0.01)) == .accept(newTimeline: false))
+        }
+        // From then on every fix is 8 s late, steadily (the feed was paused and resumed, or a
+        // slower path): four are refused, then the offset itself is taken to have moved.
+        var verdicts: [FixGate.Verdict] = []
+        for i in 18..<25 { verdicts.append(pass(&gate, fix(Double(i), receivedAt: 58 + Double(i)))) }
+        #expect(verdicts.prefix(4).allSatisfy { $0 == .reject(.stale) })
+        #expect(verdicts.dropFirst(4).allSatisfy { $0 == .accept(newTimeline: false) })
+    }
 }

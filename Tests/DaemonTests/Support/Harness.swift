@@ -1,0 +1,190 @@
+import Foundation
+import Store
+import Testing
+import TrackCore
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `wearbridge` executable, beside the test bundle.
+let wearbridgeBinary: String = {
+    if let path = ProcessInfo.processInfo.environment["WEARBRIDGE_BIN"] { return path }
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while dir.path != "/" {
+        let candidate = dir.appendingPathComponent("wearbridge").path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return candidate
+        }
+        dir = dir.deletingLastPathComponent()
+    }
+    return ".build/debug/wearbridge"
+}()
+
+/// A real gpsd fed by gpsfake on a free port, as in gpsd's own regression tests.
+final class FakeGPSD: @unchecked Sendable {
+    let port: Int
+    let child: ChildProcess
+
+    /// `cycle` is gpsfake's delay between sentences: 0.004 plays a 1 Hz recording about 60x fast.
+    init(_ log: String, port: Int? = nil, cycle: Double, directory: String, name: String = "gpsfake") throws {
+        self.port = port ?? freePort()
+        child = try ChildProcess(
+            "/usr/bin/gpsfake", ["-1", "-q", "-W", "600", "-c", "\(cycle)", "-P", "\(self.port)", log],
+            directory: directory, name: name)
+    }
+
+    /// Waits until gpsd accepts connections: gpsfake starts it asynchronously.
+    func waitUntilListening() async -> Bool {
+        let port = self.port
+        return await eventually(timeout: 15) { isListening(port: port) }
+    }
+
+    func stop() async { await child.stop() }
+}
+
+/// True when something accepts TCP connections on 127.0.0.1:`port`.
+func isListening(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+/// `gpspipe -w` beside the daemon: the very JSON gpsd sent, for `wearbridge replay`.
+final class Capture: @unchecked Sendable {
+    let path: String
+    let child: ChildProcess
+
+    init(port: Int, directory: String, name: String = "capture") throws {
+        // Line-buffered, so that what gpsd sent is in the file when the capture is stopped.
+        child = try ChildProcess(
+            "/usr/bin/stdbuf", ["-oL", "/usr/bin/gpspipe", "-w", "127.0.0.1:\(port)"], directory: directory, name: name)
+        path = child.outPath
+    }
+
+    var tpvCount: Int { child.stdout.components(separatedBy: "\"class\":\"TPV\"").count - 1 }
+    func stop() async { await child.stop() }
+}
+
+/// `wearbridge run` with its own configuration, storage and control socket.
+final class DaemonUnderTest: @unchecked Sendable {
+    let directory: String
+    let configPath: String
+    let socketPath: String
+    var child: ChildProcess?
+    private var starts = 0
+
+    init(directory: String, gpsdPort: Int, extra: String = "", autostart: Bool = true) throws {
+        self.directory = directory
+        configPath = "\(directory)/wearbridge.toml"
+        socketPath = "\(directory)/control.sock"
+        try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
+        let text = """
+            [gpsd]
+            host = "127.0.0.1"
+            port = \(gpsdPort)
+            [storage]
+            directory = "\(directory)/data"
+            [control]
+            socket = "\(socketPath)"
+            [session]
+            autostart = \(autostart)
+            \(extra)
+            """
+        try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    /// Starts the daemon and waits until its control socket answers.
+    func start(environment: [String: String]? = nil) async throws {
+        starts += 1
+        let child = try ChildProcess(
+            wearbridgeBinary, ["run", "--config", configPath, "--log-level", "debug"], environment: environment,
+            directory: directory, name: "daemon\(starts)")
+        self.child = child
+        let up = try await eventually(timeout: 20) { try ctl("status").status == 0 }
+        #expect(up, "daemon did not come up: \(child.stderr)")
+    }
+
+    func ctl(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
+        try runCommand(wearbridgeBinary, ["ctl"] + arguments + ["--json", "--socket", socketPath])
+    }
+
+    func status() throws -> [String: Any] {
+        let result = try ctl("status")
+        let reply = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
+        return reply["status"] as? [String: Any] ?? [:]
+    }
+
+    func sessions() throws -> [[String: Any]] {
+        let result = try runCommand(wearbridgeBinary, ["sessions", "--json", "--storage", "\(directory)/data"])
+        return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]] ?? []
+    }
+
+    func show(_ id: String) throws -> [String: Any] {
+        let result = try runCommand(wearbridgeBinary, ["show", id, "--json", "--storage", "\(directory)/data"])
+        return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// Waits until no fix has arrived for `quiet` seconds: gpsfake has played its log.
+    func waitForQuiet(_ quiet: Double = 2, timeout: Double = 120) async throws -> Bool {
+        try await eventually(timeout: timeout, every: 0.5) {
+            let gps = try status()["gps"] as? [String: Any]
+            return (gps?["last_fix_age_s"] as? Double ?? 0) > quiet
+        }
+    }
+
+    func stop() async { await child?.stop() }
+}
+
+/// `wearbridge replay --json` of a capture.
+func replay(_ path: String) throws -> [String: Any] {
+    let result = try runCommand(wearbridgeBinary, ["replay", "--json", path])
+    return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
+}
+
+/// The first `count` lines of a recording, as a file of its own.
+func head(_ source: String, lines: Range<Int>, into path: String) throws {
+    let all = try String(contentsOfFile: source, encoding: .utf8).split(whereSeparator: \.isNewline)
+    try all[lines.clamped(to: 0..<all.count)].joined(separator: "\n").appending("\n").write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+/// A capture without the TPVs before `start` (GPS seconds): what gpsd sent before the daemon
+/// connected is not the daemon's to record.
+func trimmed(_ paths: [String], from start: Double, into path: String) throws -> String {
+    var kept: [Substring] = []
+    for source in paths {
+        for line in try String(contentsOfFile: source, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            guard line.contains("\"class\":\"TPV\""), let range = line.range(of: "\"time\":\"") else {
+                kept.append(line)
+                continue
+            }
+            let stamp = String(line[range.upperBound...].prefix(while: { $0 != "\"" }))
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            guard let date = formatter.date(from: stamp), date.timeIntervalSince1970 < start - 0.0005 else {
+                kept.append(line)
+                continue
+            }
+        }
+    }
+    try (kept.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// The GPS time of a session's first logged fix.
+func firstFixTime(_ directory: String, session: String) throws -> Double {
+    let log = try SessionLog.openReadOnly(directory: "\(directory)/data")
+    for case .fix(let fix) in try log.journal(of: session).entries {
+        if let time = fix.time { return time.seconds }
+    }
+    return 0
+}

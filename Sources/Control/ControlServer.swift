@@ -10,7 +10,9 @@ import NIOPosix
 public struct ControlServer: Sendable {
     public typealias Handler = @Sendable (ControlRequest) async -> ControlReply
 
-    private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    /// Accepted connections come as plain channels, wrapped once a task owns them: an async
+    /// channel that NIO accepted during shutdown and nobody took would trap when dropped.
+    private let channel: NIOAsyncChannel<Channel, Never>
     public let path: String
     private let logger: Logger
 
@@ -19,10 +21,9 @@ public struct ControlServer: Sendable {
         try UnixSocketPath.claim(path)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 16)
+            .childChannelOption(.autoRead, value: false)
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false) { child in
-                child.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
-                }
+                child.eventLoop.makeSucceededFuture(child)
             }
         do {
             try UnixSocketPath.restrict(path, group: group)
@@ -33,19 +34,44 @@ public struct ControlServer: Sendable {
         return ControlServer(channel: channel, path: path, logger: logger)
     }
 
-    /// Serves until the task is cancelled; each connection on a child task.
-    public func serve(_ handler: @escaping Handler) async throws {
-        try await withThrowingDiscardingTaskGroup { group in
-            try await channel.executeThenClose { inbound in
-                for try await connection in inbound {
-                    group.addTask { await serve(connection, handler) }
+    /// Closes a socket that will not be served (start-up failed after the bind).
+    public func close() async {
+        shutdown()
+        await serve { _ in .failure("shutting down") }
+    }
+
+    /// Serves until `shutdown`; each connection on a child task.
+    ///
+    /// Not to be ended by cancelling it: connections NIO has accepted but not yet handed over would
+    /// be dropped unclosed. `shutdown` closes the listener, every accepted connection is taken and
+    /// closed, and then this returns.
+    public func serve(_ handler: @escaping Handler) async {
+        await withDiscardingTaskGroup { group in
+            do {
+                try await channel.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        group.addTask { await serve(connection, handler) }
+                    }
                 }
+            } catch {
+                logger.debug("control socket closed", metadata: ["error": "\(error)"])
             }
+            group.cancelAll()
         }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, _ handler: Handler) async {
+    /// Stops accepting; `serve` returns once the connections in hand are closed.
+    public func shutdown() {
+        channel.channel.close(promise: nil)
+    }
+
+    private func serve(_ child: Channel, _ handler: Handler) async {
         do {
+            let connection = try await child.eventLoop.submit {
+                let wrapped = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
+                try child.syncOptions?.setOption(.autoRead, value: true)
+                return wrapped
+            }.get()
             try await connection.executeThenClose { inbound, outbound in
                 var framer = LineFramer(maxLineLength: ControlCodec.maxRequestLength)
                 for try await buffer in inbound {

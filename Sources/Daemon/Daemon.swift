@@ -29,8 +29,8 @@ public struct Daemon: Service {
         do {
             let store = try SessionLog.open(directory: config.storageDirectory)
             let (controller, startup) = try recover(store: store, config: config, logger: logger)
-            let control = try await ControlServer.bind(path: config.controlSocket, group: config.controlGroup, logger: logger)
             let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
+            let control = try await ControlServer.bind(path: config.controlSocket, group: config.controlGroup, logger: logger)
             let notifier = SystemdNotifier(environment: environment)
             let state = controller.session.map { "recording session \($0.id)" } ?? "idle"
             notifier.ready(status: state)
@@ -102,11 +102,18 @@ public struct Daemon: Service {
                 await engine.run(inputs, startup: startup)
             }
             group.addTask {
+                // Closed, not cancelled, at shutdown: see `ControlServer.serve`.
+                await withGracefulShutdownHandler {
+                    await Self.serve(control, input: input)
+                } onGracefulShutdown: {
+                    control.shutdown()
+                }
+            }
+            group.addTask {
                 // Producers stop at graceful shutdown; then the engine drains and the writer commits.
                 try? await cancelWhenGracefulShutdown {
                     await withTaskGroup(of: Void.self) { producers in
                         producers.addTask { await gpsd.run { input.yield(.gpsd($0)) } }
-                        producers.addTask { await Self.serve(control, input: input) }
                         producers.addTask { await Self.ticks(every: tick, input: input) }
                         producers.addTask { await Self.epochTimer(deadlines, input: input) }
                     }
@@ -119,17 +126,13 @@ public struct Daemon: Service {
     }
 
     private static func serve(_ control: ControlServer, input: AsyncStream<EngineInput>.Continuation) async {
-        do {
-            try await control.serve { request in
-                await withCheckedContinuation { continuation in
-                    let result = input.yield(.control(request, respond: { continuation.resume(returning: $0) }))
-                    if case .terminated = result {
-                        continuation.resume(returning: .failure("wearbridge is shutting down", id: request.id))
-                    }
+        await control.serve { request in
+            await withCheckedContinuation { continuation in
+                let result = input.yield(.control(request, respond: { continuation.resume(returning: $0) }))
+                if case .terminated = result {
+                    continuation.resume(returning: .failure("wearbridge is shutting down", id: request.id))
                 }
             }
-        } catch {
-            // Cancellation at shutdown ends the accept loop.
         }
     }
 

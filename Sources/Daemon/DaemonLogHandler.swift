@@ -28,22 +28,22 @@ public struct DaemonLogHandler: LogHandler {
         let text = fields.isEmpty ? "\(event.message)" : "\(event.message) \(fields)"
         let line: String
         if toJournal {
-            line = "<\(Self.priority(event.level))>\(text)\n"
+            line = "\(Self.priorityPrefix(event.level))\(text)\n"
         } else {
             line = "\(Date().formatted(.iso8601)) \(event.level) \(label): \(text)\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// sd-daemon(3) priorities.
-    static func priority(_ level: Logger.Level) -> Int {
+    /// sd-daemon(3) priority prefixes, which journald turns into the entry's level.
+    public static func priorityPrefix(_ level: Logger.Level) -> String {
         switch level {
-        case .trace, .debug: 7
-        case .info: 6
-        case .notice: 5
-        case .warning: 4
-        case .error: 3
-        case .critical: 2
+        case .trace, .debug: "<7>"
+        case .info: "<6>"
+        case .notice: "<5>"
+        case .warning: "<4>"
+        case .error: "<3>"
+        case .critical: "<2>"
         }
     }
 }

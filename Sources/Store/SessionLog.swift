@@ -21,16 +21,18 @@ public final class SessionLog: Sendable {
     public static func open(directory: String) throws -> SessionLog {
         try checkDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(fileName)
+        if FileManager.default.fileExists(atPath: path) {
+            // Look before touching: opening in WAL mode would already rewrite another program's file.
+            _ = try openReadOnly(directory: directory)
+        }
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         let database = try classify(path) { try DatabaseQueue(path: path, configuration: configuration) }
         try classify(path) {
-            try database.write { db in try checkOwnership(db, path: path) }
-            try checkVersion(database, path: path)
+            // After GRDB's WAL set-up, which chooses NORMAL: each batch's commit must reach the card.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try database.read { db in try checkOwnership(db, path: path) }
             try Schema.migrator.migrate(database)
         }
         return SessionLog(path: path, database: database)

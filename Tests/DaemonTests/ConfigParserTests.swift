@@ -1,0 +1,91 @@
+import Config
+import Foundation
+import Testing
+import TrackCore
+
+@Suite("Configuration")
+struct ConfigParserTests {
+    private let parser = ConfigParser(path: "test.toml")
+
+    /// The documented example is the defaults, key for key.
+    @Test func theExampleFileParsesToTheDefaults() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/wearbridge.toml").path
+        let config = try ConfigParser(path: example).load()
+        #expect(config == WearbridgeConfig())
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let config = try parser.parse(
+            """
+            [gpsd]
+            socket = "/run/gpsd.sock"
+            lost_after = "10s"
+            [storage]
+            directory = "/data/wb"
+            [control]
+            socket = "/run/wb.sock"
+            group = "wearbridge"
+            [session]
+            activity = "cycling"
+            autostart = true
+            abandon_after = "90m"
+            [log]
+            level = "debug"
+            """)
+        #expect(config.gpsd == .unix(path: "/run/gpsd.sock"))
+        #expect(config.gpsLostAfter == 10)
+        #expect(config.storageDirectory == "/data/wb")
+        #expect(config.controlSocket == "/run/wb.sock" && config.controlGroup == "wearbridge")
+        #expect(config.activity == .cycling && config.autostart && config.abandonAfter == 5400)
+        #expect(config.logLevel == "debug")
+        #expect(config.controller == SessionController.Configuration(
+            activity: .cycling, autostart: true, abandonAfter: 5400, gpsLostAfter: 10))
+    }
+
+    /// Each mistake stops start-up with a message naming the key, the value and what is allowed.
+    @Test(arguments: [
+        ("[gpsd]\nhostname = \"x\"", "gpsd.hostname", "allowed here: host, port, socket, lost_after"),
+        ("[sesion]\nautostart = true", "unknown key sesion", "gpsd, storage"),
+        ("[gpsd]\nport = 70000", "gpsd.port = 70000", "1 to 65535"),
+        ("[gpsd]\nport = \"2947\"", "gpsd.port", "integer"),
+        ("[gpsd]\nsocket = \"/run/g\"\nport = 2", "gpsd.socket and gpsd.host/port", "either"),
+        ("[gpsd]\nlost_after = \"soon\"", "gpsd.lost_after = \"soon\"", "\"90s\""),
+        ("[session]\nactivity = \"swimming\"", "session.activity = \"swimming\"", "\"running\", \"walking\", \"cycling\""),
+        ("[session]\nautostart = \"yes\"", "session.autostart", "true or false"),
+        ("[session]\nabandon_after = 5", "session.abandon_after = 5", "from 60 s"),
+        ("[storage]\ndirectory = \"data\"", "storage.directory = \"data\"", "absolute path"),
+        ("[control]\nsocket = \"/\(String(repeating: "x", count: 120))\"", "control.socket", "108 bytes"),
+        ("[control]\ngroup = \"\"", "control.group", "group name"),
+        ("[log]\nlevel = \"loud\"", "log.level = \"loud\"", "warning"),
+        ("gpsd = 3", "gpsd = 3", "a table [gpsd]"),
+    ])
+    func aBadConfigurationIsRefusedByName(text: String, names: String, allowed: String) {
+        do {
+            _ = try parser.parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains(names), "\(message)")
+            #expect(message.contains(allowed), "\(message)")
+            #expect(message.hasPrefix("test.toml"))
+        }
+    }
+
+    @Test func brokenTOMLSaysWhere() {
+        #expect {
+            _ = try parser.parse("[gpsd]\nport = = 3\n")
+        } throws: { error in
+            guard case ConfigError.syntax(_, let line, _, _) = error else { return false }
+            return line == 2
+        }
+    }
+
+    @Test func aMissingFileIsAClearError() {
+        #expect {
+            _ = try ConfigParser(path: "/nonexistent/wearbridge.toml").load()
+        } throws: { error in
+            "\(error)".contains("/nonexistent/wearbridge.toml")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Control
+import Foundation
+import Logging
+import NIOCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends raw bytes on a Unix socket and reads reply lines, as a misbehaving client would.
+private func exchange(_ path: String, _ bytes: [UInt8], replies: Int) throws -> [[String: Any]] {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while received.filter({ $0 == 10 }).count < replies {
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { break }
+        received += buffer[0..<count]
+    }
+    return received.split(separator: 10).compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
+    }
+}
+
+@Suite("Control socket", .serialized)
+struct ControlServerTests {
+    private let logger = Logger(label: "test")
+
+    private func withServer(_ body: (String) async throws -> Void) async throws {
+        let directory = try temporaryDirectory("ctl")
+        let path = "\(directory)/control.sock"
+        let server = try await ControlServer.bind(path: path, group: nil, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await server.serve { request in
+                    ControlReply(ok: true, id: request.id, command: request.command.rawValue, state: "idle")
+                }
+            }
+            defer { server.shutdown() }
+            try await body(path)
+        }
+    }
+
+    @Test func garbageGetsAnErrorReplyAndTheConnectionCarriesOn() async throws {
+        try await withServer { path in
+            var info = stat()
+            stat(path, &info)
+            #expect(info.st_mode & 0o777 == 0o660)
+            let input = Array("this is not json\n[1,2]\n{\"command\":\"fly\",\"id\":\"x\"}\n{\"id\":\"x\"}\n".utf8)
+                + [0xff, 0xfe, 0x00, 0x0a] + Array("{\"command\":\"status\"}\n".utf8)
+            let replies = try exchange(path, input, replies: 6)
+            try #require(replies.count == 6)
+            #expect(replies[0]["ok"] as? Bool == false && (replies[0]["error"] as? String)?.contains("JSON object") == true)
+            #expect(replies[1]["ok"] as? Bool == false)
+            #expect((replies[2]["error"] as? String)?.contains("fly") == true)
+            #expect((replies[3]["error"] as? String)?.contains("command") == true)
+            #expect(replies[4]["ok"] as? Bool == false)
+            #expect(replies[5]["ok"] as? Bool == true && replies[5]["command"] as? String == "status")
+        }
+    }
+
+    @Test func anOversizedRequestIsRefusedWithoutBufferingIt() async throws {
+        try await withServer { path in
+            let huge = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20) + [10]
+            let replies = try exchange(path, huge, replies: 1)
+            #expect((replies.first?["error"] as? String)?.contains("longer than 4096") == true)
+            // The server is still there for the next client.
+            let next = try exchange(path, Array("{\"command\":\"status\"}\n".utf8), replies: 1)
+            #expect(next.first?["ok"] as? Bool == true)
+        }
+    }
+
+    @Test func aSocketInUseIsRefusedAndAStaleOneIsReclaimed() async throws {
+        try await withServer { path in
+            await #expect(throws: ControlSocketError.inUse(path: path)) {
+                _ = try await ControlServer.bind(path: path, group: nil, logger: logger)
+            }
+        }
+        // The server above is gone but its socket file stays, as after kill -9: reclaimed.
+        let directory = try temporaryDirectory("stale")
+        let path = "\(directory)/control.sock"
+        let first = try await ControlServer.bind(path: path, group: nil, logger: logger)
+        await first.close()
+        let stale = try temporaryDirectory("stale2") + "/s.sock"
+        let made = try runCommand("/usr/bin/python3", ["-c", "import socket; s = socket.socket(socket.AF_UNIX); s.bind('\(stale)')"])
+        #expect(made.status == 0)
+        let reclaimed = try await ControlServer.bind(path: stale, group: nil, logger: logger)
+        #expect(reclaimed.path == stale)
+        await reclaimed.close()
+        let notSocket = try temporaryDirectory("plain") + "/file"
+        FileManager.default.createFile(atPath: notSocket, contents: Data("keep me".utf8))
+        await #expect(throws: ControlSocketError.notASocket(path: notSocket)) {
+            _ = try await ControlServer.bind(path: notSocket, group: nil, logger: logger)
+        }
+        #expect(FileManager.default.contents(atPath: notSocket) == Data("keep me".utf8))
+        await #expect(throws: ControlSocketError.unknownGroup("no-such-group-wb")) {
+            _ = try await ControlServer.bind(path: "\(directory)/g.sock", group: "no-such-group-wb", logger: logger)
+        }
+    }
+
+    @Test func theClientSaysWhenNobodyListens() async throws {
+        let path = try temporaryDirectory("none") + "/control.sock"
+        await #expect(throws: ControlSocketError.notRunning(path: path)) {
+            _ = try await ControlClient(path: path).send(ControlRequest(command: .status))
+        }
+    }
+}

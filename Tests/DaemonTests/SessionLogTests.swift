@@ -1,0 +1,109 @@
+import Foundation
+import Store
+import Testing
+import TrackCore
+
+@Suite("Data log (real SQLite files)")
+struct SessionLogTests {
+    private func fix(_ i: Int) -> Fix {
+        Fix(mode: 3, time: GPSTime(seconds: 1_750_000_000 + Double(i)),
+            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5), errorEast: 3.5, errorNorth: 4.5,
+            horizontalError: 6.25, speed: 2.5, track: 90, speedError: 0.4, receivedAt: 1000.125 + Double(i))
+    }
+
+    private func reply(_ id: String, _ command: SessionCommand, session: String) -> CommandReply {
+        CommandReply(commandID: id, command: command, accepted: true, message: "ok", sessionID: session, state: .active)
+    }
+
+    @Test func durableWALAndTheJournalComesBackExactly() async throws {
+        let directory = try temporaryDirectory("log")
+        let log = try SessionLog.open(directory: directory)
+        let pragmas = try log.pragmas()
+        #expect(pragmas.journalMode == "wal")
+        #expect(pragmas.synchronous == 2, "FULL: a committed batch survives power loss")
+
+        let anchor = TimeAnchor(source: .gps, seconds: 1_750_000_000)
+        var actions: [SessionAction] = [
+            .begin(sessionID: "abc", activity: .walking, startedAt: anchor),
+            .recordCommand(sessionID: "abc", seq: 1, reply: reply("c1", .start, session: "abc"), receivedAt: 999),
+        ]
+        for i in 0..<20 {
+            actions.append(.recordFix(sessionID: "abc", seq: 2 + i, fix: fix(i),
+                                      verdict: i == 5 ? .rejected(.outlier) : .accepted(smoothed: fix(i).position!)))
+        }
+        actions.append(.recordCommand(sessionID: "abc", seq: 22, reply: reply("c2", .pause, session: "abc"), receivedAt: 1020))
+        actions.append(.recordEvent(sessionID: "abc", seq: 23, event: LoggedEvent(kind: "split", detail: [
+            "index": .number(1), "distance_m": .number(1000), "duration_s": .number(300), "end_timer_s": .number(300),
+        ]), receivedAt: 1021))
+        try await log.write(LogBatch(actions: actions))
+
+        let journal = try log.journal(of: "abc")
+        #expect(journal.nextSeq == 24)
+        #expect(journal.entries.count == 22)
+        #expect(journal.entries.first == .command(.start, id: "c1"))
+        #expect(journal.entries[1] == .fix(fix(0)), "every field of a fix, bit for bit")
+        #expect(journal.entries.last == .command(.pause, id: "c2"))
+        #expect(try log.reply(toCommand: "c2") == reply("c2", .pause, session: "abc"))
+        #expect(try log.reply(toCommand: "nope") == nil)
+        #expect(try log.openSessions().map(\.id) == ["abc"])
+
+        let detail = try log.detail(matching: "ab")
+        #expect(detail.fixCount == 20)
+        #expect(detail.splits.first?.distance == 1000)
+        #expect(detail.session.activity == "walking" && detail.session.startAnchor == "gps")
+        #expect(throws: StoreError.noSuchSession("zz")) { try log.detail(matching: "zz") }
+    }
+
+    @Test func aForeignDatabaseIsRefusedAndLeftAlone() async throws {
+        let directory = try temporaryDirectory("foreign")
+        let path = "\(directory)/\(SessionLog.fileName)"
+        let made = try runCommand("/usr/bin/python3", ["-c", """
+            import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table photos (id integer)'); c.commit()
+            """])
+        #expect(made.status == 0, "\(made.err)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SessionLog.open(directory: directory)
+        } throws: { error in
+            guard case StoreError.foreign = error else { return false }
+            return "\(error)".contains("photos")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "nothing written to someone else's file")
+        #expect(throws: StoreError.self) { try SessionLog.openReadOnly(directory: directory) }
+    }
+
+    @Test func aCorruptFileIsAClearError() throws {
+        let directory = try temporaryDirectory("corrupt")
+        var garbage = [UInt8](repeating: 0, count: 8192)
+        for i in garbage.indices { garbage[i] = UInt8((i * 7919 + 13) % 251) }
+        try Data(garbage).write(to: URL(fileURLWithPath: "\(directory)/\(SessionLog.fileName)"))
+        #expect {
+            _ = try SessionLog.open(directory: directory)
+        } throws: { error in
+            guard case StoreError.corrupt = error else { return false }
+            return "\(error)".contains(SessionLog.fileName)
+        }
+    }
+
+    @Test func aDatabaseFromANewerWearbridgeIsNotTouched() throws {
+        let directory = try temporaryDirectory("newer")
+        _ = try SessionLog.open(directory: directory)
+        let path = "\(directory)/\(SessionLog.fileName)"
+        let made = try runCommand("/usr/bin/python3", ["-c", """
+            import sqlite3; c = sqlite3.connect('\(path)'); c.execute("insert into grdb_migrations values ('v9-future')"); c.commit()
+            """])
+        #expect(made.status == 0, "\(made.err)")
+        #expect(throws: StoreError.newerSchema(path: path, migration: "v9-future")) { try SessionLog.open(directory: directory) }
+    }
+
+    @Test func aMissingOrNonDirectoryStorageIsAClearError() throws {
+        let directory = try temporaryDirectory("nodir")
+        #expect {
+            _ = try SessionLog.open(directory: "\(directory)/missing")
+        } throws: { "\($0)".contains("does not exist") }
+        FileManager.default.createFile(atPath: "\(directory)/file", contents: Data())
+        #expect {
+            _ = try SessionLog.open(directory: "\(directory)/file")
+        } throws: { "\($0)".contains("not a directory") }
+    }
+}

@@ -10,3 +10,5 @@ bench:
 	.build/release/wearbridge-bench accuracy
 	.build/release/wearbridge-bench throughput
 	.build/release/wearbridge-bench memory
+	scripts/build-release.sh
+	.build/release/wearbridge-bench daemon --wearbridge .build-static/release/wearbridge

@@ -80,10 +80,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // What tests and benchmarks both need around real processes: /proc figures, a notify socket.
+        .target(name: "Harness"),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
-                "TrackCore", "GPSD", "Replay", "Store",
+                "TrackCore", "GPSD", "GPSDLink", "Replay", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -97,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon",
+                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Harness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -84,7 +84,6 @@ public struct Daemon: Service {
     public func run() async throws {
         let (inputs, input) = AsyncStream.makeStream(of: EngineInput.self)
         let (jobs, job) = AsyncStream.makeStream(of: StoreWriter.Job.self)
-        let (deadlines, deadline) = AsyncStream.makeStream(of: Double.self)
         let writer = StoreWriter(log: store, logger: logger)
         let gpsd = GPSDConnection(endpoint: config.gpsd.link, logger: logger)
         let tick = min(1, notifier.watchdogInterval ?? 1)
@@ -96,7 +95,7 @@ public struct Daemon: Service {
             group.addTask { [controller, store, logger, config, latencyTrace] in
                 // The engine lives and dies on this one task.
                 let engine = Engine(
-                    controller: controller, store: store, writer: job, deadlines: deadline, notifier: notifier,
+                    controller: controller, store: store, writer: job, notifier: notifier,
                     logger: logger, gpsLostAfter: config.gpsLostAfter, latencyTrace: latencyTrace,
                     newSessionID: Self.newSessionID)
                 await engine.run(inputs, startup: startup)
@@ -115,7 +114,6 @@ public struct Daemon: Service {
                     await withTaskGroup(of: Void.self) { producers in
                         producers.addTask { await gpsd.run { input.yield(.gpsd($0)) } }
                         producers.addTask { await Self.ticks(every: tick, input: input) }
-                        producers.addTask { await Self.epochTimer(deadlines, input: input) }
                     }
                 }
                 notifier.stopping()
@@ -140,17 +138,6 @@ public struct Daemon: Service {
         while !Task.isCancelled {
             do { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) } catch { return }
             input.yield(.tick)
-        }
-    }
-
-    /// Wakes the engine when a held epoch is due; deadlines only ever move forward.
-    private static func epochTimer(_ deadlines: AsyncStream<Double>, input: AsyncStream<EngineInput>.Continuation) async {
-        for await deadline in deadlines {
-            let wait = deadline - MonotonicClock.now()
-            if wait > 0 {
-                do { try await Task.sleep(for: .microseconds(Int(wait * 1e6))) } catch { return }
-            }
-            input.yield(.epochDeadline)
         }
     }
 }

@@ -17,7 +17,6 @@ final class Engine {
     private var pending: [SessionAction] = []
     private var acknowledgements: [@Sendable () -> Void] = []
     private let writer: AsyncStream<StoreWriter.Job>.Continuation
-    private let deadlines: AsyncStream<Double>.Continuation
     private let store: SessionLog
     private let notifier: SystemdNotifier
     private let logger: Logger
@@ -30,13 +29,12 @@ final class Engine {
 
     init(
         controller: SessionController, store: SessionLog, writer: AsyncStream<StoreWriter.Job>.Continuation,
-        deadlines: AsyncStream<Double>.Continuation, notifier: SystemdNotifier, logger: Logger,
+        notifier: SystemdNotifier, logger: Logger,
         gpsLostAfter: Double, latencyTrace: LatencyTrace?, newSessionID: @escaping @Sendable () -> String
     ) {
         self.controller = controller
         self.store = store
         self.writer = writer
-        self.deadlines = deadlines
         self.notifier = notifier
         self.logger = logger
         self.gpsLostAfter = gpsLostAfter
@@ -54,7 +52,6 @@ final class Engine {
         if let fix = merger.flushAll() { ingest(fix) }
         commit()
         latencyTrace?.flush()
-        deadlines.finish()
         writer.finish()
     }
 
@@ -69,8 +66,6 @@ final class Engine {
             commit()
             latencyTrace?.flush()
             notifier.watchdog()
-        case .epochDeadline:
-            if let fix = merger.flush(now: MonotonicClock.now()) { ingest(fix) }
         }
     }
 
@@ -84,7 +79,6 @@ final class Engine {
             pending += controller.gpsd(connected: false, receivedAt: now)
         case .message(.tpv(let tpv), let receivedAt):
             for fix in merger.add(tpv.fix(receivedAt: receivedAt), now: receivedAt) { ingest(fix) }
-            if let deadline = merger.deadline { deadlines.yield(deadline) }
         case .message(.device(let device), let receivedAt):
             if let active = device.isActive {
                 logger.info("gps device", metadata: ["path": "\(device.path ?? "?")", "active": "\(active)"])

@@ -5,8 +5,6 @@ import GPSDLink
 enum EngineInput: Sendable {
     case gpsd(GPSDLinkEvent)
     case control(ControlRequest, respond: @Sendable (ControlReply) -> Void)
-    /// The main loop's heartbeat: GPS loss by silence, batch commit, watchdog.
+    /// The main loop's heartbeat: GPS loss by silence, batch commit, watchdog, a held short epoch.
     case tick
-    /// A held epoch's deadline may have passed.
-    case epochDeadline
 }

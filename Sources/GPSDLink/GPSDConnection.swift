@@ -6,8 +6,8 @@ import NIOPosix
 /// A live gpsd connection that never gives up: connect, `?WATCH`, read, and on any failure wait
 /// (capped exponential backoff) and start again.
 ///
-/// It reads on a task of its own and hands every report on at once, because gpsd drops clients
-/// that read slowly; the engine's speed never holds the socket back.
+/// It reads on the event loop and hands every report on at once (an unbounded stream), because
+/// gpsd drops clients that read slowly; the engine's speed never holds the socket back.
 public struct GPSDConnection: Sendable {
     public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
         case tcp(host: String, port: Int)
@@ -33,8 +33,8 @@ public struct GPSDConnection: Sendable {
         self.backoff = backoff
     }
 
-    /// Runs until cancelled, reporting to `emit`.
-    public func run(_ emit: @escaping @Sendable (GPSDLinkEvent) async -> Void) async {
+    /// Runs until cancelled, reporting to `emit` (called on the event loop: it must not block).
+    public func run(_ emit: @escaping @Sendable (GPSDLinkEvent) -> Void) async {
         var backoff = self.backoff
         while !Task.isCancelled {
             let outcome: String
@@ -42,8 +42,6 @@ public struct GPSDConnection: Sendable {
                 let delivered = try await session(emit)
                 if delivered { backoff.reset() }
                 outcome = "gpsd closed the connection"
-            } catch is CancellationError {
-                return
             } catch {
                 outcome = "\(error)"
             }
@@ -56,7 +54,7 @@ public struct GPSDConnection: Sendable {
             } else {
                 logger.debug("gpsd still unavailable", metadata: ["gpsd": "\(endpoint)", "error": "\(outcome)"])
             }
-            await emit(.disconnected(reason: outcome))
+            emit(.disconnected(reason: outcome))
             do {
                 try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
             } catch {
@@ -65,54 +63,41 @@ public struct GPSDConnection: Sendable {
         }
     }
 
-    /// One connection, until it ends; true if any report came through it.
-    private func session(_ emit: @escaping @Sendable (GPSDLinkEvent) async -> Void) async throws -> Bool {
-        let channel = try await connect()
-        return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(bytes: Self.watch))
-            logger.info("connected to gpsd", metadata: ["gpsd": "\(endpoint)"])
-            await emit(.connected(endpoint: endpoint.description))
-            var framer = LineFramer()
-            let decoder = GPSDDecoder()
-            var lines = 0
-            var delivered = false
-            for try await buffer in inbound {
-                let receivedAt = MonotonicClock.now()
-                framer.append(buffer.readableBytesView)
-                while let frame = framer.next() {
-                    lines += 1
-                    switch frame {
-                    case .oversized(let count):
-                        await emit(.malformed(reason: "line longer than \(framer.maxLineLength) bytes (\(count) dropped)", line: lines))
-                    case .line(let bytes):
-                        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-                        do {
-                            let message = try decoder.decode(bytes)
-                            delivered = true
-                            await emit(.message(message, receivedAt: receivedAt))
-                        } catch {
-                            await emit(.malformed(reason: "\(error)", line: lines))
-                        }
-                    }
-                }
-            }
-            return delivered
+    /// One connection, until gpsd closes it or the task is cancelled; true if any report came.
+    private func session(_ emit: @escaping @Sendable (GPSDLinkEvent) -> Void) async throws -> Bool {
+        let handler = GPSDStreamHandler(endpoint: endpoint.description, emit: emit)
+        let channel = try await connect(handler)
+        logger.info("connected to gpsd", metadata: ["gpsd": "\(endpoint)"])
+        try? await withTaskCancellationHandler {
+            try await channel.closeFuture.get()
+        } onCancel: {
+            channel.close(promise: nil)
         }
+        return try await channel.eventLoop.submit { handler.delivered }.get()
     }
 
-    private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+    /// Classes the daemon does not use, told by gpsd's fixed `{"class":"X",` opening without a
+    /// JSON parse: SKY alone is as large as all the rest and comes every epoch.
+    static func isIgnored(_ line: [UInt8]) -> Bool {
+        for prefix in ignoredPrefixes where line.starts(with: prefix) { return true }
+        return false
+    }
+
+    private static let ignoredPrefixes = ["SKY", "GST", "ATT", "PPS", "TOFF", "WATCH", "DEVICES", "IMU", "RAW"].map {
+        Array("{\"class\":\"\($0)\",".utf8)
+    }
+
+    private func connect(_ handler: GPSDStreamHandler) async throws -> Channel {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
-        let wrap: @Sendable (Channel) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> = { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
-        }
         switch endpoint {
         case .tcp(let host, let port):
-            return try await bootstrap.connect(host: host, port: port, channelInitializer: wrap)
+            return try await bootstrap.connect(host: host, port: port).get()
         case .unix(let path):
-            return try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: wrap)
+            return try await bootstrap.connect(unixDomainSocketPath: path).get()
         }
     }
 }

@@ -69,6 +69,7 @@ struct GPSCommand: AsyncParsableCommand {
                             StandardOutput.line(Self.line(fix, outcome, session))
                         }
                     }
+                    StandardOutput.flush()
                 case .message: break
                 }
             }

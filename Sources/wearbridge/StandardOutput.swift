@@ -5,6 +5,12 @@ enum StandardOutput {
     static func line(_ text: String) {
         print(text)
     }
+
+    /// Pushes buffered lines out now: `gps` is read live through pipes.
+    static func flush() {
+        // fflush(NULL) flushes every output stream, stdout included, without touching the global.
+        fflush(nil)
+    }
 }
 
 /// A one-line error for the person at the terminal, when there is no logger yet.

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +81,7 @@ struct DaemonProcessTests {
 
     @Test func readyComesWithoutGPSDAndSIGTERMLeavesTheSessionResumable() async throws {
         let directory = try temporaryDirectory("ready")
-        let notify = try NotifySocket(directory: directory)
+        let notify = try NotifyListener(path: "\(directory)/notify.sock")
         let daemon = try DaemonUnderTest(directory: directory, gpsdPort: freePort(), autostart: false)
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
@@ -146,5 +147,22 @@ struct DaemonProcessTests {
         #expect(try daemon.ctl("status").status == 0, "still serving")
         #expect(try daemon.status()["state"] as? String == "idle")
         await daemon.stop()
+    }
+
+    /// The shipped unit, pointed at the built binary, passes systemd's own checks.
+    @Test func theSystemdUnitVerifies() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let unit = try String(contentsOf: repository.appendingPathComponent("systemd/wearbridge.service"), encoding: .utf8)
+        for line in ["Type=notify", "WatchdogSec=", "StateDirectory=wearbridge", "RuntimeDirectory=wearbridge",
+                     "RestartPreventExitStatus=78 65", "KillSignal=SIGTERM"] {
+            #expect(unit.contains(line), "\(line)")
+        }
+        let directory = try temporaryDirectory("unit")
+        let local = unit.replacingOccurrences(of: "/usr/local/bin/wearbridge", with: wearbridgeBinary)
+        try local.write(toFile: "\(directory)/wearbridge.service", atomically: true, encoding: .utf8)
+        let verify = try runCommand("/usr/bin/systemd-analyze", ["verify", "\(directory)/wearbridge.service"])
+        let problems = (verify.out + verify.err).split(separator: "\n").filter { $0.contains("wearbridge.service") }
+        #expect(verify.status == 0 && problems.isEmpty, "\(verify.out)\(verify.err)")
     }
 }

@@ -139,4 +139,25 @@ struct GPSDIntegrationTests {
         let both = try replay(try trimmed([capture1.path, capture2.path], from: start, into: "\(directory)/both.json"))
         #expect(abs(distance - number(both, "distance_m")) / number(both, "distance_m") < 0.02, "daemon \(distance), replay \(both)")
     }
+
+    @Test func theGPSCommandPrintsLiveVerdicts() async throws {
+        let directory = try temporaryDirectory("gpscmd")
+        let gpsd = try FakeGPSD("\(sharedData)/gps-real/sirf2.log", cycle: 0.004, directory: directory)
+        defer { Task { await gpsd.stop() } }
+        #expect(await gpsd.waitUntilListening())
+        let gps = try ChildProcess(
+            wearbridgeBinary, ["gps", "--json", "--port", "\(gpsd.port)", "--activity", "walking"], directory: directory,
+            name: "gps")
+        // sirf2 starts without a fix: rejected as no_fix, and then accepted.
+        let enough = await eventually(timeout: 30) { gps.stdout.contains("\"verdict\":\"accepted\"") }
+        await gps.stop()
+        #expect(enough, "\(gps.stdout) \(gps.stderr)")
+        let lines = gps.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.count >= 20)
+        #expect(lines.allSatisfy { $0["verdict"] is String && $0["mode"] is Int })
+        #expect(lines.contains { $0["verdict"] as? String == "accepted" })
+        #expect(lines.contains { $0["verdict"] as? String == "no_fix" })
+    }
 }

@@ -90,11 +90,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore"]),
+        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore"]),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["Replay", "GPSD", "TrackCore", "wearbridge", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Replay", "GPSD", "TrackCore", "Harness", "wearbridge", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "DaemonTests",

@@ -28,8 +28,7 @@ struct DaemonBench: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        let executable = wearbridge ?? URL(fileURLWithPath: CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("wearbridge").path
+        let executable = wearbridge ?? Command.wearbridge
         let work = "/tmp/wearbridge-bench-daemon-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Harness
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,8 +30,7 @@ struct Memory: ParsableCommand {
         StandardOutput.line("generated \(generated) fixes (\(fmt(hours, 1)) h at \(fmt(rate, 0)) Hz), "
             + "\(size / 1_000_000) MB")
 
-        let executable = wearbridge ?? URL(fileURLWithPath: CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("wearbridge").path
+        let executable = wearbridge ?? Command.wearbridge
         let start = ContinuousClock.now
         let (status, maxRSSKiB) = try Spawn.run([executable, "replay", "--json", "--activity", "running", path])
         let elapsed = (ContinuousClock.now - start).seconds

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 
 /// A long generated run around a 2 km loop with receiver-like noise, as gpsd JSON lines.
 struct SyntheticSession {
@@ -46,25 +47,5 @@ struct SyntheticSession {
         gmtime_r(&t, &tm)
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                       tm.tm_hour, tm.tm_min, tm.tm_sec, millis)
-    }
-}
-
-/// A small deterministic generator, so that every run measures the same session.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-
-    mutating func gaussian() -> Double {
-        let u = max(next(), 1e-12), v = next()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

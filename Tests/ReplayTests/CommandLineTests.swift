@@ -1,34 +1,11 @@
 import Foundation
+import Harness
 import Testing
 
 /// Runs the built `wearbridge` executable as a user would.
 @Suite struct CommandLineTests {
-    static var executable: URL {
-        if let path = ProcessInfo.processInfo.environment["WEARBRIDGE_BIN"] { return URL(fileURLWithPath: path) }
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("wearbridge")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return candidate
-            }
-            dir = dir.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/wearbridge")
-    }
-
     func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        try Command.run(Command.wearbridge, arguments)
     }
 
     @Test func replayJSONHasTheDocumentedFields() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import TrackCore
 
 /// Builds fix sequences whose true distance is known by construction.
@@ -40,23 +41,7 @@ struct Synthetic {
 }
 
 /// Deterministic randomness so every test run sees the same noise.
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-12), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
-}
+typealias TestRandom = SplitMix
 
 /// A 400 m running track, lane 1: two 84.39 m straights and two semicircles of radius 36.8 m.
 enum RunningTrack {

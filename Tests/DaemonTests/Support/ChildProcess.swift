@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,18 +73,7 @@ final class ChildProcess: @unchecked Sendable {
 func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
     throws -> (status: Int32, out: String, err: String)
 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    try Command.run(executable, arguments, environment: environment)
 }
 
 /// Polls `condition` until it holds or `timeout` passes.

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Store
 import Testing
 import TrackCore
@@ -10,19 +11,7 @@ import Glibc
 #endif
 
 /// The built `wearbridge` executable, beside the test bundle.
-let wearbridgeBinary: String = {
-    if let path = ProcessInfo.processInfo.environment["WEARBRIDGE_BIN"] { return path }
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while dir.path != "/" {
-        let candidate = dir.appendingPathComponent("wearbridge").path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
-            return candidate
-        }
-        dir = dir.deletingLastPathComponent()
-    }
-    return ".build/debug/wearbridge"
-}()
+let wearbridgeBinary = Command.wearbridge
 
 /// A real gpsd fed by gpsfake on a free port, as in gpsd's own regression tests.
 final class FakeGPSD: @unchecked Sendable {

@@ -25,6 +25,8 @@ final class Engine {
     private let gpsLostAfter: Double
     private var malformedLines = 0
     private var lastGoodFix: Double?
+    /// The figures last written, so that a quiet second (GPS lost, daemon idle) costs no commit.
+    private var lastLive: SessionSummary?
     private let maxLoggedMalformed = 50
 
     init(
@@ -155,8 +157,10 @@ final class Engine {
     }
 
     private func commit() {
-        let live = controller.session.map { (sessionID: $0.id, summary: $0.track.summary) }
+        var live = controller.session.map { (sessionID: $0.id, summary: $0.track.summary) }
+        if live?.summary == lastLive { live = nil }
         guard !pending.isEmpty || live != nil || !acknowledgements.isEmpty else { return }
+        if let live { lastLive = live.summary }
         writer.yield(StoreWriter.Job(batch: LogBatch(actions: pending, live: live), acknowledgements: acknowledgements))
         pending.removeAll(keepingCapacity: true)
         acknowledgements.removeAll()

@@ -86,6 +86,8 @@ final class Engine {
                 logger.info("gps device", metadata: ["path": "\(device.path ?? "?")", "active": "\(active)"])
                 pending += controller.device(path: device.path ?? "", activated: active, receivedAt: receivedAt)
             }
+        case .message(.version(let version), _):
+            logger.info("gpsd version", metadata: ["gpsd.release": "\(version.release ?? "?")"])
         case .message(.error(let message), _):
             logger.warning("gpsd reported an error", metadata: ["gpsd.error": "\(message)"])
         case .message:

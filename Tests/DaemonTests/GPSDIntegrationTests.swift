@@ -78,6 +78,12 @@ struct GPSDIntegrationTests {
         #expect(recoveredDistance <= number(before, "distance_m") + 1)
         #expect(recoveredDistance > number(before, "distance_m") - 150, "\(recoveredDistance) vs \(before)")
 
+        // The file a SIGKILL hit mid-batch is whole.
+        let check = try runCommand("/usr/bin/python3", ["-c", """
+            import sqlite3; print(sqlite3.connect('\(directory)/data/wearbridge.sqlite').execute('pragma integrity_check').fetchone()[0])
+            """])
+        #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out)\(check.err)")
+
         // Every epoch logged once, and one straight pass of the core over exactly the logged fixes
         // gives the daemon's distance: recovery added nothing and dropped nothing.
         let log2 = try SessionLog.openReadOnly(directory: "\(directory)/data")

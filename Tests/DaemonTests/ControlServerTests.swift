@@ -109,6 +109,22 @@ struct ControlServerTests {
         }
     }
 
+    @Test func theSocketGoesToTheConfiguredGroup() async throws {
+        // Root may give the socket to any group (Debian always has "daemon"); anyone else to their own.
+        guard let entry = getuid() == 0 ? getgrnam("daemon") : getgrgid(getgid()) else {
+            Issue.record("no group to test with")
+            return
+        }
+        let group = String(cString: entry.pointee.gr_name)
+        let path = try temporaryDirectory("group") + "/control.sock"
+        let server = try await ControlServer.bind(path: path, group: group, logger: logger)
+        var info = stat()
+        stat(path, &info)
+        #expect(info.st_gid == entry.pointee.gr_gid)
+        #expect(info.st_mode & 0o777 == 0o660)
+        await server.close()
+    }
+
     @Test func theClientSaysWhenNobodyListens() async throws {
         let path = try temporaryDirectory("none") + "/control.sock"
         await #expect(throws: ControlSocketError.notRunning(path: path)) {

@@ -89,4 +89,29 @@ struct GPSDConnectionTests {
         #expect(!kinds.contains("other"), "SKY never reaches the engine")
         #expect(server.stderr.isEmpty, "the fake gpsd saw a proper WATCH: \(server.stderr)")
     }
+
+    @Test func gpsdOnAUnixSocketIsReadToo() async throws {
+        let directory = try temporaryDirectory("unixgpsd")
+        let path = "\(directory)/gpsd.sock"
+        let script = """
+            import socket
+            s = socket.socket(socket.AF_UNIX); s.bind('\(path)'); s.listen(1)
+            print('listening', flush=True)
+            c, _ = s.accept(); c.recv(1000)
+            c.sendall(b'{"class":"TPV","mode":3,"time":"2025-06-14T06:30:00Z","lat":51.5,"lon":-0.12}\\n')
+            c.recv(1000)
+            """
+        let server = try ChildProcess("/usr/bin/python3", ["-c", script], directory: directory, name: "unixgpsd")
+        defer { Task { await server.stop() } }
+        #expect(await eventually(timeout: 10) { server.stdout.contains("listening") })
+        let events = Events()
+        let link = GPSDConnection(endpoint: .unix(path: path), logger: Logger(label: "test"))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await link.run { events.append($0) } }
+            #expect(await eventually(timeout: 10) {
+                events.all.contains { if case .message(.tpv(let tpv), _) = $0 { tpv.latitude == 51.5 } else { false } }
+            })
+            group.cancelAll()
+        }
+    }
 }

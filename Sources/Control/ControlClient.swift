@@ -1,3 +1,4 @@
+import Foundation
 import GPSD
 import NIOCore
 import NIOPosix
@@ -41,5 +42,3 @@ public struct ControlClient: Sendable {
         }
     }
 }
-
-import Foundation

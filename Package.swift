@@ -19,6 +19,8 @@ let package = Package(
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals.
         .target(name: "TrackCore"),
+        // Bluetooth heart-rate straps, pure parts: the 0x2A37 measurement parser.
+        .target(name: "HeartRate"),
         // gpsd JSON protocol: line framing and tolerant decoding, no sockets.
         .target(name: "GPSD", dependencies: ["TrackCore"]),
         // Feeds a recorded gpsd stream through the core exactly as the daemon will.
@@ -74,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
+                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon", "HeartRate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -92,6 +94,7 @@ let package = Package(
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore"]),
+        .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "Harness"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [

@@ -10,7 +10,7 @@ struct Wearbridge: AsyncParsableCommand {
         abstract: "GPS and heart-rate training and field logging for a headless Linux wearable.",
         subcommands: [
             RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
-            ReplayCommand.self,
+            ReplayCommand.self, DecodeHRMCommand.self,
         ]
     )
 }

@@ -55,4 +55,18 @@ import Testing
         #expect(result.status != 0)
         #expect(result.err.contains("swimming"))
     }
+
+    @Test func decodeHRMPrintsWhatAPayloadMeans() throws {
+        let text = try run(["decode-hrm", "10 3e b1 03 de"])
+        #expect(text.status == 0)
+        #expect(text.out.contains("62 bpm") && text.out.contains("RR 922.9 ms") && text.out.contains("1 trailing byte"))
+        let json = try run(["decode-hrm", "--json", "16 3c 11 04"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(object["bpm"] as? Int == 60 && object["contact"] as? String == "detected")
+        #expect(object["rr_ms"] as? [Double] == [1016.6] && object["energy_kj"] is NSNull)
+        let bad = try run(["decode-hrm", "08 3c 01"])
+        #expect(bad.status == 1 && bad.err.contains("energy expended") && bad.err.contains("offset 2"), "\(bad.err)")
+        let notHex = try run(["decode-hrm", "zz"])
+        #expect(notHex.status == 1 && notHex.err.contains("not hex"))
+    }
 }

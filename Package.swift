@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "TrackCore"),
         // Bluetooth heart-rate straps, pure parts: the 0x2A37 measurement parser.
         .target(name: "HeartRate"),
+        // The Attribute Protocol's PDUs as values (no sockets): what GATT is built on.
+        .target(name: "ATT"),
         // gpsd JSON protocol: line framing and tolerant decoding, no sockets.
         .target(name: "GPSD", dependencies: ["TrackCore"]),
         // Feeds a recorded gpsd stream through the core exactly as the daemon will.
@@ -94,7 +96,7 @@ let package = Package(
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore"]),
-        .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "Harness"]),
+        .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "ATT", "Harness"]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [

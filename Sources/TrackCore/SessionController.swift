@@ -246,17 +246,11 @@ public struct SessionController: Sendable {
             return "session started"
         case .suspend:
             session?.track.pauseByCommand()
-            if let id = session?.id, !isRecovering {
-                actions.append(event(LoggedEvent(kind: "paused", time: session?.track.lastFixTime), at: receivedAt))
-                actions.append(.stateChanged(sessionID: id, state: lifecycle.state))
-            }
+            logPauseChange("paused", receivedAt: receivedAt, into: &actions)
             return "session paused"
         case .resume:
             session?.track.resumeByCommand()
-            if let id = session?.id, !isRecovering {
-                actions.append(event(LoggedEvent(kind: "resumed", time: session?.track.lastFixTime), at: receivedAt))
-                actions.append(.stateChanged(sessionID: id, state: lifecycle.state))
-            }
+            logPauseChange("resumed", receivedAt: receivedAt, into: &actions)
             return "session resumed"
         case .end:
             guard let open = session else {
@@ -268,6 +262,13 @@ public struct SessionController: Sendable {
             finish(open, reason: .command, endedAt: endedAt, receivedAt: receivedAt, into: &actions)
             return "session ended"
         }
+    }
+
+    /// A pause or resume by command: an event at the last fix and the new state, written at once.
+    private mutating func logPauseChange(_ kind: String, receivedAt: Double, into actions: inout [SessionAction]) {
+        guard let id = session?.id, !isRecovering else { return }
+        actions.append(event(LoggedEvent(kind: kind, time: session?.track.lastFixTime), at: receivedAt))
+        actions.append(.stateChanged(sessionID: id, state: lifecycle.state))
     }
 
     @discardableResult

@@ -143,7 +143,8 @@ public struct Daemon: Service {
 }
 
 extension WearbridgeConfig.GPSDEndpoint {
-    var link: GPSDConnection.Endpoint {
+    /// The configured endpoint as the gpsd link takes it (also used by `wearbridge gps`).
+    public var link: GPSDConnection.Endpoint {
         switch self {
         case .tcp(let host, let port): .tcp(host: host, port: port)
         case .unix(let path): .unix(path: path)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Config
+import Daemon
 import GPSD
 import GPSDLink
 import Logging
@@ -89,14 +90,5 @@ struct GPSCommand: AsyncParsableCommand {
         var text = "\(time)  mode \(fix.mode)  \(position)  \(error)  \(speed)  \(verdict)  total \(TextFormat.format(session.distance, 1)) m"
         for event in outcome.events { text += "  [\(event.logged.kind)]" }
         return text
-    }
-}
-
-extension WearbridgeConfig.GPSDEndpoint {
-    var link: GPSDConnection.Endpoint {
-        switch self {
-        case .tcp(let host, let port): .tcp(host: host, port: port)
-        case .unix(let path): .unix(path: path)
-        }
     }
 }

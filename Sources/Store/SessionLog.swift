@@ -22,7 +22,8 @@ public final class SessionLog: Sendable {
         try checkDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(fileName)
         if FileManager.default.fileExists(atPath: path) {
-            // Look before touching: opening in WAL mode would already rewrite another program's file.
+            // Look before touching (ownership and schema version, read-only): opening in WAL mode
+            // would already rewrite another program's file. A new file has nothing to check.
             _ = try openReadOnly(directory: directory)
         }
         var configuration = Configuration()
@@ -32,7 +33,6 @@ public final class SessionLog: Sendable {
         try classify(path) {
             // After GRDB's WAL set-up, which chooses NORMAL: each batch's commit must reach the card.
             try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            try database.read { db in try checkOwnership(db, path: path) }
             try Schema.migrator.migrate(database)
         }
         return SessionLog(path: path, database: database)

@@ -166,18 +166,12 @@ struct DaemonBench: ParsableCommand {
     /// gpsfake at the recording's real pace: 4 sentences per 100 ms epoch.
     private func startGPSFake(_ recording: String, directory: String) throws -> (process: Process, port: Int) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let port = Int.random(in: 40000..<60000)
+        let port = Loopback.freePort()
         let process = try launch(
             ["/usr/bin/gpsfake", "-1", "-q", "-W", "3600", "-c", "0.025", "-P", "\(port)", recording], notify: nil,
             directory: directory)
         for _ in 0..<150 {
-            var address = TPVProxy.loopback(port: port)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            let ok = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
-            close(fd)
-            if ok { return (process, port) }
+            if Loopback.isListening(port: port) { return (process, port) }
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw HarnessError("gpsfake's gpsd did not listen on \(port)")

@@ -82,7 +82,7 @@ struct DaemonProcessTests {
     @Test func readyComesWithoutGPSDAndSIGTERMLeavesTheSessionResumable() async throws {
         let directory = try temporaryDirectory("ready")
         let notify = try NotifyListener(path: "\(directory)/notify.sock")
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: freePort(), autostart: false)
+        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: Loopback.freePort(), autostart: false)
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["WATCHDOG_USEC"] = "2000000"
@@ -124,7 +124,7 @@ struct DaemonProcessTests {
 
     @Test func garbageOnTheLiveControlSocketGetsErrorsAndTheDaemonCarriesOn() async throws {
         let directory = try temporaryDirectory("garbage")
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: freePort(), autostart: false)
+        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: Loopback.freePort(), autostart: false)
         try await daemon.start()
         let script = """
             import socket, json

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import GPSD
 import GPSDLink
 import Logging
@@ -28,7 +29,7 @@ struct GPSDConnectionTests {
     /// included), hangs up, and does it again for the reconnect.
     @Test func garbageIsReportedWithLineNumbersAndTheLinkReconnects() async throws {
         let directory = try temporaryDirectory("link")
-        let port = freePort()
+        let port = Loopback.freePort()
         let script = """
             import socket, sys
             s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

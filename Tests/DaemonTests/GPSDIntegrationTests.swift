@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Store
 import Testing
 import TrackCore
@@ -110,7 +111,7 @@ struct GPSDIntegrationTests {
         let first = "\(directory)/first.nmea", second = "\(directory)/second.nmea"
         try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 0..<1160, into: first)
         try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 1160..<2322, into: second)
-        let port = freePort()
+        let port = Loopback.freePort()
         let gpsd1 = try FakeGPSD(first, port: port, cycle: 0.004, directory: directory, name: "gpsfake1")
         let daemon = try DaemonUnderTest(directory: directory, gpsdPort: port)
         #expect(await gpsd1.waitUntilListening())

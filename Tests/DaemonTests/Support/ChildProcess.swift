@@ -86,24 +86,6 @@ func eventually(timeout: Double, every interval: Double = 0.1, _ condition: () a
     return try await condition()
 }
 
-/// A TCP port nobody listens on now.
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// A fresh directory under /tmp (Unix socket paths must stay short).
 func temporaryDirectory(_ name: String) throws -> String {
     let path = "/tmp/wbt-\(name)-\(UUID().uuidString.prefix(8))"

@@ -1,4 +1,5 @@
 import Foundation
+import GPSD
 import Harness
 import Store
 import Testing
@@ -20,7 +21,7 @@ final class FakeGPSD: @unchecked Sendable {
 
     /// `cycle` is gpsfake's delay between sentences: 0.004 plays a 1 Hz recording about 60x fast.
     init(_ log: String, port: Int? = nil, cycle: Double, directory: String, name: String = "gpsfake") throws {
-        self.port = port ?? freePort()
+        self.port = port ?? Loopback.freePort()
         child = try ChildProcess(
             "/usr/bin/gpsfake", ["-1", "-q", "-W", "600", "-c", "\(cycle)", "-P", "\(self.port)", log],
             directory: directory, name: name)
@@ -29,23 +30,10 @@ final class FakeGPSD: @unchecked Sendable {
     /// Waits until gpsd accepts connections: gpsfake starts it asynchronously.
     func waitUntilListening() async -> Bool {
         let port = self.port
-        return await eventually(timeout: 15) { isListening(port: port) }
+        return await eventually(timeout: 15) { Loopback.isListening(port: port) }
     }
 
     func stop() async { await child.stop() }
-}
-
-/// True when something accepts TCP connections on 127.0.0.1:`port`.
-func isListening(port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(port).bigEndian
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
 }
 
 /// `gpspipe -w` beside the daemon: the very JSON gpsd sent, for `wearbridge replay`.
@@ -157,9 +145,7 @@ func trimmed(_ paths: [String], from start: Double, into path: String) throws ->
                 continue
             }
             let stamp = String(line[range.upperBound...].prefix(while: { $0 != "\"" }))
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            guard let date = formatter.date(from: stamp), date.timeIntervalSince1970 < start - 0.0005 else {
+            guard let time = ISO8601Time.parse(stamp), time.seconds < start - 0.0005 else {
                 kept.append(line)
                 continue
             }

@@ -23,6 +23,24 @@ let package = Package(
         .target(name: "HeartRate"),
         // The Attribute Protocol's PDUs as values (no sockets): what GATT is built on.
         .target(name: "ATT"),
+        // The heart-rate strap's GATT client as a pure state machine: discovery, CCCD, notifications.
+        .target(name: "GATT", dependencies: ["ATT", "HeartRate"]),
+        // Debian's libbluetooth (BlueZ) headers and library, through pkg-config.
+        .systemLibrary(
+            name: "CBluetooth",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        // Reconnect backoff and the monotonic clock every link (gpsd, Bluetooth) shares.
+        .target(name: "LinkTiming"),
+        // The kernel Bluetooth stack: L2CAP ATT bearer, LE scanning, the strap link that never gives up.
+        .target(
+            name: "Bluetooth",
+            dependencies: [
+                "CBluetooth", "ATT", "GATT", "HeartRate", "LinkTiming",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // gpsd JSON protocol: line framing and tolerant decoding, no sockets.
         .target(name: "GPSD", dependencies: ["TrackCore"]),
         // Feeds a recorded gpsd stream through the core exactly as the daemon will.
@@ -58,7 +76,7 @@ let package = Package(
         .target(
             name: "GPSDLink",
             dependencies: [
-                "GPSD",
+                "GPSD", "LinkTiming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -68,7 +86,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control",
+                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "HeartRate",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -78,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon", "HeartRate",
+                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon", "HeartRate", "Bluetooth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -96,7 +114,10 @@ let package = Package(
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore"]),
-        .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "ATT", "Harness"]),
+        .testTarget(
+            name: "HeartRateTests",
+            dependencies: ["HeartRate", "ATT", "GATT", "Bluetooth", "LinkTiming", "Harness", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "ReplayTests",
             dependencies: [

@@ -30,7 +30,7 @@ public struct ConfigParser {
                 path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
         }
         var config = WearbridgeConfig()
-        try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "log"])
+        try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "strap", "log"])
         if let gpsd = try table(root, "gpsd") {
             try checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
             if let socket = try string(gpsd, "gpsd.socket", "socket") {
@@ -99,6 +99,7 @@ public struct ConfigParser {
                 config.abandonAfter = abandon
             }
         }
+        if let strap = try table(root, "strap") { config.strap = try parseStrap(strap) }
         if let log = try table(root, "log") {
             try checkKeys(log, prefix: "log.", allowed: ["level"])
             if let level = try string(log, "log.level", "level") {
@@ -111,6 +112,38 @@ public struct ConfigParser {
             }
         }
         return config
+    }
+
+    private func parseStrap(_ table: TOMLTable) throws -> WearbridgeConfig.Strap {
+        var strap = WearbridgeConfig.Strap()
+        try checkKeys(table, prefix: "strap.", allowed: ["address", "address_type", "adapter", "silence_after", "max_heart_rate"])
+        let type = try string(table, "strap.address_type", "address_type") ?? "random"
+        guard type == "random" || type == "public" else {
+            throw ConfigError.badValue(path: path, key: "strap.address_type", value: quoted(type), allowed: "\"random\" or \"public\"")
+        }
+        switch try string(table, "strap.address", "address") ?? "none" {
+        case "none": strap.choice = .none
+        case "first-seen": strap.choice = .firstSeen
+        case let address:
+            let parts = address.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+                throw ConfigError.badValue(
+                    path: path, key: "strap.address", value: quoted(address),
+                    allowed: "an address like \"F1:F1:F1:F1:F1:F1\" (see `wearbridge scan`), \"first-seen\" or \"none\"")
+            }
+            strap.choice = .address(address.uppercased(), type: type)
+        }
+        if let adapter = try string(table, "strap.adapter", "adapter") {
+            guard adapter.hasPrefix("hci"), Int(adapter.dropFirst(3)) != nil else {
+                throw ConfigError.badValue(path: path, key: "strap.adapter", value: quoted(adapter), allowed: "an adapter name like \"hci0\"")
+            }
+            strap.adapter = adapter
+        }
+        if let silence = try duration(table, "strap.silence_after", "silence_after", in: 2...120) { strap.silenceAfter = silence }
+        if let max = try integer(table, "strap.max_heart_rate", "max_heart_rate", in: 100...250, allowed: "beats per minute from 100 to 250") {
+            strap.maxHeartRate = max
+        }
+        return strap
     }
 
     // MARK: Typed access, each failure naming its key

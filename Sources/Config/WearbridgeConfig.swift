@@ -22,12 +22,34 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var autostart = false
     public var abandonAfter: Double = 6 * 3600
     public var logLevel = "info"
+    public var strap = Strap()
+
+    /// The heart-rate strap: which one, on which adapter, and the wearer's maximum heart rate.
+    public struct Strap: Sendable, Equatable {
+        public enum Choice: Sendable, Equatable {
+            case none
+            /// "AA:BB:CC:DD:EE:FF" with its LE address type ("random" or "public").
+            case address(String, type: String)
+            /// The first heart-rate strap heard, remembered in the storage directory.
+            case firstSeen
+        }
+
+        public var choice: Choice = .none
+        public var adapter = "hci0"
+        /// A connected strap with no beat for this long is lost and reconnected (s).
+        public var silenceAfter: Double = 5
+        /// For heart-rate zones (50/60/70/80/90 % of it).
+        public var maxHeartRate = 190
+
+        public init() {}
+    }
 
     public init() {}
 
     /// The pure core's settings from this configuration.
     public var controller: SessionController.Configuration {
         SessionController.Configuration(
-            activity: activity, autostart: autostart, abandonAfter: abandonAfter, gpsLostAfter: gpsLostAfter)
+            activity: activity, autostart: autostart, abandonAfter: abandonAfter, gpsLostAfter: gpsLostAfter,
+            heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate)))
     }
 }

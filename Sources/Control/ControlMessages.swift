@@ -46,6 +46,40 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// The strap as the daemon sees it now; nil when no strap is configured.
+    public struct HeartRate: Sendable, Codable, Equatable {
+        /// "searching" (no beat yet), "streaming" or "lost".
+        public var link: String
+        public var address: String?
+        public var bpm: Int?
+        public var contact: String?
+        public var batteryPercent: Int?
+        public var location: String?
+        public var lastBeatAge: Double?
+        public var beats: Int
+        public var malformed: Int
+
+        public init(link: String, address: String? = nil, bpm: Int? = nil, contact: String? = nil,
+                    batteryPercent: Int? = nil, location: String? = nil, lastBeatAge: Double? = nil, beats: Int = 0,
+                    malformed: Int = 0) {
+            self.link = link
+            self.address = address
+            self.bpm = bpm
+            self.contact = contact
+            self.batteryPercent = batteryPercent
+            self.location = location
+            self.lastBeatAge = lastBeatAge
+            self.beats = beats
+            self.malformed = malformed
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case link, address, bpm, contact, location, beats, malformed
+            case batteryPercent = "battery_percent"
+            case lastBeatAge = "last_beat_age_s"
+        }
+    }
+
     public var state: String
     public var sessionID: String?
     public var activity: String?
@@ -58,12 +92,15 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var fixesAccepted: Int?
     public var fixesRejected: Int?
     public var gps: GPS
+    public var heartRate: HeartRate?
 
     public init(
         state: String, sessionID: String? = nil, activity: String? = nil, distance: Double? = nil,
         elapsed: Double? = nil, moving: Double? = nil, paused: Double? = nil, averagePace: Double? = nil,
-        currentPace: Double? = nil, fixesAccepted: Int? = nil, fixesRejected: Int? = nil, gps: GPS
+        currentPace: Double? = nil, fixesAccepted: Int? = nil, fixesRejected: Int? = nil, gps: GPS,
+        heartRate: HeartRate? = nil
     ) {
+        self.heartRate = heartRate
         self.state = state
         self.sessionID = sessionID
         self.activity = activity
@@ -91,6 +128,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case fixesAccepted = "fixes_accepted"
         case fixesRejected = "fixes_rejected"
         case gps
+        case heartRate = "heart_rate"
     }
 }
 

@@ -1,3 +1,4 @@
+import Bluetooth
 import Config
 import Control
 import Foundation
@@ -89,6 +90,17 @@ public struct Daemon: Service {
         let tick = min(1, notifier.watchdogInterval ?? 1)
         let control = self.control
         let notifier = self.notifier
+        let strapLink = self.strapLink()
+        let memory = RememberedStrap(directory: config.storageDirectory)
+        let logger = self.logger
+        let remember: @Sendable (BluetoothAddress) -> Void = { address in
+            do {
+                try memory.save(address)
+                logger.notice("remembered the strap", metadata: ["strap": "\(address)", "file": "\(memory.path)"])
+            } catch {
+                logger.warning("cannot remember the strap", metadata: ["file": "\(memory.path)", "error": "\(error)"])
+            }
+        }
         let startup = self.startup
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await writer.run(jobs) }
@@ -97,7 +109,7 @@ public struct Daemon: Service {
                 let engine = Engine(
                     controller: controller, store: store, writer: job, notifier: notifier,
                     logger: logger, gpsLostAfter: config.gpsLostAfter, latencyTrace: latencyTrace,
-                    newSessionID: Self.newSessionID)
+                    strapConfigured: config.strap.choice != .none, newSessionID: Self.newSessionID)
                 await engine.run(inputs, startup: startup)
             }
             group.addTask {
@@ -114,6 +126,14 @@ public struct Daemon: Service {
                     await withTaskGroup(of: Void.self) { producers in
                         producers.addTask { await gpsd.run { input.yield(.gpsd($0)) } }
                         producers.addTask { await Self.ticks(every: tick, input: input) }
+                        if let strap = strapLink {
+                            producers.addTask {
+                                await strap.run { event in
+                                    if case .chosen(let address) = event { remember(address) }
+                                    input.yield(.strap(event))
+                                }
+                            }
+                        }
                     }
                 }
                 notifier.stopping()
@@ -121,6 +141,25 @@ public struct Daemon: Service {
             }
         }
         logger.info("stopped")
+    }
+
+    /// The strap link the configuration asks for: by address, the remembered first-seen one, or a scan.
+    private func strapLink() -> StrapLink? {
+        let strap = config.strap
+        let target: StrapLink.Target
+        switch strap.choice {
+        case .none:
+            return nil
+        case .address(let text, let type):
+            guard let address = BluetoothAddress(text, kind: BluetoothAddress.Kind(rawValue: type) ?? .random) else { return nil }
+            target = .address(address)
+        case .firstSeen:
+            let (remembered, problem) = RememberedStrap(directory: config.storageDirectory).load()
+            if let problem { logger.warning("remembered strap unreadable", metadata: ["problem": "\(problem)"]) }
+            target = remembered.map { .address($0) } ?? .firstSeen
+        }
+        logger.info("heart-rate strap", metadata: ["target": "\(target)", "adapter": "\(strap.adapter)"])
+        return StrapLink(target: target, adapter: strap.adapter, silenceAfter: strap.silenceAfter, logger: logger)
     }
 
     private static func serve(_ control: ControlServer, input: AsyncStream<EngineInput>.Continuation) async {

@@ -1,3 +1,4 @@
+import Bluetooth
 import Control
 import Foundation
 import GPSD
@@ -28,12 +29,16 @@ final class Engine {
     /// The figures last written, so that a quiet second (GPS lost, daemon idle) costs no commit.
     private var lastLive: SessionSummary?
     private let maxLoggedMalformed = 50
+    /// The strap as `status` shows it; nil when none is configured.
+    private var strap: StrapState?
 
     init(
         controller: SessionController, store: SessionLog, writer: AsyncStream<StoreWriter.Job>.Continuation,
         notifier: SystemdNotifier, logger: Logger,
-        gpsLostAfter: Double, latencyTrace: LatencyTrace?, newSessionID: @escaping @Sendable () -> String
+        gpsLostAfter: Double, latencyTrace: LatencyTrace?, strapConfigured: Bool = false,
+        newSessionID: @escaping @Sendable () -> String
     ) {
+        strap = strapConfigured ? StrapState() : nil
         self.controller = controller
         self.store = store
         self.writer = writer
@@ -60,6 +65,7 @@ final class Engine {
     private func handle(_ input: EngineInput) {
         switch input {
         case .gpsd(let event): handle(event)
+        case .strap(let event): handle(event)
         case .control(let request, let respond): handle(request, respond)
         case .tick:
             let now = MonotonicClock.now()
@@ -97,6 +103,24 @@ final class Engine {
             if malformedLines <= maxLoggedMalformed {
                 logger.warning("malformed gpsd line", metadata: ["line": "\(line)", "error": "\(reason)", "count": "\(malformedLines)"])
             }
+        }
+    }
+
+    private func handle(_ event: StrapLinkEvent) {
+        let previousLocation = strap?.location
+        strap?.update(event)
+        switch event.sessionInput {
+        case .beat(let sample)?:
+            pending += controller.heartRate(sample)
+        case .event(let logged, let receivedAt)?:
+            // Where the strap is worn is logged when it changes, not at every reconnection.
+            if logged.kind == "strap_location", previousLocation == strap?.location { return }
+            if logged.kind != "hrm_malformed" {
+                logger.info("strap", metadata: ["event": "\(logged.kind)", "detail": "\(logged.detail)"])
+            }
+            pending += controller.strap(logged, receivedAt: receivedAt)
+        case nil:
+            break
         }
     }
 
@@ -174,8 +198,9 @@ final class Engine {
             gpsdConnected: controller.gpsdConnected, mode: controller.lastFix?.mode,
             horizontalError: controller.lastFix?.gatingError, lastFixAge: age,
             lost: !controller.gpsdConnected || (age ?? .infinity) > gpsLostAfter)
+        let heartRate = strap?.report(now: now)
         guard let session = controller.session else {
-            return StatusReport(state: controller.lifecycle.state.name, gps: gps)
+            return StatusReport(state: controller.lifecycle.state.name, gps: gps, heartRate: heartRate)
         }
         let summary = session.track.summary
         let speed = session.track.currentSpeed ?? 0
@@ -183,7 +208,7 @@ final class Engine {
             state: controller.lifecycle.state.name, sessionID: session.id, activity: summary.activity.rawValue,
             distance: summary.distance, elapsed: summary.elapsed, moving: summary.moving, paused: summary.paused,
             averagePace: summary.averagePace, currentPace: speed > 0.3 ? 1000 / speed : nil,
-            fixesAccepted: summary.accepted, fixesRejected: summary.rejectedTotal, gps: gps)
+            fixesAccepted: summary.accepted, fixesRejected: summary.rejectedTotal, gps: gps, heartRate: heartRate)
     }
 }
 
@@ -192,7 +217,7 @@ extension SessionAction {
     var isLifecycle: Bool {
         switch self {
         case .begin, .stateChanged, .finish: true
-        case .recordFix, .recordEvent, .recordCommand: false
+        case .recordFix, .recordEvent, .recordCommand, .recordHeartRate: false
         }
     }
 }

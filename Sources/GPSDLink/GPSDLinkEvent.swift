@@ -1,4 +1,5 @@
 import GPSD
+@_exported import LinkTiming
 
 /// What the gpsd connection reports to the daemon's engine.
 public enum GPSDLinkEvent: Sendable {

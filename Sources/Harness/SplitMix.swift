@@ -7,13 +7,18 @@ public struct SplitMix: Sendable {
 
     public init(seed: UInt64) { state = seed }
 
-    /// Uniform in [0, 1).
-    public mutating func uniform() -> Double {
+    /// 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    public mutating func uniform() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
     }
 
     /// Standard normal, by Box-Muller.

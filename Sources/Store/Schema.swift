@@ -71,7 +71,8 @@ enum Schema {
                     """)
         }
         migrator.registerMigration("v2-heart-rate") { db in
-            // Filled by the Bluetooth strap; RR intervals as a JSON array of seconds.
+            // Filled by the Bluetooth strap; rr: a JSON array of RR intervals exactly as sent, in 1/1024 s
+            // (integers: no rounding on the way to the log; seconds = value / 1024).
             try db.execute(
                 sql: """
                     CREATE TABLE heart_rate (
@@ -86,6 +87,10 @@ enum Schema {
                         PRIMARY KEY (session_id, seq)
                     ) WITHOUT ROWID;
                     """)
+        }
+        migrator.registerMigration("v3-heart-rate-payload") { db in
+            // The notification's bytes as received, next to what they were decoded to.
+            try db.execute(sql: "ALTER TABLE heart_rate ADD COLUMN payload BLOB")
         }
         return migrator
     }

@@ -50,7 +50,9 @@ extension SessionLog {
                 arguments: [chosen.id]
             ).map { StoredEvent(seq: $0[0], kind: $0[1], time: $0[2], detailJSON: $0[3]) }
             let fixCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM fix WHERE session_id = ?", arguments: [chosen.id]) ?? 0
-            return SessionDetail(session: chosen, splits: splits, events: events, fixCount: fixCount)
+            let beatCount = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM heart_rate WHERE session_id = ?", arguments: [chosen.id]) ?? 0
+            return SessionDetail(session: chosen, splits: splits, events: events, fixCount: fixCount, beatCount: beatCount)
         }
     }
 
@@ -75,6 +77,15 @@ extension SessionLog {
                     errorNorth: row[7], horizontalError: row[8], speed: row[9], track: row[10], speedError: row[11],
                     receivedAt: row[1])
                 entries.append((row[0], .fix(fix)))
+            }
+            let beats = try Row.fetchCursor(
+                db, sql: "SELECT seq, received, bpm, contact, energy_kj, rr FROM heart_rate WHERE session_id = ? ORDER BY seq",
+                arguments: [sessionID])
+            while let row = try beats.next() {
+                let sample = HeartRateSample(
+                    bpm: row[2], contact: row[3] ?? "not_supported", energyExpended: row[4], rrIntervals: Self.rr(row[5]),
+                    receivedAt: row[1] ?? 0)
+                entries.append((row[0], .heartRate(sample)))
             }
             for row in try Row.fetchAll(
                 db, sql: "SELECT seq, command, id FROM command WHERE session_id = ? ORDER BY seq", arguments: [sessionID])
@@ -112,6 +123,27 @@ extension SessionLog {
             startAnchor: row["start_anchor"], endedAt: row["ended_at"], endReason: row["end_reason"],
             distance: row["distance_m"], elapsed: row["elapsed_s"], moving: row["moving_s"], paused: row["paused_s"],
             fixesAccepted: row["fixes_accepted"], fixesRejected: row["fixes_rejected"], summaryJSON: row["summary"])
+    }
+
+    /// Every beat of a session in order, for `show --beats` and the end-to-end checks.
+    public func beats(of sessionID: String) throws -> [StoredBeat] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT seq, received, time, bpm, contact, energy_kj, rr, payload FROM heart_rate WHERE session_id = ? ORDER BY seq
+                    """,
+                arguments: [sessionID]
+            ).map {
+                StoredBeat(seq: $0[0], received: $0[1], time: $0[2], bpm: $0[3], contact: $0[4], energyExpended: $0[5],
+                           rrIntervals: Self.rr($0[6]), payload: ($0[7] as Data?).map { [UInt8]($0) } ?? [])
+            }
+        }
+    }
+
+    /// The rr column: a JSON array of integers (1/1024 s); anything else reads as none.
+    static func rr(_ text: String?) -> [UInt16] {
+        guard let text, text.hasPrefix("["), text.hasSuffix("]") else { return [] }
+        return text.dropFirst().dropLast().split(separator: ",").compactMap { UInt16($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     private static func likePattern(_ prefix: String) -> String {

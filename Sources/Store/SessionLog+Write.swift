@@ -46,6 +46,17 @@ extension SessionLog {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt])
+        case .recordHeartRate(let id, let seq, let sample, let time):
+            let rr = "[" + sample.rrIntervals.map(String.init).joined(separator: ",") + "]"
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO heart_rate (session_id, seq, received, time, bpm, contact, energy_kj, rr, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    id, seq, sample.receivedAt, time?.seconds, sample.bpm, sample.contact, sample.energyExpended, rr,
+                    Data(sample.payload),
+                ])
         case .stateChanged(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):

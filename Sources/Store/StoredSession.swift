@@ -43,4 +43,21 @@ public struct SessionDetail: Sendable {
     public var splits: [StoredSplit]
     public var events: [StoredEvent]
     public var fixCount: Int
+    public var beatCount: Int
+}
+
+/// One heart-rate row, as logged.
+public struct StoredBeat: Sendable, Equatable {
+    public var seq: Int
+    /// Monotonic receive instant.
+    public var received: Double?
+    /// GPS time, when known.
+    public var time: Double?
+    public var bpm: Int
+    public var contact: String?
+    public var energyExpended: Int?
+    /// RR intervals in 1/1024 s, as sent.
+    public var rrIntervals: [UInt16]
+    /// The notification's bytes as received.
+    public var payload: [UInt8]
 }

@@ -61,6 +61,8 @@ public enum SessionAction: Sendable, Equatable {
     case recordFix(sessionID: String, seq: Int, fix: Fix, verdict: LoggedVerdict)
     case recordEvent(sessionID: String, seq: Int, event: LoggedEvent, receivedAt: Double?)
     case recordCommand(sessionID: String?, seq: Int, reply: CommandReply, receivedAt: Double)
+    /// A beat, with the GPS time it arrived at when fixes have taught it.
+    case recordHeartRate(sessionID: String, seq: Int, sample: HeartRateSample, time: GPSTime?)
     /// The lifecycle moved: persist it now, not with the next batch.
     case stateChanged(sessionID: String, state: SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)

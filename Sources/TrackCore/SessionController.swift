@@ -11,13 +11,16 @@ public struct SessionController: Sendable {
         public var abandonAfter: Double
         /// No usable fix for this long is "GPS lost" (s); nil keeps the activity's default.
         public var gpsLostAfter: Double?
+        /// The wearer's zones; heart-rate figures need them.
+        public var heartRateZones: HeartRateZones?
 
         public init(activity: Activity = .running, autostart: Bool = false, abandonAfter: Double = 6 * 3600,
-                    gpsLostAfter: Double? = nil) {
+                    gpsLostAfter: Double? = nil, heartRateZones: HeartRateZones? = nil) {
             self.activity = activity
             self.autostart = autostart
             self.abandonAfter = abandonAfter
             self.gpsLostAfter = gpsLostAfter
+            self.heartRateZones = heartRateZones
         }
     }
 
@@ -37,6 +40,7 @@ public struct SessionController: Sendable {
     public enum JournalEntry: Sendable, Equatable {
         case fix(Fix)
         case command(SessionCommand, id: String)
+        case heartRate(HeartRateSample)
     }
 
     public let configuration: Configuration
@@ -74,6 +78,7 @@ public struct SessionController: Sendable {
         for entry in journal {
             switch entry {
             case .fix(let fix): _ = ingest(fix)
+            case .heartRate(let sample): _ = heartRate(sample)
             case .command(.start, let commandID):
                 // The command that began this session: its answer stays "started".
                 ledger.record(
@@ -202,6 +207,23 @@ public struct SessionController: Sendable {
         return [event(LoggedEvent(kind: connected ? "gpsd_connected" : "gpsd_disconnected"), at: receivedAt)]
     }
 
+    /// A beat from the strap: into the open session's log and its heart-rate figures.
+    public mutating func heartRate(_ sample: HeartRateSample) -> [SessionAction] {
+        guard var open = session else { return [] }
+        if sample.countsForFigures { open.track.heartRate(bpm: sample.bpm, at: sample.receivedAt) }
+        session = open
+        guard !isRecovering else { return [] }
+        return [.recordHeartRate(sessionID: open.id, seq: takeSeq(), sample: sample, time: gpsTime(atReceive: sample.receivedAt))]
+    }
+
+    /// A strap event (found, lost, regained, contact, battery, a payload that was no measurement).
+    public mutating func strap(_ logged: LoggedEvent, receivedAt: Double) -> [SessionAction] {
+        guard session != nil, !isRecovering else { return [] }
+        var logged = logged
+        logged.time = logged.time ?? gpsTime(atReceive: receivedAt)
+        return [event(logged, at: receivedAt)]
+    }
+
     /// A device event from gpsd (receiver unplugged or plugged back).
     public mutating func device(path: String, activated: Bool, receivedAt: Double) -> [SessionAction] {
         guard session != nil else { return [] }
@@ -228,7 +250,7 @@ public struct SessionController: Sendable {
     private func makeTrack(_ activity: Activity) -> TrackSession {
         var profile = activity.profile
         if let lost = configuration.gpsLostAfter { profile.gpsLostAfter = lost }
-        return TrackSession(activity: activity, profile: profile)
+        return TrackSession(activity: activity, profile: profile, heartRateZones: configuration.heartRateZones)
     }
 
     private mutating func perform(

@@ -66,6 +66,14 @@ struct ControlCommand: AsyncParsableCommand {
         quality += gps.lastFixAge.map { ", last fix \(TextFormat.format($0, 1)) s ago" } ?? ", no fix yet"
         if gps.lost { quality += ", LOST" }
         lines.append("gps       \(quality)")
+        if let hr = status.heartRate {
+            var strap = hr.link + (hr.address.map { " \($0)" } ?? "")
+            if let bpm = hr.bpm, hr.link == "streaming" { strap += ", \(bpm) bpm" }
+            if let contact = hr.contact { strap += ", contact \(contact.replacingOccurrences(of: "_", with: " "))" }
+            if let battery = hr.batteryPercent { strap += ", battery \(battery)%" }
+            if let age = hr.lastBeatAge { strap += ", last beat \(TextFormat.format(age, 1)) s ago" }
+            lines.append("strap     \(strap)")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeartRate
 import Store
 
 /// The JSON `sessions` and `show` print: stable snake_case field names for scripts.
@@ -77,8 +78,12 @@ struct SessionDetailJSON: Encodable {
     var fixes: Int
     var splits: [SplitJSON]
     var events: [EventJSON]
+    var heartRateSamples: Int
+    /// Only with `--beats`.
+    var beats: [BeatJSON]?
 
     init(_ detail: SessionDetail) {
+        heartRateSamples = detail.beatCount
         session = SessionJSON(detail.session)
         summary = detail.session.summaryJSON.map(JSONFragment.init)
         fixes = detail.fixCount
@@ -97,9 +102,37 @@ struct SessionDetailJSON: Encodable {
         try container.encode(fixes, forKey: .fixes)
         try container.encode(splits, forKey: .splits)
         try container.encode(events, forKey: .events)
+        try container.encode(heartRateSamples, forKey: .heartRateSamples)
+        try container.encodeIfPresent(beats, forKey: .beats)
     }
 
-    enum Keys: String, CodingKey { case summary, fixes, splits, events }
+    enum Keys: String, CodingKey {
+        case summary, fixes, splits, events, beats
+        case heartRateSamples = "heart_rate_samples"
+    }
+}
+
+/// One heart-rate row in `show --json --beats`.
+struct BeatJSON: Encodable {
+    var seq: Int
+    var received: Double?
+    var time: String?
+    var bpm: Int
+    var contact: String?
+    var energy_kj: Int?
+    var rr_1024: [UInt16]
+    var payload: String
+
+    init(_ beat: StoredBeat) {
+        payload = Hex.encode(beat.payload)
+        seq = beat.seq
+        received = beat.received
+        time = beat.time.map(SessionJSON.iso)
+        bpm = beat.bpm
+        contact = beat.contact
+        energy_kj = beat.energyExpended
+        rr_1024 = beat.rrIntervals
+    }
 }
 
 /// JSON already stored as text, embedded as JSON rather than as a string.

@@ -71,11 +71,14 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "JSON instead of text.")
     var json = false
 
+    @Flag(help: "With --json: every heart-rate sample (bpm, contact, energy, RR in 1/1024 s).")
+    var beats = false
+
     @OptionGroup var storage: StorageOptions
 
     func run() throws {
         let log = try storage.open()
-        let detail: SessionDetail
+        var detail: SessionDetail
         do {
             detail = try log.detail(matching: session)
         } catch {
@@ -83,7 +86,9 @@ struct ShowCommand: ParsableCommand {
             throw ExitCode(error is StoreError ? 1 : 65)
         }
         if json {
-            StandardOutput.line(try JSONLine.encode(SessionDetailJSON(detail)))
+            var document = SessionDetailJSON(detail)
+            if beats { document.beats = try log.beats(of: detail.session.id).map(BeatJSON.init) }
+            StandardOutput.line(try JSONLine.encode(document))
             return
         }
         let s = detail.session
@@ -95,6 +100,7 @@ struct ShowCommand: ParsableCommand {
             "elapsed   \(TextFormat.clock(s.elapsed))   moving \(TextFormat.clock(s.moving))   paused \(TextFormat.clock(s.paused))",
             "avg pace  \(TextFormat.pace(s.averagePace))",
             "fixes     \(s.fixesAccepted) accepted, \(s.fixesRejected) rejected (\(detail.fixCount) logged)",
+            "heart     \(detail.beatCount) samples logged",
         ]
         for split in detail.splits {
             lines.append("split \(split.index)   \(TextFormat.clock(split.duration))")

@@ -1,0 +1,100 @@
+import GATT
+import HeartRate
+import Logging
+
+/// One connection to a strap: the GATT client driven over a bearer until the link ends.
+///
+/// Thin on purpose: every decision is in `HeartRateClient` (protocol) and `StrapMonitor`
+/// (silence, contact, battery); this moves bytes and time between them and the daemon.
+public struct StrapConnection {
+    public var batteryEvery: Double
+    public var client: HeartRateClient
+    let clock: @Sendable () -> Double
+    let logger: Logger
+    /// PDUs the client could not use, and payloads that were no measurement, on this connection.
+    public private(set) var ignoredPDUs = 0
+    public private(set) var malformedBeats = 0
+    public private(set) var beats = 0
+
+    public init(client: HeartRateClient = HeartRateClient(), batteryEvery: Double = 300,
+                clock: @escaping @Sendable () -> Double, logger: Logger) {
+        self.client = client
+        self.batteryEvery = batteryEvery
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Runs until the link fails, the client gives up, the strap goes silent or `stop` is set;
+    /// returns why, for the "strap lost" event.
+    public mutating func run(
+        over bearer: ATTBearer, monitor: inout StrapMonitor, stop: StopFlag, emit: (StrapLinkEvent) -> Void
+    ) -> String {
+        var now = clock()
+        var nextBattery = now + batteryEvery
+        if let reason = perform(client.start(now: now), bearer, &monitor, now, emit) { return reason }
+        while !stop.isSet {
+            let pdu: [UInt8]?
+            do {
+                pdu = try bearer.receive(timeout: 0.25)
+            } catch {
+                return error.description
+            }
+            now = clock()
+            if let pdu, let reason = perform(client.receive(pdu, now: now), bearer, &monitor, now, emit) { return reason }
+            if let reason = perform(client.tick(now: now), bearer, &monitor, now, emit) { return reason }
+            if monitor.isSilent(now: now) { return "no beat for \(seconds(monitor.silenceAfter)) s while connected" }
+            if client.isSubscribed, now >= nextBattery {
+                nextBattery = now + batteryEvery
+                if let reason = perform(client.refreshBattery(now: now), bearer, &monitor, now, emit) { return reason }
+            }
+        }
+        return "stopped"
+    }
+
+    /// Carries out the client's outputs; a reason to end the connection, or nil.
+    private mutating func perform(
+        _ outputs: [HeartRateClient.Output], _ bearer: ATTBearer, _ monitor: inout StrapMonitor, _ now: Double,
+        _ emit: (StrapLinkEvent) -> Void
+    ) -> String? {
+        for output in outputs {
+            switch output {
+            case .send(let pdu):
+                do { try bearer.send(pdu) } catch { return error.description }
+            case .subscribed(let profile):
+                monitor.linked(now: now)
+                logger.info("strap subscribed", metadata: [
+                    "strap": "\(monitor.address)", "mtu": "\(profile.mtu)",
+                    "measurement_handle": "\(profile.measurementHandle)", "cccd": "\(profile.measurementCCCD)",
+                ])
+                emit(.subscribed(address: monitor.address, receivedAt: now))
+            case .measurement(let payload):
+                do {
+                    let measurement = try HeartRateMeasurement(payload: payload)
+                    beats += 1
+                    emit(.beat(measurement, payload: payload, receivedAt: now))
+                    for event in monitor.beat(measurement, now: now) { emit(.strap(event, receivedAt: now)) }
+                } catch {
+                    malformedBeats += 1
+                    logger.warning("heart-rate notification is no measurement", metadata: [
+                        "strap": "\(monitor.address)", "payload": "\(Hex.encode(payload))", "error": "\(error)",
+                        "malformed_so_far": "\(malformedBeats)",
+                    ])
+                    emit(.malformedBeat(payload: payload, reason: "\(error)", receivedAt: now))
+                }
+            case .batteryLevel(let level):
+                for event in monitor.batteryLevel(level) { emit(.strap(event, receivedAt: now)) }
+            case .bodySensorLocation(let raw):
+                let name = BodySensorLocation(rawValue: raw)?.name ?? "reserved_\(raw)"
+                emit(.bodySensorLocation(name, receivedAt: now))
+            case .ignored(let why):
+                ignoredPDUs += 1
+                logger.warning("ATT PDU ignored", metadata: [
+                    "strap": "\(monitor.address)", "reason": "\(why)", "ignored_so_far": "\(ignoredPDUs)",
+                ])
+            case .failed(let reason):
+                return reason
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# End to end on a real Linux Bluetooth stack: ../shared/ble-vm boots Debian's kernel in qemu with a
+# virtual controller and a virtual strap that drops the link twice (out of range 15 s each time),
+# sends a truncated payload every 7th beat and loses skin contact for a while. The wearbridge
+# daemon is the central; afterwards the session it recorded is checked against every payload the
+# strap sent (scripts/check-ble-e2e.py), and the figures are printed.
+# Needs root (apt-get for qemu and bluez, /dev/vhci in the guest). About two minutes from clean.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SHARED=$(cd ../shared && pwd)
+[ -x "$SHARED/ble-vm/run-ble-e2e.sh" ] || { echo "../shared/ble-vm is missing" >&2; exit 1; }
+DURATION=${BLE_E2E_SECONDS:-95}
+export WORK=${WORK:-/var/tmp/ble-vm}
+swift build --product wearbridge
+BIN="$(swift build --show-bin-path)/wearbridge"
+# The guest runs the host's binaries from their host paths, read-only.
+TESTS=cmd \
+GUEST_CMD="sh $ROOT/scripts/ble-e2e-guest.sh $BIN $DURATION" \
+GUEST_CMD_TIMEOUT=$((DURATION + 60)) \
+QEMU_TIMEOUT=$((DURATION + 200)) \
+PERIPH_ARGS="--drop-after 20 --away-for 15 --drops 2 --malformed-every 7 --battery 80 --contact-off 45 52" \
+  "$SHARED/ble-vm/run-ble-e2e.sh" | tail -14
+python3 "$ROOT/scripts/check-ble-e2e.py" "$WORK/out" --drops 2

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Checks a ble-vm run of the daemon (scripts/ble-e2e.sh) and prints its figures.
+
+What the session recorded must be exactly the valid payloads the strap sent while connected:
+every recorded beat is a valid payload the strap sent, in the order sent, none twice, none
+invented; every truncated payload delivered is an `hrm_malformed` event, never a beat; the
+daemon reconnected after each drop; strap and contact events and the battery are in the log.
+Payloads the strap sent but the daemon did not record (between link set-up and subscription,
+or in flight when the link dropped) are counted per connection and bounded.
+
+Usage: check-ble-e2e.py OUT_DIR [--drops N] [--max-lost-per-connection K]
+Exit 0 when every check passes.
+"""
+import argparse
+import json
+import re
+import sys
+
+
+def load_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def periph_log(path):
+    """(t, message) from '[periph +  12.345s] message' lines."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\[periph \+\s*([0-9.]+)s\] (.*)", line)
+            if m:
+                out.append((float(m.group(1)), m.group(2).strip()))
+    return out
+
+
+def timings(path):
+    values = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.strip().split("=", 1)
+                    values.setdefault(k, v)
+    except FileNotFoundError:
+        pass
+    return values
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--drops", type=int, default=2)
+    ap.add_argument("--max-lost-per-connection", type=int, default=2)
+    a = ap.parse_args()
+    out = a.out
+    failures = []
+
+    def check(ok, what):
+        print(("ok    " if ok else "FAIL  ") + what)
+        if not ok:
+            failures.append(what)
+
+    sent = load_jsonl(f"{out}/strap-sent.jsonl")
+    with open(f"{out}/session.json") as f:
+        session = json.load(f)
+    beats = session.get("beats") or []
+    events = session.get("events") or []
+    log = periph_log(f"{out}/peripheral.log")
+
+    # Connection windows in the strap's clock: from "connection from" to "disconnected".
+    windows, start = [], None
+    for t, msg in log:
+        if msg.startswith("connection from"):
+            start = t
+        elif msg.startswith("disconnected") and start is not None:
+            windows.append((start, t))
+            start = None
+    if start is not None:
+        windows.append((start, float("inf")))
+    away = [(t, float(re.search(r"for ([0-9.]+)s", msg).group(1))) for t, msg in log if msg.startswith("out of range")]
+
+    def window_of(t):
+        for i, (a_, b_) in enumerate(windows):
+            if a_ <= t <= b_:
+                return i
+        return None
+
+    # 1. Recorded beats against the valid payloads sent, in order (a subsequence, nothing extra).
+    valid = [s for s in sent if s["kind"] == "valid"]
+    recorded = [b["payload"] for b in beats]
+    j, matched, missed = 0, [], []
+    for s in valid:
+        if j < len(recorded) and recorded[j] == s["hex"]:
+            matched.append(s)
+            j += 1
+        else:
+            missed.append(s)
+    check(j == len(recorded), f"every recorded beat is a valid payload the strap sent, in order "
+                              f"({j} of {len(recorded)} matched)")
+    check(len(recorded) > 0, f"beats were recorded ({len(recorded)})")
+    malformed_hex = {s["hex"] for s in sent if s["kind"] == "malformed"}
+    check(not any(r in malformed_hex and r not in {v["hex"] for v in valid} for r in recorded),
+          "no truncated payload was recorded as a beat")
+
+    # Decoded fields agree with what the strap meant.
+    wrong = [(b, s) for b, s in zip(beats, matched)
+             if b["bpm"] != s["bpm"] or b["rr_1024"] != s["rr_1024"]
+             or b["contact"] != ("detected" if s["contact"] else "not_detected")
+             or b.get("energy_kj") != s.get("energy_kj")]
+    check(not wrong, f"bpm, RR, contact and energy of every beat are what the strap sent ({len(wrong)} differ)")
+
+    # 2. Malformed payloads delivered while connected are events, not beats.
+    malformed_events = [e for e in events if e["kind"] == "hrm_malformed"]
+    malformed_sent_connected = [s for s in sent if s["kind"] == "malformed" and window_of(s["t"]) is not None]
+    check(len(malformed_events) >= 1 and len(malformed_events) <= len(malformed_sent_connected),
+          f"truncated payloads logged as hrm_malformed ({len(malformed_events)} of "
+          f"{len(malformed_sent_connected)} sent while connected)")
+    check(all(e["detail"].get("payload") in malformed_hex for e in malformed_events),
+          "every hrm_malformed event carries a payload the strap sent truncated")
+
+    # 3. Reconnection after every drop, and the events.
+    kinds = [e["kind"] for e in events]
+    drops = [t for t, msg in log if msg.startswith("dropping the link")]
+    check(len(drops) == a.drops, f"the strap dropped the link {a.drops} times ({len(drops)})")
+    check(len(windows) == a.drops + 1, f"the daemon connected {a.drops + 1} times ({len(windows)})")
+    check(kinds.count("strap_found") == 1, f"one strap_found ({kinds.count('strap_found')})")
+    check(kinds.count("strap_lost") == a.drops, f"strap_lost once per drop ({kinds.count('strap_lost')})")
+    check(kinds.count("strap_regained") == a.drops, f"strap_regained once per drop ({kinds.count('strap_regained')})")
+    battery = [e for e in events if e["kind"] == "strap_battery"]
+    check(bool(battery) and battery[0]["detail"].get("percent") == 80, "strap_battery 80% logged")
+    contact_off = [s for s in matched if not s["contact"]]
+    if contact_off:
+        check("contact_lost" in kinds and "contact_regained" in kinds,
+              "contact_lost and contact_regained logged around the recorded no-contact beats")
+
+    # 4. Losses per connection: sent while connected but not recorded.
+    lost_per_connection = [0] * len(windows)
+    for s in missed:
+        w = window_of(s["t"])
+        if w is not None:
+            lost_per_connection[w] += 1
+    check(all(n <= a.max_lost_per_connection for n in lost_per_connection),
+          f"at most {a.max_lost_per_connection} beats lost per connection {lost_per_connection}")
+
+    # 5. Status from the daemon at the end of the run.
+    with open(f"{out}/status.json") as f:
+        status = json.load(f).get("status", {})
+    hr = status.get("heart_rate") or {}
+    check(hr.get("link") == "streaming" and hr.get("battery_percent") == 80 and hr.get("bpm"),
+          f"ctl status shows the strap streaming with bpm and battery ({hr})")
+
+    # Figures.
+    tm = timings(f"{out}/e2e-timings")
+    gt = timings(f"{out}/timings")
+    print("figures:")
+    print(f"  beats sent valid {len(valid)}, recorded {len(recorded)}, malformed sent "
+          f"{len(sent) - len(valid)}, logged {len(malformed_events)}")
+    print(f"  beats lost per connection (sent while connected, not recorded): {lost_per_connection}")
+    # Strap clock -> guest clock: READY is printed right after "advertising as", polled every 0.1 s.
+    ready_t = next((t for t, msg in log if msg.startswith("advertising as")), None)
+    if ready_t is not None and "peripheral_ready" in gt and "daemon_start" in tm and beats:
+        offset = float(gt["peripheral_ready"]) - ready_t
+        first_beat_guest = beats[0]["received"]
+        print(f"  daemon start -> first recorded beat: {first_beat_guest - float(tm['daemon_start']):.2f} s "
+              f"(strap advertising throughout; connect + discovery + first 1 Hz notification)")
+        for (t_drop, away_s) in away:
+            back = t_drop + away_s
+            after = [s for s in matched if s["t"] > back]
+            if after:
+                print(f"  strap back in range at {back:.1f} s -> first recorded beat {after[0]['t'] - back:.2f} s later")
+        del offset
+    try:
+        stat = open(f"{out}/daemon-stat.txt").read().split(")")[-1].split()
+        tck = int(open(f"{out}/clk-tck.txt").read())
+        cpu = (int(stat[11]) + int(stat[12])) / tck
+        mem = open(f"{out}/daemon-mem.txt").read().split()
+        print(f"  daemon CPU time over the run {cpu:.2f} s (guest, TCG-emulated); {' '.join(mem)}")
+    except (OSError, ValueError, IndexError):
+        pass
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

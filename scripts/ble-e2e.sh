@@ -13,8 +13,11 @@ SHARED=$(cd ../shared && pwd)
 DURATION=${BLE_E2E_SECONDS:-95}
 export WORK=${WORK:-/var/tmp/ble-vm}
 swift build --product wearbridge
-BIN="$(swift build --show-bin-path)/wearbridge"
-# The guest runs the host's binaries from their host paths, read-only.
+# The guest runs host binaries from their host paths over 9p: run a copy, so that a rebuild during
+# the two minutes cannot swap the binary under the running daemon.
+mkdir -p "$WORK/bin"
+BIN="$WORK/bin/wearbridge"
+cp "$(swift build --show-bin-path)/wearbridge" "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
 TESTS=cmd \
 GUEST_CMD="sh $ROOT/scripts/ble-e2e-guest.sh $BIN $DURATION" \
 GUEST_CMD_TIMEOUT=$((DURATION + 60)) \

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, protocol, golden replays of ../shared recordings, and the CLI.
+# The whole test suite: unit, protocol, golden replays of ../shared recordings, the CLI, the daemon
+# against real gpsd, and the Bluetooth end to end on a real Linux stack in a VM (scripts/ble-e2e.sh;
+# BLE_E2E=0 leaves it out for a quick local run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d ../shared/benchmarks ] || { echo "../shared/benchmarks is missing: tests replay its recordings" >&2; exit 1; }
 swift build --build-tests
 swift test --skip-build
+if [ "${BLE_E2E:-1}" != 0 ]; then
+    scripts/ble-e2e.sh
+fi

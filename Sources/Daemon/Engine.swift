@@ -116,7 +116,9 @@ final class Engine {
             // Where the strap is worn is logged when it changes, not at every reconnection.
             if logged.kind == "strap_location", previousLocation == strap?.location { return }
             if logged.kind != "hrm_malformed" {
-                logger.info("strap", metadata: ["event": "\(logged.kind)", "detail": "\(logged.detail)"])
+                var metadata: Logger.Metadata = ["event": "\(logged.kind)"]
+                for (key, value) in logged.detail { metadata[key] = "\(value)" }
+                logger.info("strap", metadata: metadata)
             }
             pending += controller.strap(logged, receivedAt: receivedAt)
         case nil:

@@ -79,12 +79,12 @@ extension SessionLog {
                 entries.append((row[0], .fix(fix)))
             }
             let beats = try Row.fetchCursor(
-                db, sql: "SELECT seq, received, bpm, contact, energy_kj, rr FROM heart_rate WHERE session_id = ? ORDER BY seq",
+                db, sql: "SELECT seq, received, bpm, contact, energy_kj, rr, payload FROM heart_rate WHERE session_id = ? ORDER BY seq",
                 arguments: [sessionID])
             while let row = try beats.next() {
                 let sample = HeartRateSample(
                     bpm: row[2], contact: row[3] ?? "not_supported", energyExpended: row[4], rrIntervals: Self.rr(row[5]),
-                    receivedAt: row[1] ?? 0)
+                    receivedAt: row[1] ?? 0, payload: (row[6] as Data?).map { [UInt8]($0) } ?? [])
                 entries.append((row[0], .heartRate(sample)))
             }
             for row in try Row.fetchAll(

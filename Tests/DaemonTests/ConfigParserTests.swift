@@ -40,7 +40,8 @@ struct ConfigParserTests {
         #expect(config.activity == .cycling && config.autostart && config.abandonAfter == 5400)
         #expect(config.logLevel == "debug")
         #expect(config.controller == SessionController.Configuration(
-            activity: .cycling, autostart: true, abandonAfter: 5400, gpsLostAfter: 10))
+            activity: .cycling, autostart: true, abandonAfter: 5400, gpsLostAfter: 10,
+            heartRateZones: HeartRateZones(maxHeartRate: 190)))
     }
 
     /// Each mistake stops start-up with a message naming the key, the value and what is allowed.
@@ -59,6 +60,13 @@ struct ConfigParserTests {
         ("[control]\ngroup = \"\"", "control.group", "group name"),
         ("[log]\nlevel = \"loud\"", "log.level = \"loud\"", "warning"),
         ("gpsd = 3", "gpsd = 3", "a table [gpsd]"),
+        ("[strap]\naddress = \"F1:F1:F1:F1:F1\"", "strap.address = \"F1:F1:F1:F1:F1\"", "first-seen"),
+        ("[strap]\naddress = \"polar\"", "strap.address = \"polar\"", "wearbridge scan"),
+        ("[strap]\naddress_type = \"static\"", "strap.address_type = \"static\"", "\"random\" or \"public\""),
+        ("[strap]\nadapter = \"bt0\"", "strap.adapter = \"bt0\"", "hci0"),
+        ("[strap]\nsilence_after = 1", "strap.silence_after = 1", "from 2 s"),
+        ("[strap]\nmax_heart_rate = 300", "strap.max_heart_rate = 300", "100 to 250"),
+        ("[strap]\nmac = \"x\"", "strap.mac", "address"),
     ])
     func aBadConfigurationIsRefusedByName(text: String, names: String, allowed: String) {
         do {
@@ -70,6 +78,16 @@ struct ConfigParserTests {
             #expect(message.contains(allowed), "\(message)")
             #expect(message.hasPrefix("test.toml"))
         }
+    }
+
+    @Test func aStrapIsChosenByAddressOrAsTheFirstSeen() throws {
+        let byAddress = try parser.parse(
+            "[strap]\naddress = \"a0:9e:1a:12:34:56\"\naddress_type = \"public\"\nadapter = \"hci1\"\nsilence_after = \"10s\"\nmax_heart_rate = 181")
+        #expect(byAddress.strap.choice == .address("A0:9E:1A:12:34:56", type: "public"))
+        #expect(byAddress.strap.adapter == "hci1" && byAddress.strap.silenceAfter == 10 && byAddress.strap.maxHeartRate == 181)
+        #expect(byAddress.controller.heartRateZones?.maxHeartRate == 181)
+        #expect(try parser.parse("[strap]\naddress = \"first-seen\"").strap.choice == .firstSeen)
+        #expect(try parser.parse("").strap.choice == WearbridgeConfig.Strap.Choice.none)
     }
 
     @Test func brokenTOMLSaysWhere() {

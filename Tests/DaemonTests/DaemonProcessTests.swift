@@ -149,6 +149,28 @@ struct DaemonProcessTests {
         await daemon.stop()
     }
 
+    /// A configured strap on a machine without Bluetooth (this one): the daemon logs why, keeps
+    /// retrying quietly, records GPS as ever and shows the strap as searching.
+    @Test func aStrapThatCannotBeReachedNeverStopsTheDaemon() async throws {
+        let directory = try temporaryDirectory("nostrap")
+        let daemon = try DaemonUnderTest(
+            directory: directory, gpsdPort: Loopback.freePort(), extra: "[strap]\naddress = \"F1:F1:F1:F1:F1:F1\"\nadapter = \"hci7\"",
+            autostart: false)
+        try await daemon.start()
+        #expect(try daemon.ctl("start").status == 0)
+        try await Task.sleep(for: .seconds(2))
+        let heartRate = try daemon.status()["heart_rate"] as? [String: Any]
+        #expect(heartRate?["link"] as? String == "searching" && heartRate?["beats"] as? Int == 0)
+        let text = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+        #expect(text.contains("strap     searching"), "\(text)")
+        #expect(try daemon.ctl("end").status == 0)
+        await daemon.stop()
+        let log = daemon.child?.stderr ?? ""
+        #expect(log.contains("strap connection failed") && log.contains("no Bluetooth adapter hci7"), "\(log)")
+        // Logged once then every 20th attempt, not at every retry.
+        #expect(log.components(separatedBy: "strap connection failed").count - 1 == 1, "\(log)")
+    }
+
     /// The shipped unit, pointed at the built binary, passes systemd's own checks.
     @Test func theSystemdUnitVerifies() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

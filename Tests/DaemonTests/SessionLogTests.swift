@@ -54,6 +54,27 @@ struct SessionLogTests {
         #expect(throws: StoreError.noSuchSession("zz")) { try log.detail(matching: "zz") }
     }
 
+    @Test func heartRateRowsKeepTheirPayloadAndComeBackInTheJournal() async throws {
+        let directory = try temporaryDirectory("hr")
+        let log = try SessionLog.open(directory: directory)
+        let samples = [
+            HeartRateSample(bpm: 72, contact: "detected", rrIntervals: [853, 860], receivedAt: 10.5, payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]),
+            HeartRateSample(bpm: 300, contact: "not_supported", energyExpended: 12, receivedAt: 11.5, payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]),
+        ]
+        var actions: [SessionAction] = [.begin(sessionID: "hr", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 5))]
+        for (i, sample) in samples.enumerated() {
+            actions.append(.recordHeartRate(sessionID: "hr", seq: i + 1, sample: sample, time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil))
+        }
+        try await log.write(LogBatch(actions: actions))
+        let beats = try log.beats(of: "hr")
+        #expect(beats.map(\.payload) == samples.map(\.payload))
+        #expect(beats.map(\.rrIntervals) == [[853, 860], []] && beats.map(\.energyExpended) == [nil, 12])
+        #expect(beats.map(\.time) == [1_750_000_000, nil] && beats.map(\.received) == [10.5, 11.5])
+        let journal = try log.journal(of: "hr")
+        #expect(journal.entries == samples.map { .heartRate($0) } && journal.nextSeq == 3)
+        #expect(try log.detail(matching: "hr").beatCount == 2)
+    }
+
     @Test func aForeignDatabaseIsRefusedAndLeftAlone() async throws {
         let directory = try temporaryDirectory("foreign")
         let path = "\(directory)/\(SessionLog.fileName)"

@@ -223,3 +223,61 @@ struct SessionControllerTests {
         #expect(lost.contains { if case .recordEvent(_, _, let e, _) = $0 { e.kind == "gps_lost" } else { false } })
     }
 }
+
+@Suite("Session controller: heart rate")
+struct SessionControllerHeartRateTests {
+    private let zones = HeartRateZones(maxHeartRate: 200)
+
+    private func beat(_ bpm: Int, at t: Double, contact: String = "detected") -> HeartRateSample {
+        HeartRateSample(bpm: bpm, contact: contact, rrIntervals: [UInt16(61_440 / bpm)], receivedAt: t, payload: [0x16, UInt8(bpm)])
+    }
+
+    @Test func beatsAreLoggedOnlyInASessionAndFeedItsFigures() {
+        var controller = SessionController(configuration: .init(heartRateZones: zones), nextSessionID: "s0")
+        #expect(controller.heartRate(beat(120, at: 10)).isEmpty, "no session: nothing to log it in")
+        _ = controller.handle(.start, id: "a", receivedAt: 11, systemTime: 0)
+        let actions = (0..<10).flatMap { controller.heartRate(beat(150 + $0, at: 12 + Double($0))) }
+        let rows = actions.compactMap { if case .recordHeartRate(let id, let seq, let sample, _) = $0 { (id, seq, sample) } else { nil } }
+        #expect(rows.count == 10 && rows.allSatisfy { $0.0 == "s0" })
+        #expect(rows.map(\.1) == Array(rows[0].1..<(rows[0].1 + 10)), "rows take the session's sequence")
+        #expect(rows[3].2.payload == [0x16, 153])
+        let stats = controller.session!.track.heartRate!
+        #expect(stats.sampleCount == 10 && stats.maximum == 159 && stats.average == 154.5)
+    }
+
+    @Test func beatsWithoutSkinContactAreLoggedButNotCounted() {
+        var controller = SessionController(configuration: .init(heartRateZones: zones), nextSessionID: "s0")
+        _ = controller.handle(.start, id: "a", receivedAt: 1, systemTime: 0)
+        #expect(controller.heartRate(beat(140, at: 2)).count == 1)
+        #expect(controller.heartRate(beat(30, at: 3, contact: "not_detected")).count == 1)
+        #expect(controller.session!.track.heartRate!.sampleCount == 1)
+    }
+
+    @Test func strapEventsAreSessionEventsWithTheirDetail() {
+        var controller = SessionController(configuration: .init(), nextSessionID: "s0")
+        let lost = LoggedEvent(kind: "strap_lost", detail: ["reason": .text("silent")])
+        #expect(controller.strap(lost, receivedAt: 1).isEmpty)
+        _ = controller.handle(.start, id: "a", receivedAt: 1, systemTime: 0)
+        guard case .recordEvent("s0", _, let event, 2)? = controller.strap(lost, receivedAt: 2).first else {
+            Issue.record("no event recorded")
+            return
+        }
+        #expect(event.kind == "strap_lost" && event.detail["reason"] == .text("silent"))
+    }
+
+    @Test func theJournalRebuildsHeartRateFiguresToo() {
+        var controller = SessionController(configuration: .init(heartRateZones: zones), nextSessionID: "s0")
+        _ = controller.handle(.start, id: "a", receivedAt: 1, systemTime: 0)
+        var journal: [SessionController.JournalEntry] = [.command(.start, id: "a")]
+        for i in 0..<30 {
+            let sample = beat(100 + i * 3, at: 2 + Double(i))
+            _ = controller.heartRate(sample)
+            journal.append(.heartRate(sample))
+        }
+        let rebuilt = SessionController(
+            configuration: .init(heartRateZones: zones), nextSessionID: "x", recovering: "s0", activity: .running,
+            startedAt: TimeAnchor(source: .system, seconds: 0), journal: journal, nextSeq: 40, restartedAt: 100)
+        let before = controller.session!.track.heartRate!, after = rebuilt.session!.track.heartRate!
+        #expect(after.sampleCount == 30 && after.average == before.average && after.timeInZone == before.timeInZone)
+    }
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Runs inside the ble-vm guest (see scripts/bench-strap.sh): the daemon's CPU and memory while
+# logging GPS from a real gpsd (gpsfake at the recording's 1 Hz pace), first GPS-only, then with
+# the virtual strap notifying at 1 Hz. Same gpsd, same machine, one after the other.
+# Usage: bench-strap-guest.sh WEARBRIDGE_BINARY RECORDING SECONDS
+set -u
+B=$1
+RECORDING=$2
+SECONDS_TO_RUN=$3
+WARMUP=15
+gpsfake -1 -q -c 0.25 -P 2947 "$RECORDING" > "$OUT/gpsfake.log" 2>&1 &
+sleep 8
+TCK=$(getconf CLK_TCK)
+: > "$OUT/bench.txt"
+for phase in gps-only gps+strap; do
+  D=/tmp/bench-$phase
+  mkdir -p "$D/data"
+  {
+    printf '[gpsd]\nhost = "127.0.0.1"\nport = 2947\n[storage]\ndirectory = "%s/data"\n' "$D"
+    printf '[control]\nsocket = "%s/control.sock"\n[session]\nautostart = true\n' "$D"
+    if [ "$phase" = "gps+strap" ]; then
+      printf '[strap]\naddress = "%s"\naddress_type = "%s"\nadapter = "%s"\n' "$PEER_ADDRESS" "$PEER_ADDRESS_TYPE" "$HCI_DEVICE"
+    fi
+  } > "$D/wearbridge.toml"
+  "$B" run --config "$D/wearbridge.toml" > "$OUT/bench-$phase.log" 2>&1 &
+  PID=$!
+  sleep $WARMUP
+  T1=$(awk '{print $14 + $15}' "/proc/$PID/stat")
+  sleep "$SECONDS_TO_RUN"
+  T2=$(awk '{print $14 + $15}' "/proc/$PID/stat")
+  HWM=$(awk '/VmHWM/{print $2}' "/proc/$PID/status")
+  "$B" ctl status --json --config "$D/wearbridge.toml" > "$OUT/bench-$phase-status.json"
+  kill -TERM $PID; wait $PID
+  echo "$phase cpu_ticks=$((T2 - T1)) tck=$TCK seconds=$SECONDS_TO_RUN vmhwm_kb=$HWM" | tee -a "$OUT/bench.txt"
+done

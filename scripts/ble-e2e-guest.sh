@@ -49,3 +49,22 @@ ID=$("$B" sessions --json $C | sed -n 's/.*"id":"\([^"]*\)".*/\1/p' | head -1)
 [ -n "$ID" ] || { echo "no session recorded"; exit 5; }
 "$B" show "$ID" --json --beats $C > "$OUT/session.json" || exit 6
 echo "session $ID exported"
+
+# The strap advertises again once the daemon is gone: `scan` must list it...
+"$B" scan --seconds 3 --json --adapter "$HCI_DEVICE" > "$OUT/scan.json" || exit 7
+# ...and a daemon told to take "the first heart-rate strap seen" finds it, records it and remembers it.
+D2=/tmp/wearbridge-e2e-first-seen
+mkdir -p "$D2/data"
+sed -e "s|$D|$D2|g" -e 's|^address = .*|address = "first-seen"|' "$D/wearbridge.toml" > "$D2/wearbridge.toml"
+C2="--config $D2/wearbridge.toml"
+"$B" run $C2 > "$OUT/daemon-first-seen.log" 2>&1 &
+PID=$!
+i=0
+until [ -S "$D2/control.sock" ]; do i=$((i+1)); [ $i -gt 200 ] && exit 8; sleep 0.05; done
+"$B" ctl start $C2 || exit 9
+sleep 15
+"$B" ctl status --json $C2 > "$OUT/status-first-seen.json"
+cp "$D2/data/strap" "$OUT/remembered-strap" 2>/dev/null
+"$B" ctl end $C2
+kill -TERM $PID
+wait $PID

@@ -59,9 +59,13 @@ def main():
         if not ok:
             failures.append(what)
 
-    sent = load_jsonl(f"{out}/strap-sent.jsonl")
-    with open(f"{out}/session.json") as f:
-        session = json.load(f)
+    try:
+        sent = load_jsonl(f"{out}/strap-sent.jsonl")
+        with open(f"{out}/session.json") as f:
+            session = json.load(f)
+    except (OSError, ValueError) as error:
+        print(f"FAIL  the run left no usable results in {out}: {error} (see cmd.log and daemon.log there)")
+        return 1
     beats = session.get("beats") or []
     events = session.get("events") or []
     log = periph_log(f"{out}/peripheral.log")
@@ -78,6 +82,7 @@ def main():
         windows.append((start, float("inf")))
     away = [(t, float(re.search(r"for ([0-9.]+)s", msg).group(1))) for t, msg in log if msg.startswith("out of range")]
 
+    # The main session ends with its last recorded beat; later connections are the first-seen phase.
     def window_of(t):
         for i, (a_, b_) in enumerate(windows):
             if a_ <= t <= b_:
@@ -108,9 +113,15 @@ def main():
              or b.get("energy_kj") != s.get("energy_kj")]
     check(not wrong, f"bpm, RR, contact and energy of every beat are what the strap sent ({len(wrong)} differ)")
 
+    # Connections of the main session: those that began before its last recorded beat.
+    last_main_t = matched[-1]["t"] if matched else float("inf")
+    main_windows = [w for w in windows if w[0] <= last_main_t]
+    later_windows = len(windows) - len(main_windows)
+
     # 2. Malformed payloads delivered while connected are events, not beats.
     malformed_events = [e for e in events if e["kind"] == "hrm_malformed"]
-    malformed_sent_connected = [s for s in sent if s["kind"] == "malformed" and window_of(s["t"]) is not None]
+    malformed_sent_connected = [s for s in sent if s["kind"] == "malformed" and window_of(s["t"]) is not None
+                                and s["t"] <= last_main_t]
     check(len(malformed_events) >= 1 and len(malformed_events) <= len(malformed_sent_connected),
           f"truncated payloads logged as hrm_malformed ({len(malformed_events)} of "
           f"{len(malformed_sent_connected)} sent while connected)")
@@ -121,7 +132,7 @@ def main():
     kinds = [e["kind"] for e in events]
     drops = [t for t, msg in log if msg.startswith("dropping the link")]
     check(len(drops) == a.drops, f"the strap dropped the link {a.drops} times ({len(drops)})")
-    check(len(windows) == a.drops + 1, f"the daemon connected {a.drops + 1} times ({len(windows)})")
+    check(len(main_windows) == a.drops + 1, f"the daemon connected {a.drops + 1} times ({len(main_windows)})")
     check(kinds.count("strap_found") == 1, f"one strap_found ({kinds.count('strap_found')})")
     check(kinds.count("strap_lost") == a.drops, f"strap_lost once per drop ({kinds.count('strap_lost')})")
     check(kinds.count("strap_regained") == a.drops, f"strap_regained once per drop ({kinds.count('strap_regained')})")
@@ -149,6 +160,8 @@ def main():
             before_subscription[w] += 1
         else:
             while_streaming[w] += 1
+    before_subscription = before_subscription[:len(main_windows)]
+    while_streaming = while_streaming[:len(main_windows)]
     check(all(n <= 1 for n in before_subscription),
           f"at most one beat sent before notifications were on, per connection {before_subscription}")
     check(all(n == 0 for n in while_streaming), f"no beat lost while streaming {while_streaming}")
@@ -160,6 +173,22 @@ def main():
     hr = status.get("heart_rate") or {}
     check(hr.get("link") == "streaming" and hr.get("battery_percent") == 80 and hr.get("bpm"),
           f"ctl status shows the strap streaming with bpm and battery ({hr})")
+
+    # 6. `scan` lists the strap; a "first-seen" daemon found it, recorded it and remembered it.
+    try:
+        scanned = [json.loads(line) for line in open(f"{out}/scan.json") if line.strip()]
+    except (OSError, ValueError):
+        scanned = []
+    check(any(r.get("address") == "F1:F1:F1:F1:F1:F1" and r.get("address_type") == "random" and r.get("heart_rate")
+              and r.get("rssi") is not None for r in scanned), f"scan lists the strap with its type and RSSI ({scanned})")
+    try:
+        remembered = open(f"{out}/remembered-strap").read().strip()
+        first_seen = json.load(open(f"{out}/status-first-seen.json"))["status"].get("heart_rate") or {}
+    except (OSError, ValueError, KeyError):
+        remembered, first_seen = "", {}
+    check(remembered == "F1:F1:F1:F1:F1:F1 random", f"first-seen remembered the strap ({remembered!r})")
+    check(first_seen.get("beats", 0) > 0 and later_windows >= 1,
+          f"the first-seen daemon connected and recorded beats ({first_seen.get('beats')})")
 
     # Figures.
     tm = timings(f"{out}/e2e-timings")

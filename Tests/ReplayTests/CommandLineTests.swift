@@ -69,4 +69,19 @@ import Testing
         let notHex = try run(["decode-hrm", "zz"])
         #expect(notHex.status == 1 && notHex.err.contains("not hex"))
     }
+
+    /// This machine has no Bluetooth: the field tools say so plainly instead of failing obscurely.
+    @Test func scanAndStrapWithoutAnAdapterSayWhy() throws {
+        let scan = try run(["scan", "--seconds", "1", "--adapter", "hci9"])
+        #expect(scan.status == 1 && scan.err.contains("no Bluetooth adapter hci9"), "\(scan.err)")
+        let badSeconds = try run(["scan", "--seconds", "0"])
+        #expect(badSeconds.status == 64 && badSeconds.err.contains("--seconds"))
+        let badAddress = try run(["strap", "F1:F1:F1"])
+        #expect(badAddress.status == 64 && badAddress.err.contains("not an address like"), "\(badAddress.err)")
+        // It keeps retrying (quietly) until told to stop, then exits cleanly.
+        let strap = try run(["strap", "F1:F1:F1:F1:F1:F1", "--adapter", "hci9", "--seconds", "1.5"])
+        #expect(strap.status == 0 && strap.out.isEmpty, "\(strap.out)")
+        #expect(strap.err.components(separatedBy: "strap connection failed").count == 2, "\(strap.err)")
+        #expect(strap.err.contains("no Bluetooth adapter hci9"))
+    }
 }

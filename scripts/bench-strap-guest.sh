@@ -8,6 +8,10 @@ B=$1
 RECORDING=$2
 SECONDS_TO_RUN=$3
 WARMUP=15
+# The guest's init brings up neither loopback nor ptys; gpsd and gpsfake need both.
+ip link set lo up
+mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts 2>/dev/null
+[ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
 gpsfake -1 -q -c 0.25 -P 2947 "$RECORDING" > "$OUT/gpsfake.log" 2>&1 &
 sleep 8
 TCK=$(getconf CLK_TCK)
@@ -29,6 +33,8 @@ for phase in gps-only gps+strap; do
   sleep "$SECONDS_TO_RUN"
   T2=$(awk '{print $14 + $15}' "/proc/$PID/stat")
   HWM=$(awk '/VmHWM/{print $2}' "/proc/$PID/status")
+  # A phase that recorded no GPS measures nothing: say so rather than print a figure.
+  "$B" ctl status --json --config "$D/wearbridge.toml" | grep -q '"fixes_accepted":[1-9]' || echo "$phase recorded no fixes" >> "$OUT/bench.txt"
   "$B" ctl status --json --config "$D/wearbridge.toml" > "$OUT/bench-$phase-status.json"
   kill -TERM $PID; wait $PID
   echo "$phase cpu_ticks=$((T2 - T1)) tck=$TCK seconds=$SECONDS_TO_RUN vmhwm_kb=$HWM" | tee -a "$OUT/bench.txt"

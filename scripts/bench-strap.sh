@@ -24,11 +24,14 @@ import json, sys
 out = sys.argv[1]
 rows = {}
 for line in open(f"{out}/bench.txt"):
+    if "recorded no fixes" in line:
+        sys.exit(f"benchmark invalid: {line.strip()} (see {out}/gpsfake.log)")
     phase, *fields = line.split()
     rows[phase] = {k: float(v) for k, v in (f.split("=") for f in fields)}
 def pct(r): return 100 * r["cpu_ticks"] / r["tck"] / r["seconds"]
 g, s = rows["gps-only"], rows["gps+strap"]
-beats = json.load(open(f"{out}/bench-gps+strap-status.json"))["status"].get("heart_rate", {}).get("beats")
+status = json.load(open(f"{out}/bench-gps+strap-status.json"))["status"]
+beats = status.get("heart_rate", {}).get("beats")
 print(f"daemon in the VM guest (TCG-emulated x86, so CPU shares are inflated against a real Pi), "
       f"{int(g['seconds'])} s per phase after a 15 s warm-up, gpsd at 1 Hz in both:")
 print(f"  GPS only:        CPU {pct(g):.2f}% of one core ({g['cpu_ticks']:.0f} ticks), VmHWM {g['vmhwm_kb']/1024:.1f} MB")

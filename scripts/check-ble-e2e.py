@@ -167,6 +167,14 @@ def main():
     check(all(n == 0 for n in while_streaming), f"no beat lost while streaming {while_streaming}")
     lost_per_connection = [a_ + b_ for a_, b_ in zip(before_subscription, while_streaming)]
 
+    # The core's figures agree with the beats in the log (those with skin contact count).
+    counted = [b["bpm"] for b in beats if b["contact"] != "not_detected" and 20 <= b["bpm"] <= 250]
+    figures = (session.get("summary") or {}).get("heart_rate") or {}
+    check(figures.get("samples") == len(counted) and counted
+          and abs(figures.get("average_bpm", 0) - sum(counted) / len(counted)) < 0.06
+          and figures.get("max_bpm") == max(counted),
+          f"session heart-rate figures match the logged beats ({figures})")
+
     # 5. Status from the daemon at the end of the run.
     with open(f"{out}/status.json") as f:
         status = json.load(f).get("status", {})

@@ -42,7 +42,7 @@ public struct StrapConnection {
             now = clock()
             if let pdu, let reason = perform(client.receive(pdu, now: now), bearer, &monitor, now, emit) { return reason }
             if let reason = perform(client.tick(now: now), bearer, &monitor, now, emit) { return reason }
-            if monitor.isSilent(now: now) { return "no beat for \(seconds(monitor.silenceAfter)) s while connected" }
+            if monitor.isSilent(now: now) { return "no beat for \(formatSeconds(monitor.silenceAfter)) s while connected" }
             if client.isSubscribed, now >= nextBattery {
                 nextBattery = now + batteryEvery
                 if let reason = perform(client.refreshBattery(now: now), bearer, &monitor, now, emit) { return reason }

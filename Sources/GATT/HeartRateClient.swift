@@ -96,7 +96,7 @@ public struct HeartRateClient: Sendable {
     /// The passage of time: an outstanding request past its deadline ends the connection.
     public mutating func tick(now: Double) -> [Output] {
         guard !isFailed, let pending, now >= pending.deadline else { return [] }
-        return fail("ATT request 0x\(hex([pending.opcode])) unanswered for \(seconds(requestTimeout)) s")
+        return fail("ATT request 0x\(hex([pending.opcode])) unanswered for \(formatSeconds(requestTimeout)) s")
     }
 
     /// Re-reads the battery level (straps rarely notify it); nothing when busy or unknown.
@@ -294,6 +294,6 @@ func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 func hex16(_ value: UInt16) -> String { Hex.encode([UInt8(value >> 8), UInt8(value & 0xFF)]) }
 
 /// 30 -> "30", 0.5 -> "0.5": durations as people write them.
-public func seconds(_ value: Double) -> String {
+public func formatSeconds(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }

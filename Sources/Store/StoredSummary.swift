@@ -8,6 +8,22 @@ struct StoredSummary: Codable {
     var bridgedGaps: Int
     var maxSpeed: Double
     var trackPoints: Int
+    var heartRate: HeartRateFigures?
+
+    /// Average, maximum and time in each zone (zone 0 below the first bound), from beats with contact.
+    struct HeartRateFigures: Codable {
+        var samples: Int
+        var averageBPM: Double?
+        var maximumBPM: Int?
+        var timeInZone: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case samples
+            case averageBPM = "average_bpm"
+            case maximumBPM = "max_bpm"
+            case timeInZone = "time_in_zone_s"
+        }
+    }
 
     init(_ summary: SessionSummary) {
         rejected = Dictionary(uniqueKeysWithValues: summary.rejected.map { ($0.key.rawValue, $0.value) })
@@ -16,6 +32,11 @@ struct StoredSummary: Codable {
         bridgedGaps = summary.bridgedGaps
         maxSpeed = summary.maxSpeed
         trackPoints = summary.trackPoints
+        heartRate = summary.heartRate.flatMap {
+            $0.samples == 0 ? nil : HeartRateFigures(
+                samples: $0.samples, averageBPM: $0.average.map { ($0 * 10).rounded() / 10 }, maximumBPM: $0.maximum,
+                timeInZone: $0.timeInZone.map { ($0 * 10).rounded() / 10 })
+        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -25,5 +46,6 @@ struct StoredSummary: Codable {
         case bridgedGaps = "gaps_bridged"
         case maxSpeed = "max_speed_mps"
         case trackPoints = "track_points"
+        case heartRate = "heart_rate"
     }
 }

@@ -18,7 +18,7 @@ enum StrapEventText {
         (try? JSONLine.encode(StrapEventJSON(event))) ?? "{}"
     }
 
-    private static func detail(_ event: StrapEvent) -> String {
+    static func detail(_ event: StrapEvent) -> String {
         switch event {
         case .found(let address): " \(address)"
         case .lost(let reason): " \(reason)"
@@ -55,8 +55,8 @@ private struct StrapEventJSON: Encodable {
         case .strap(let strapEvent, let at):
             kind = strapEvent.kind
             t = at
-            let text = StrapEventText.text(event)
-            detail = text.hasPrefix("event  \(strapEvent.kind) ") ? String(text.dropFirst("event  \(strapEvent.kind) ".count)) : nil
+            let text = StrapEventText.detail(strapEvent)
+            detail = text.isEmpty ? nil : String(text.dropFirst())
         case .subscribed(let strap, let at):
             (kind, t, address) = ("subscribed", at, strap)
         case .bodySensorLocation(let name, let at):

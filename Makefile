@@ -1,4 +1,4 @@
-.PHONY: setup demo test bench
+.PHONY: setup demo test bench bench-strap e2e-ble
 setup:
 	scripts/setup.sh
 demo:
@@ -12,3 +12,9 @@ bench:
 	.build/release/wearbridge-bench memory
 	scripts/build-release.sh
 	.build/release/wearbridge-bench daemon --wearbridge .build-static/release/wearbridge
+	# The strap figure needs the Bluetooth VM (../shared/ble-vm): about five minutes.
+	scripts/bench-strap.sh
+bench-strap:
+	scripts/bench-strap.sh
+e2e-ble:
+	scripts/ble-e2e.sh

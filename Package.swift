@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Harness",
+                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth", "Harness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

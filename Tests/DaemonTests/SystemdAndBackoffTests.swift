@@ -1,4 +1,5 @@
-import Daemon
+import Bluetooth
+@testable import Daemon
 import Foundation
 import GPSDLink
 import Harness
@@ -39,5 +40,23 @@ struct SystemdAndBackoffTests {
         #expect(backoff.failures == 12)
         backoff.reset()
         #expect(backoff.nextDelay() == 0.25)
+    }
+}
+
+@Suite("Remembered strap")
+struct RememberedStrapTests {
+    @Test func theFirstSeenStrapIsRememberedAndAnUnreadableFileIsSaidAndIgnored() throws {
+        let directory = try temporaryDirectory("remember")
+        let memory = RememberedStrap(directory: directory)
+        #expect(memory.load().address == nil && memory.load().problem == nil, "nothing remembered yet")
+        let strap = try #require(BluetoothAddress("A0:9E:1A:12:34:56", kind: .public))
+        try memory.save(strap)
+        #expect(memory.load().address == strap)
+        #expect(try String(contentsOfFile: "\(directory)/strap", encoding: .utf8) == "A0:9E:1A:12:34:56 public\n")
+        for garbage in ["", "A0:9E:1A:12:34:56", "A0:9E:1A:12:34:56 static", "zz random", "\u{0}\u{1}binary"] {
+            try garbage.write(toFile: "\(directory)/strap", atomically: true, encoding: .utf8)
+            let (address, problem) = memory.load()
+            #expect(address == nil && problem?.contains("not \"ADDRESS random|public\"") == true, "\(garbage)")
+        }
     }
 }

@@ -145,4 +145,39 @@ struct HeartRateClientTests {
             }
         }
     }
+
+    @Test func aMeasurementThatOnlyIndicatesIsSubscribedForIndications() {
+        var client = HeartRateClient()
+        let steps = StrapTranscript.mtu + [
+            .expect("10 0100 ffff 0028"), .reply("11 06 0100 0500 0d18"),
+            .expect("10 0600 ffff 0028"), .reply("01 10 0600 0a"),
+            .expect("08 0100 0500 0328"), .reply("09 07 0200 20 0300 372a"),
+            .expect("08 0300 0500 0328"), .reply("01 08 0300 0a"),
+            .expect("04 0400 0500"), .reply("05 01 0400 0229"),
+            .expect("12 0400 0200"), .reply("13"),
+        ]
+        let outputs = play(steps, client: &client)
+        #expect(outputs.last == .subscribed(HeartRateProfile(measurementHandle: 3, measurementCCCD: 4, mtu: 185)))
+    }
+
+    @Test func batteryIsReReadWhenAskedAndQueuedBehindABusyRequest() {
+        var client = HeartRateClient()
+        #expect(client.refreshBattery(now: 0).isEmpty, "nothing known yet")
+        _ = play(StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
+                 + StrapTranscript.descriptors + StrapTranscript.subscribe + [.expect("0a 0f00")], client: &client)
+        // The location read is outstanding: the battery read waits for it, then goes out once.
+        #expect(client.refreshBattery(now: 1).isEmpty)
+        #expect(client.refreshBattery(now: 1).isEmpty)
+        #expect(client.receive([0x0B, 0x01], now: 2) == [.bodySensorLocation(1), .send([0x0A, 0x12, 0x00])])
+        #expect(client.receive([0x0B, 0x4B], now: 2) == [.batteryLevel(75)])
+        #expect(client.receive([0x0B, 0x4B], now: 2).count == 1, "the queued duplicate was not sent")
+        #expect(client.refreshBattery(now: 400) == [.send([0x0A, 0x12, 0x00])])
+    }
+
+    @Test func valuesForOtherHandlesAreNotBeats() {
+        var client = HeartRateClient()
+        _ = play(StrapTranscript.discovery, client: &client)
+        let outputs = client.receive([0x1B, 0x12, 0x00, 0x50], now: 3)
+        #expect(outputs == [.ignored("value for handle 0x0012, not the heart-rate measurement")])
+    }
 }

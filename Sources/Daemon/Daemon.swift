@@ -122,7 +122,7 @@ public struct Daemon: Service {
             }
             group.addTask {
                 // Producers stop at graceful shutdown; then the engine drains and the writer commits.
-                try? await cancelWhenGracefulShutdown {
+                await cancelWhenGracefulShutdown {
                     await withTaskGroup(of: Void.self) { producers in
                         producers.addTask { await gpsd.run { input.yield(.gpsd($0)) } }
                         producers.addTask { await Self.ticks(every: tick, input: input) }

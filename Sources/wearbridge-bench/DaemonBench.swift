@@ -157,7 +157,7 @@ struct DaemonBench: ParsableCommand {
         environment["NOTIFY_SOCKET"] = notify
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: "\(directory)/stderr.log", contents: nil)
+        _ = FileManager.default.createFile(atPath: "\(directory)/stderr.log", contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/stderr.log"))
         try process.run()
         return process

@@ -5,16 +5,17 @@
 # Usage: scripts/bench-strap.sh [SECONDS per phase, default 120]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
-SHARED=$(cd ../shared && pwd)
+SHARED=$(cd ../shared && pwd -P)
 SECONDS_PER_PHASE=${1:-120}
 export WORK=${WORK:-/var/tmp/ble-vm}
 BUILT=$(scripts/build-release.sh | tail -1)
 mkdir -p "$WORK/bin"
 BIN="$WORK/bin/wearbridge-release"
 cp "$BUILT" "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
+# The guest's /tmp is its own: it runs copies from $WORK (see scripts/ble-e2e.sh).
+cp scripts/bench-strap-guest.sh "$WORK/bin/bench-strap-guest.sh"
 TESTS=cmd \
-GUEST_CMD="sh $ROOT/scripts/bench-strap-guest.sh $BIN $SHARED/benchmarks/gps/park_loop_run.nmea $SECONDS_PER_PHASE" \
+GUEST_CMD="sh $WORK/bin/bench-strap-guest.sh $BIN $SHARED/benchmarks/gps/park_loop_run.nmea $SECONDS_PER_PHASE" \
 GUEST_CMD_TIMEOUT=$((2 * SECONDS_PER_PHASE + 120)) \
 QEMU_TIMEOUT=$((2 * SECONDS_PER_PHASE + 300)) \
 PERIPH_ARGS="--battery 80" \

@@ -8,18 +8,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-SHARED=$(cd ../shared && pwd)
+SHARED=$(cd ../shared && pwd -P)
 [ -x "$SHARED/ble-vm/run-ble-e2e.sh" ] || { echo "../shared/ble-vm is missing" >&2; exit 1; }
 DURATION=${BLE_E2E_SECONDS:-95}
 export WORK=${WORK:-/var/tmp/ble-vm}
 swift build --product wearbridge
-# The guest runs host binaries from their host paths over 9p: run a copy, so that a rebuild during
-# the two minutes cannot swap the binary under the running daemon.
+# The guest sees the host's file system over 9p, except /tmp (a tmpfs of its own), where a CI
+# checkout may live; and a rebuild during the run must not swap the binary under the daemon. So the
+# guest runs copies in $WORK/bin.
 mkdir -p "$WORK/bin"
 BIN="$WORK/bin/wearbridge"
 cp "$(swift build --show-bin-path)/wearbridge" "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
+cp scripts/ble-e2e-guest.sh "$WORK/bin/ble-e2e-guest.sh"
 TESTS=cmd \
-GUEST_CMD="sh $ROOT/scripts/ble-e2e-guest.sh $BIN $DURATION" \
+GUEST_CMD="sh $WORK/bin/ble-e2e-guest.sh $BIN $DURATION" \
 GUEST_CMD_TIMEOUT=$((DURATION + 60)) \
 QEMU_TIMEOUT=$((DURATION + 200)) \
 PERIPH_ARGS="--drop-after 20 --away-for 15 --drops 2 --malformed-every 7 --battery 80 --contact-off 45 52" \

@@ -75,10 +75,13 @@ public struct StrapConnection {
                     for event in monitor.beat(measurement, now: now) { emit(.strap(event, receivedAt: now)) }
                 } catch {
                     malformedBeats += 1
-                    logger.warning("heart-rate notification is no measurement", metadata: [
-                        "strap": "\(monitor.address)", "payload": "\(Hex.encode(payload))", "error": "\(error)",
-                        "malformed_so_far": "\(malformedBeats)",
-                    ])
+                    // Every one is an event in the session log; the journal gets the first few and then a sample.
+                    if malformedBeats <= 20 || malformedBeats.isMultiple(of: 100) {
+                        logger.warning("heart-rate notification is no measurement", metadata: [
+                            "strap": "\(monitor.address)", "payload": "\(Hex.encode(payload))", "error": "\(error)",
+                            "malformed_so_far": "\(malformedBeats)",
+                        ])
+                    }
                     emit(.malformedBeat(payload: payload, reason: "\(error)", receivedAt: now))
                 }
             case .batteryLevel(let level):
@@ -88,9 +91,11 @@ public struct StrapConnection {
                 emit(.bodySensorLocation(name, receivedAt: now))
             case .ignored(let why):
                 ignoredPDUs += 1
-                logger.warning("ATT PDU ignored", metadata: [
-                    "strap": "\(monitor.address)", "reason": "\(why)", "ignored_so_far": "\(ignoredPDUs)",
-                ])
+                if ignoredPDUs <= 20 || ignoredPDUs.isMultiple(of: 100) {
+                    logger.warning("ATT PDU ignored", metadata: [
+                        "strap": "\(monitor.address)", "reason": "\(why)", "ignored_so_far": "\(ignoredPDUs)",
+                    ])
+                }
             case .failed(let reason):
                 return reason
             }

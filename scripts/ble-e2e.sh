@@ -22,8 +22,8 @@ cp "$(swift build --show-bin-path)/wearbridge" "$BIN.tmp" && mv "$BIN.tmp" "$BIN
 cp scripts/ble-e2e-guest.sh "$WORK/bin/ble-e2e-guest.sh"
 TESTS=cmd \
 GUEST_CMD="sh $WORK/bin/ble-e2e-guest.sh $BIN $DURATION" \
-GUEST_CMD_TIMEOUT=$((DURATION + 60)) \
-QEMU_TIMEOUT=$((DURATION + 200)) \
+GUEST_CMD_TIMEOUT=$((DURATION + 150)) \
+QEMU_TIMEOUT=$((DURATION + 330)) \
 PERIPH_ARGS="--drop-after 20 --away-for 15 --drops 2 --malformed-every 7 --battery 80 --contact-off 45 52" \
   "$SHARED/ble-vm/run-ble-e2e.sh" | tail -14
 python3 "$ROOT/scripts/check-ble-e2e.py" "$WORK/out" --drops 2

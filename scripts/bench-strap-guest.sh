@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs inside the ble-vm guest (see scripts/bench-strap.sh): the daemon's CPU and memory while
-# logging GPS from a real gpsd (gpsfake at the recording's 1 Hz pace), first GPS-only, then with
-# the virtual strap notifying at 1 Hz. Same gpsd, same machine, one after the other.
+# logging GPS from a real gpsd (gpsfake at the recording's 1 Hz pace), GPS-only and with the
+# virtual strap notifying at 1 Hz, alternating twice (emulated CPU time is noisy). Same gpsd.
 # Usage: bench-strap-guest.sh WEARBRIDGE_BINARY RECORDING SECONDS
 set -u
 B=$1
@@ -16,8 +16,9 @@ gpsfake -1 -q -c 0.25 -P 2947 "$RECORDING" > "$OUT/gpsfake.log" 2>&1 &
 sleep 8
 TCK=$(getconf CLK_TCK)
 : > "$OUT/bench.txt"
-for phase in gps-only gps+strap; do
-  D=/tmp/bench-$phase
+for run in gps-only:1 gps+strap:1 gps-only:2 gps+strap:2; do
+  phase=${run%:*}
+  D=/tmp/bench-$phase-${run#*:}
   mkdir -p "$D/data"
   {
     printf '[gpsd]\nhost = "127.0.0.1"\nport = 2947\n[storage]\ndirectory = "%s/data"\n' "$D"

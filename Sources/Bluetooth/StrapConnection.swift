@@ -34,8 +34,11 @@ public struct StrapConnection {
         if let reason = perform(client.start(now: now), bearer, &monitor, now, emit) { return reason }
         while !stop.isSet {
             let pdu: [UInt8]?
+            // Wake for the next PDU, the silence deadline or at the latest in a second (ATT timeouts,
+            // the battery, a stop): not on a fast fixed tick, which would cost a strap's CPU for nothing.
+            let wait = min(1, max(0.05, (monitor.silenceDeadline ?? .infinity) - now + 0.01))
             do {
-                pdu = try bearer.receive(timeout: 0.25)
+                pdu = try bearer.receive(timeout: wait)
             } catch {
                 return error.description
             }

@@ -11,7 +11,7 @@ import Logging
 /// and on any loss reconnect with capped backoff, never giving up.
 ///
 /// Bluetooth sockets block, so the loop runs on its own thread; `run` bridges it to structured
-/// concurrency (cancelling the task stops the loop within ~200 ms).
+/// concurrency (cancelling the task stops the loop within about a second).
 public struct StrapLink: Sendable {
     public enum Target: Sendable, Equatable {
         case address(BluetoothAddress)

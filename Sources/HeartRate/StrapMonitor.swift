@@ -61,8 +61,14 @@ public struct StrapMonitor: Sendable {
 
     /// True when a linked strap has sent nothing for `silenceAfter`: the link layer drops it.
     public func isSilent(now: Double) -> Bool {
-        guard isLinked, let linkedAt else { return false }
-        return now - max(lastBeat ?? linkedAt, linkedAt) > silenceAfter
+        guard let silenceDeadline else { return false }
+        return now > silenceDeadline
+    }
+
+    /// When a linked strap that stays quiet becomes silent; nil when not linked.
+    public var silenceDeadline: Double? {
+        guard isLinked, let linkedAt else { return nil }
+        return max(lastBeat ?? linkedAt, linkedAt) + silenceAfter
     }
 
     public mutating func batteryLevel(_ level: Int) -> [StrapEvent] {

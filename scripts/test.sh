@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d ../shared/benchmarks ] || { echo "../shared/benchmarks is missing: tests replay its recordings" >&2; exit 1; }
+# Formatting and lint first: seconds, and the style is part of the contract (.swift-format).
+swift format lint --strict --recursive --parallel Package.swift Sources Tests
 swift build --build-tests
 swift test --skip-build
 if [ "${BLE_E2E:-1}" != 0 ]; then

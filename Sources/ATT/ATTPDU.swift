@@ -44,7 +44,8 @@ public enum ATTPDU: Sendable, Equatable {
         case .readResponse(let value): [0x0B] + value
         case .readByGroupTypeRequest(let start, let end, let type): [0x10] + le(start) + le(end) + type.bytes
         case .readByGroupTypeResponse(let entries):
-            [0x11, UInt8(4 + (entries.first?.value.count ?? 0))] + entries.flatMap { le($0.handle) + le($0.end) + $0.value }
+            [0x11, UInt8(4 + (entries.first?.value.count ?? 0))]
+                + entries.flatMap { le($0.handle) + le($0.end) + $0.value }
         case .writeRequest(let handle, let value): [0x12] + le(handle) + value
         case .writeResponse: [0x13]
         case .notification(let handle, let value): [0x1B] + le(handle) + value
@@ -74,23 +75,32 @@ public enum ATTPDU: Sendable, Equatable {
             try need(1, "find information response")
             let width = p[0] == 1 ? 2 : p[0] == 2 ? 16 : 0
             guard width > 0 else { throw ATTDecodeError(opcode: opcode, reason: "unknown UUID format \(p[0])") }
-            self = .findInformationResponse(try Self.records(p.dropFirst(), size: 2 + width, opcode: opcode).map {
-                (handle: UInt16($0[0]) | UInt16($0[1]) << 8, uuid: BluetoothUUID(bytes: $0[2...])!)
-            })
+            self = .findInformationResponse(
+                try Self.records(p.dropFirst(), size: 2 + width, opcode: opcode).map {
+                    (handle: UInt16($0[0]) | UInt16($0[1]) << 8, uuid: BluetoothUUID(bytes: $0[2...])!)
+                }
+            )
         case 0x09:
             try need(1, "read by type response")
             guard p[0] >= 2 else { throw ATTDecodeError(opcode: opcode, reason: "record length \(p[0]) below 2") }
-            self = .readByTypeResponse(try Self.records(p.dropFirst(), size: Int(p[0]), opcode: opcode).map {
-                (handle: UInt16($0[0]) | UInt16($0[1]) << 8, value: Array($0[2...]))
-            })
+            self = .readByTypeResponse(
+                try Self.records(p.dropFirst(), size: Int(p[0]), opcode: opcode).map {
+                    (handle: UInt16($0[0]) | UInt16($0[1]) << 8, value: Array($0[2...]))
+                }
+            )
         case 0x0B:
             self = .readResponse(p)
         case 0x11:
             try need(1, "read by group type response")
             guard p[0] >= 4 else { throw ATTDecodeError(opcode: opcode, reason: "record length \(p[0]) below 4") }
-            self = .readByGroupTypeResponse(try Self.records(p.dropFirst(), size: Int(p[0]), opcode: opcode).map {
-                (handle: UInt16($0[0]) | UInt16($0[1]) << 8, end: UInt16($0[2]) | UInt16($0[3]) << 8, value: Array($0[4...]))
-            })
+            self = .readByGroupTypeResponse(
+                try Self.records(p.dropFirst(), size: Int(p[0]), opcode: opcode).map {
+                    (
+                        handle: UInt16($0[0]) | UInt16($0[1]) << 8, end: UInt16($0[2]) | UInt16($0[3]) << 8,
+                        value: Array($0[4...])
+                    )
+                }
+            )
         case 0x13:
             self = .writeResponse
         case 0x1B:
@@ -105,10 +115,14 @@ public enum ATTPDU: Sendable, Equatable {
     }
 
     /// Fixed-size records filling the rest of a PDU exactly.
-    private static func records(_ data: ArraySlice<UInt8>, size: Int, opcode: UInt8) throws(ATTDecodeError) -> [[UInt8]] {
+    private static func records(_ data: ArraySlice<UInt8>, size: Int, opcode: UInt8) throws(ATTDecodeError) -> [[UInt8]]
+    {
         let data = Array(data)
         guard !data.isEmpty, data.count.isMultiple(of: size) else {
-            throw ATTDecodeError(opcode: opcode, reason: "\(data.count) bytes of records are not a whole number of \(size)-byte records")
+            throw ATTDecodeError(
+                opcode: opcode,
+                reason: "\(data.count) bytes of records are not a whole number of \(size)-byte records"
+            )
         }
         return stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }
     }

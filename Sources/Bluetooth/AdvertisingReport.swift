@@ -6,8 +6,13 @@ public struct AdvertisingReport: Sendable, Equatable {
     public var serviceUUIDs: [UInt16]
     public var appearance: UInt16?
 
-    public init(address: BluetoothAddress, rssi: Int?, name: String? = nil, serviceUUIDs: [UInt16] = [],
-                appearance: UInt16? = nil) {
+    public init(
+        address: BluetoothAddress,
+        rssi: Int?,
+        name: String? = nil,
+        serviceUUIDs: [UInt16] = [],
+        appearance: UInt16? = nil
+    ) {
         self.address = address
         self.rssi = rssi
         self.name = name
@@ -54,13 +59,17 @@ public struct AdvertisingReport: Sendable, Equatable {
     }
 
     /// The reports in an HCI LE Advertising Report event's parameters (after the subevent code).
-    public static func parse(leAdvertisingReport parameters: [UInt8]) throws(AdvertisingReportError) -> [AdvertisingReport] {
+    public static func parse(
+        leAdvertisingReport parameters: [UInt8]
+    ) throws(AdvertisingReportError) -> [AdvertisingReport] {
         guard let count = parameters.first else { throw .init(reason: "empty advertising report event") }
         var reports: [AdvertisingReport] = []
         var at = 1
         for number in 0..<Int(count) {
             // event type (1), address type (1), address (6), data length (1), data, RSSI (1)
-            guard at + 9 <= parameters.count else { throw .init(reason: "report \(number + 1) of \(count) cut short at byte \(at)") }
+            guard at + 9 <= parameters.count else {
+                throw .init(reason: "report \(number + 1) of \(count) cut short at byte \(at)")
+            }
             let kind: BluetoothAddress.Kind = parameters[at + 1] & 0x01 == 0 ? .public : .random
             let address = BluetoothAddress(littleEndian: parameters[(at + 2)..<(at + 8)], kind: kind)
             let length = Int(parameters[at + 8])
@@ -85,14 +94,18 @@ public struct AdvertisingReportError: Error, Sendable, Equatable, CustomStringCo
 extension AdvertisingReport {
     /// The reports in an HCI LE Extended Advertising Report event (subevent 0x0D): controllers
     /// send these when the host scans with the extended commands, and some (Bumble's) always do.
-    public static func parse(leExtendedAdvertisingReport parameters: [UInt8]) throws(AdvertisingReportError) -> [AdvertisingReport] {
+    public static func parse(
+        leExtendedAdvertisingReport parameters: [UInt8]
+    ) throws(AdvertisingReportError) -> [AdvertisingReport] {
         guard let count = parameters.first else { throw .init(reason: "empty extended advertising report event") }
         var reports: [AdvertisingReport] = []
         var at = 1
         for number in 0..<Int(count) {
             // event type (2), address type (1), address (6), PHYs (2), SID (1), TX power (1), RSSI (1),
             // periodic interval (2), direct address type (1) and address (6), data length (1), data
-            guard at + 24 <= parameters.count else { throw .init(reason: "report \(number + 1) of \(count) cut short at byte \(at)") }
+            guard at + 24 <= parameters.count else {
+                throw .init(reason: "report \(number + 1) of \(count) cut short at byte \(at)")
+            }
             let kind: BluetoothAddress.Kind = parameters[at + 2] & 0x01 == 0 ? .public : .random
             let address = BluetoothAddress(littleEndian: parameters[(at + 3)..<(at + 9)], kind: kind)
             let raw = Int8(bitPattern: parameters[at + 13])

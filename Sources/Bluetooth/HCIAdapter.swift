@@ -1,7 +1,8 @@
+import CBluetooth
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CBluetooth
 
 /// A local controller by name ("hci0"), through libbluetooth.
 public struct HCIAdapter: Sendable {

@@ -1,8 +1,9 @@
+import CBluetooth
+import LinkTiming
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CBluetooth
-import LinkTiming
 
 /// LE scanning on a raw HCI socket through libbluetooth, for finding straps.
 ///
@@ -25,7 +26,9 @@ public struct HCIScanner: Sendable {
     /// Scans for `seconds` (or until `stop` says so), reporting each advertisement as it arrives.
     /// Returns every device heard, merged by address, in the order first heard.
     public func scan(
-        seconds: Double, stop: (AdvertisingReport) -> Bool = { _ in false }, malformed: (String) -> Void = { _ in }
+        seconds: Double,
+        stop: (AdvertisingReport) -> Bool = { _ in false },
+        malformed: (String) -> Void = { _ in }
     ) throws(BluetoothError) -> [AdvertisingReport] {
         let device = try HCIAdapter(name: adapter)
         let dd = hci_open_dev(device.id)
@@ -40,7 +43,10 @@ public struct HCIScanner: Sendable {
         // A scan the kernel left on (or an earlier run killed mid-scan) refuses new parameters.
         _ = hci_le_set_scan_enable(dd, 0x00, 0x00, 1000)
         // Passive scan, 10 ms interval and window (units of 0.625 ms), public own address, accept all.
-        guard hci_le_set_scan_parameters(dd, 0x00, UInt16(0x10).littleEndian, UInt16(0x10).littleEndian, 0x00, 0x00, 1000) >= 0 else {
+        guard
+            hci_le_set_scan_parameters(dd, 0x00, UInt16(0x10).littleEndian, UInt16(0x10).littleEndian, 0x00, 0x00, 1000)
+                >= 0
+        else {
             throw .system("LE Set Scan Parameters on \(adapter)", errno: errno)
         }
         var filter = hci_filter()

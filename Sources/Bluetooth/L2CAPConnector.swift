@@ -1,7 +1,8 @@
+import CBluetooth
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CBluetooth
 
 /// Opens the kernel's L2CAP LE socket on the ATT fixed channel (CID 4) to a strap.
 ///
@@ -29,7 +30,8 @@ public struct L2CAPConnector: Sendable {
             throw .system("bind(\(adapter), ATT CID 4)", errno: errno)
         }
         var security = bt_security(level: UInt8(BT_SECURITY_LOW), key_size: 0)
-        guard setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0 else {
+        guard setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0
+        else {
             throw .system("setsockopt(BT_SECURITY)", errno: errno)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -65,11 +67,15 @@ public struct L2CAPConnector: Sendable {
 }
 
 private func bindAddress(_ fd: Int32, _ address: UnsafePointer<sockaddr_l2>) -> Int32 {
-    address.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
+    address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size))
+    }
 }
 
 private func connectAddress(_ fd: Int32, _ address: UnsafePointer<sockaddr_l2>) -> Int32 {
-    address.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
+    address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size))
+    }
 }
 
 extension bdaddr_t {

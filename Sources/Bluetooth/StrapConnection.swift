@@ -16,8 +16,12 @@ public struct StrapConnection {
     public private(set) var malformedBeats = 0
     public private(set) var beats = 0
 
-    public init(client: HeartRateClient = HeartRateClient(), batteryEvery: Double = 300,
-                clock: @escaping @Sendable () -> Double, logger: Logger) {
+    public init(
+        client: HeartRateClient = HeartRateClient(),
+        batteryEvery: Double = 300,
+        clock: @escaping @Sendable () -> Double,
+        logger: Logger
+    ) {
         self.client = client
         self.batteryEvery = batteryEvery
         self.clock = clock
@@ -27,7 +31,10 @@ public struct StrapConnection {
     /// Runs until the link fails, the client gives up, the strap goes silent or `stop` is set;
     /// returns why, for the "strap lost" event.
     public mutating func run(
-        over bearer: ATTBearer, monitor: inout StrapMonitor, stop: StopFlag, emit: (StrapLinkEvent) -> Void
+        over bearer: ATTBearer,
+        monitor: inout StrapMonitor,
+        stop: StopFlag,
+        emit: (StrapLinkEvent) -> Void
     ) -> String {
         var now = clock()
         var nextBattery = now + batteryEvery
@@ -43,9 +50,13 @@ public struct StrapConnection {
                 return error.description
             }
             now = clock()
-            if let pdu, let reason = perform(client.receive(pdu, now: now), bearer, &monitor, now, emit) { return reason }
+            if let pdu, let reason = perform(client.receive(pdu, now: now), bearer, &monitor, now, emit) {
+                return reason
+            }
             if let reason = perform(client.tick(now: now), bearer, &monitor, now, emit) { return reason }
-            if monitor.isSilent(now: now) { return "no beat for \(formatSeconds(monitor.silenceAfter)) s while connected" }
+            if monitor.isSilent(now: now) {
+                return "no beat for \(formatSeconds(monitor.silenceAfter)) s while connected"
+            }
             if client.isSubscribed, now >= nextBattery {
                 nextBattery = now + batteryEvery
                 if let reason = perform(client.refreshBattery(now: now), bearer, &monitor, now, emit) { return reason }
@@ -56,7 +67,10 @@ public struct StrapConnection {
 
     /// Carries out the client's outputs; a reason to end the connection, or nil.
     private mutating func perform(
-        _ outputs: [HeartRateClient.Output], _ bearer: ATTBearer, _ monitor: inout StrapMonitor, _ now: Double,
+        _ outputs: [HeartRateClient.Output],
+        _ bearer: ATTBearer,
+        _ monitor: inout StrapMonitor,
+        _ now: Double,
         _ emit: (StrapLinkEvent) -> Void
     ) -> String? {
         for output in outputs {
@@ -65,10 +79,13 @@ public struct StrapConnection {
                 do { try bearer.send(pdu) } catch { return error.description }
             case .subscribed(let profile):
                 monitor.linked(now: now)
-                logger.info("strap subscribed", metadata: [
-                    "strap": "\(monitor.address)", "mtu": "\(profile.mtu)",
-                    "measurement_handle": "\(profile.measurementHandle)", "cccd": "\(profile.measurementCCCD)",
-                ])
+                logger.info(
+                    "strap subscribed",
+                    metadata: [
+                        "strap": "\(monitor.address)", "mtu": "\(profile.mtu)",
+                        "measurement_handle": "\(profile.measurementHandle)", "cccd": "\(profile.measurementCCCD)",
+                    ]
+                )
                 emit(.subscribed(address: monitor.address, receivedAt: now))
             case .measurement(let payload):
                 do {
@@ -80,10 +97,13 @@ public struct StrapConnection {
                     malformedBeats += 1
                     // Every one is an event in the session log; the journal gets the first few and then a sample.
                     if malformedBeats <= 20 || malformedBeats.isMultiple(of: 100) {
-                        logger.warning("heart-rate notification is no measurement", metadata: [
-                            "strap": "\(monitor.address)", "payload": "\(Hex.encode(payload))", "error": "\(error)",
-                            "malformed_so_far": "\(malformedBeats)",
-                        ])
+                        logger.warning(
+                            "heart-rate notification is no measurement",
+                            metadata: [
+                                "strap": "\(monitor.address)", "payload": "\(Hex.encode(payload))", "error": "\(error)",
+                                "malformed_so_far": "\(malformedBeats)",
+                            ]
+                        )
                     }
                     emit(.malformedBeat(payload: payload, reason: "\(error)", receivedAt: now))
                 }
@@ -95,9 +115,12 @@ public struct StrapConnection {
             case .ignored(let why):
                 ignoredPDUs += 1
                 if ignoredPDUs <= 20 || ignoredPDUs.isMultiple(of: 100) {
-                    logger.warning("ATT PDU ignored", metadata: [
-                        "strap": "\(monitor.address)", "reason": "\(why)", "ignored_so_far": "\(ignoredPDUs)",
-                    ])
+                    logger.warning(
+                        "ATT PDU ignored",
+                        metadata: [
+                            "strap": "\(monitor.address)", "reason": "\(why)", "ignored_so_far": "\(ignoredPDUs)",
+                        ]
+                    )
                 }
             case .failed(let reason):
                 return reason

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import GATT
 import HeartRate
 import LinkTiming
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Keeps a heart-rate strap connected for as long as the daemon runs: find, connect, subscribe,
 /// and on any loss reconnect with capped backoff, never giving up.
@@ -28,9 +29,16 @@ public struct StrapLink: Sendable {
     public var backoff: ReconnectBackoff
     let logger: Logger
 
-    public init(target: Target, adapter: String = "hci0", silenceAfter: Double = 5, connectTimeout: Double = 30,
-                requestTimeout: Double = 30, batteryEvery: Double = 300,
-                backoff: ReconnectBackoff = ReconnectBackoff(initial: 0.5, cap: 8), logger: Logger) {
+    public init(
+        target: Target,
+        adapter: String = "hci0",
+        silenceAfter: Double = 5,
+        connectTimeout: Double = 30,
+        requestTimeout: Double = 30,
+        batteryEvery: Double = 300,
+        backoff: ReconnectBackoff = ReconnectBackoff(initial: 0.5, cap: 8),
+        logger: Logger
+    ) {
         self.target = target
         self.adapter = adapter
         self.silenceAfter = silenceAfter
@@ -79,19 +87,29 @@ public struct StrapLink: Sendable {
                 if error == .cancelled { break }
                 let delay = backoff.nextDelay()
                 if backoff.shouldReport {
-                    logger.warning("strap connection failed", metadata: [
-                        "strap": "\(peer)", "error": "\(error)", "retry_in_s": "\(delay)", "attempt": "\(backoff.failures)",
-                    ])
+                    logger.warning(
+                        "strap connection failed",
+                        metadata: [
+                            "strap": "\(peer)", "error": "\(error)", "retry_in_s": "\(delay)",
+                            "attempt": "\(backoff.failures)",
+                        ]
+                    )
                 }
                 pause(delay, stop: stop)
                 continue
             }
-            logger.info("strap connected", metadata: [
-                "strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)",
-            ])
+            logger.info(
+                "strap connected",
+                metadata: [
+                    "strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)",
+                ]
+            )
             var connection = StrapConnection(
-                client: HeartRateClient(requestTimeout: requestTimeout), batteryEvery: batteryEvery,
-                clock: { MonotonicClock.now() }, logger: logger)
+                client: HeartRateClient(requestTimeout: requestTimeout),
+                batteryEvery: batteryEvery,
+                clock: { MonotonicClock.now() },
+                logger: logger
+            )
             let reason = connection.run(over: bearer, monitor: &strap, stop: stop, emit: emit)
             bearer.close()
             // Stopping is ours, not the strap's: no "lost" for it.
@@ -99,10 +117,13 @@ public struct StrapLink: Sendable {
             let now = MonotonicClock.now()
             for event in strap.linkDown(reason: reason, now: now) { emit(.strap(event, receivedAt: now)) }
             monitor = strap
-            logger.warning("strap link ended", metadata: [
-                "strap": "\(peer)", "reason": "\(reason)", "beats": "\(connection.beats)",
-                "malformed": "\(connection.malformedBeats)", "ignored_pdus": "\(connection.ignoredPDUs)",
-            ])
+            logger.warning(
+                "strap link ended",
+                metadata: [
+                    "strap": "\(peer)", "reason": "\(reason)", "beats": "\(connection.beats)",
+                    "malformed": "\(connection.malformedBeats)", "ignored_pdus": "\(connection.ignoredPDUs)",
+                ]
+            )
             // A connection that delivered beats was good: start the backoff again from its shortest step.
             if connection.beats > 0 { backoff.reset() }
             pause(backoff.nextDelay(), stop: stop)
@@ -113,15 +134,25 @@ public struct StrapLink: Sendable {
     private func findFirstStrap(stop: StopFlag) -> BluetoothAddress? {
         while !stop.isSet {
             do {
-                let heard = try HCIScanner(adapter: adapter).scan(seconds: 10, stop: { $0.isHeartRateSensor || stop.isSet })
+                let heard = try HCIScanner(adapter: adapter).scan(
+                    seconds: 10,
+                    stop: { $0.isHeartRateSensor || stop.isSet }
+                )
                 if let strap = heard.first(where: \.isHeartRateSensor) {
-                    logger.info("heart-rate strap found", metadata: [
-                        "strap": "\(strap.address)", "name": "\(strap.name ?? "")", "rssi": "\(strap.rssi.map(String.init) ?? "")",
-                    ])
+                    logger.info(
+                        "heart-rate strap found",
+                        metadata: [
+                            "strap": "\(strap.address)", "name": "\(strap.name ?? "")",
+                            "rssi": "\(strap.rssi.map(String.init) ?? "")",
+                        ]
+                    )
                     return strap.address
                 }
             } catch {
-                logger.warning("scan for a heart-rate strap failed", metadata: ["adapter": "\(adapter)", "error": "\(error)"])
+                logger.warning(
+                    "scan for a heart-rate strap failed",
+                    metadata: ["adapter": "\(adapter)", "error": "\(error)"]
+                )
                 return nil
             }
         }

@@ -27,7 +27,11 @@ public struct ConfigParser {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw ConfigError.syntax(
-                path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
+                path: path,
+                line: error.source.begin.line,
+                column: error.source.begin.column,
+                reason: error.description
+            )
         }
         var config = WearbridgeConfig()
         try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "strap", "log"])
@@ -36,28 +40,48 @@ public struct ConfigParser {
             if let socket = try string(gpsd, "gpsd.socket", "socket") {
                 if gpsd["host"] != nil || gpsd["port"] != nil {
                     throw ConfigError.conflict(
-                        path: path, keys: ["gpsd.socket", "gpsd.host/port"], reason: "give either a Unix socket or host and port")
+                        path: path,
+                        keys: ["gpsd.socket", "gpsd.host/port"],
+                        reason: "give either a Unix socket or host and port"
+                    )
                 }
                 guard socket.hasPrefix("/") else {
-                    throw ConfigError.badValue(path: path, key: "gpsd.socket", value: quoted(socket), allowed: "an absolute path")
+                    throw ConfigError.badValue(
+                        path: path,
+                        key: "gpsd.socket",
+                        value: quoted(socket),
+                        allowed: "an absolute path"
+                    )
                 }
                 config.gpsd = .unix(path: socket)
             } else {
                 let host = try string(gpsd, "gpsd.host", "host") ?? "127.0.0.1"
                 guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
-                    throw ConfigError.badValue(path: path, key: "gpsd.host", value: quoted(host), allowed: "a host name or address")
+                    throw ConfigError.badValue(
+                        path: path,
+                        key: "gpsd.host",
+                        value: quoted(host),
+                        allowed: "a host name or address"
+                    )
                 }
-                let port = try integer(gpsd, "gpsd.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535") ?? 2947
+                let port =
+                    try integer(gpsd, "gpsd.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535") ?? 2947
                 config.gpsd = .tcp(host: host, port: port)
             }
-            if let lost = try duration(gpsd, "gpsd.lost_after", "lost_after", in: 1...600) { config.gpsLostAfter = lost }
+            if let lost = try duration(gpsd, "gpsd.lost_after", "lost_after", in: 1...600) {
+                config.gpsLostAfter = lost
+            }
         }
         if let storage = try table(root, "storage") {
             try checkKeys(storage, prefix: "storage.", allowed: ["directory"])
             if let directory = try string(storage, "storage.directory", "directory") {
                 guard directory.hasPrefix("/") else {
                     throw ConfigError.badValue(
-                        path: path, key: "storage.directory", value: quoted(directory), allowed: "an absolute path")
+                        path: path,
+                        key: "storage.directory",
+                        value: quoted(directory),
+                        allowed: "an absolute path"
+                    )
                 }
                 config.storageDirectory = directory
             }
@@ -67,14 +91,22 @@ public struct ConfigParser {
             if let socket = try string(control, "control.socket", "socket") {
                 guard socket.hasPrefix("/"), socket.utf8.count < 108 else {
                     throw ConfigError.badValue(
-                        path: path, key: "control.socket", value: quoted(socket),
-                        allowed: "an absolute path shorter than 108 bytes (a Unix socket address)")
+                        path: path,
+                        key: "control.socket",
+                        value: quoted(socket),
+                        allowed: "an absolute path shorter than 108 bytes (a Unix socket address)"
+                    )
                 }
                 config.controlSocket = socket
             }
             if let group = try string(control, "control.group", "group") {
                 guard !group.isEmpty, group.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
-                    throw ConfigError.badValue(path: path, key: "control.group", value: quoted(group), allowed: "a group name")
+                    throw ConfigError.badValue(
+                        path: path,
+                        key: "control.group",
+                        value: quoted(group),
+                        allowed: "a group name"
+                    )
                 }
                 config.controlGroup = group
             }
@@ -84,14 +116,22 @@ public struct ConfigParser {
             if let name = try string(session, "session.activity", "activity") {
                 guard let activity = Activity(rawValue: name) else {
                     throw ConfigError.badValue(
-                        path: path, key: "session.activity", value: quoted(name),
-                        allowed: "one of " + Activity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+                        path: path,
+                        key: "session.activity",
+                        value: quoted(name),
+                        allowed: "one of " + Activity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                    )
                 }
                 config.activity = activity
             }
             if let value = session["autostart"] {
                 guard let flag = value.bool else {
-                    throw ConfigError.badValue(path: path, key: "session.autostart", value: "\(value)", allowed: "true or false")
+                    throw ConfigError.badValue(
+                        path: path,
+                        key: "session.autostart",
+                        value: "\(value)",
+                        allowed: "true or false"
+                    )
                 }
                 config.autostart = flag
             }
@@ -106,7 +146,11 @@ public struct ConfigParser {
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
                 guard levels.contains(level) else {
                     throw ConfigError.badValue(
-                        path: path, key: "log.level", value: quoted(level), allowed: "one of " + levels.joined(separator: ", "))
+                        path: path,
+                        key: "log.level",
+                        value: quoted(level),
+                        allowed: "one of " + levels.joined(separator: ", ")
+                    )
                 }
                 config.logLevel = level
             }
@@ -116,10 +160,19 @@ public struct ConfigParser {
 
     private func parseStrap(_ table: TOMLTable) throws -> WearbridgeConfig.Strap {
         var strap = WearbridgeConfig.Strap()
-        try checkKeys(table, prefix: "strap.", allowed: ["address", "address_type", "adapter", "silence_after", "max_heart_rate"])
+        try checkKeys(
+            table,
+            prefix: "strap.",
+            allowed: ["address", "address_type", "adapter", "silence_after", "max_heart_rate"]
+        )
         let type = try string(table, "strap.address_type", "address_type") ?? "random"
         guard type == "random" || type == "public" else {
-            throw ConfigError.badValue(path: path, key: "strap.address_type", value: quoted(type), allowed: "\"random\" or \"public\"")
+            throw ConfigError.badValue(
+                path: path,
+                key: "strap.address_type",
+                value: quoted(type),
+                allowed: "\"random\" or \"public\""
+            )
         }
         switch try string(table, "strap.address", "address") ?? "none" {
         case "none": strap.choice = .none
@@ -128,19 +181,35 @@ public struct ConfigParser {
             let parts = address.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
                 throw ConfigError.badValue(
-                    path: path, key: "strap.address", value: quoted(address),
-                    allowed: "an address like \"F1:F1:F1:F1:F1:F1\" (see `wearbridge scan`), \"first-seen\" or \"none\"")
+                    path: path,
+                    key: "strap.address",
+                    value: quoted(address),
+                    allowed: "an address like \"F1:F1:F1:F1:F1:F1\" (see `wearbridge scan`), \"first-seen\" or \"none\""
+                )
             }
             strap.choice = .address(address.uppercased(), type: type)
         }
         if let adapter = try string(table, "strap.adapter", "adapter") {
             guard adapter.hasPrefix("hci"), Int(adapter.dropFirst(3)) != nil else {
-                throw ConfigError.badValue(path: path, key: "strap.adapter", value: quoted(adapter), allowed: "an adapter name like \"hci0\"")
+                throw ConfigError.badValue(
+                    path: path,
+                    key: "strap.adapter",
+                    value: quoted(adapter),
+                    allowed: "an adapter name like \"hci0\""
+                )
             }
             strap.adapter = adapter
         }
-        if let silence = try duration(table, "strap.silence_after", "silence_after", in: 2...120) { strap.silenceAfter = silence }
-        if let max = try integer(table, "strap.max_heart_rate", "max_heart_rate", in: 100...250, allowed: "beats per minute from 100 to 250") {
+        if let silence = try duration(table, "strap.silence_after", "silence_after", in: 2...120) {
+            strap.silenceAfter = silence
+        }
+        if let max = try integer(
+            table,
+            "strap.max_heart_rate",
+            "max_heart_rate",
+            in: 100...250,
+            allowed: "beats per minute from 100 to 250"
+        ) {
             strap.maxHeartRate = max
         }
         return strap
@@ -171,7 +240,11 @@ public struct ConfigParser {
     }
 
     private func integer(
-        _ table: TOMLTable, _ name: String, _ key: String, in range: ClosedRange<Int>, allowed: String
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        in range: ClosedRange<Int>,
+        allowed: String
     ) throws -> Int? {
         guard let value = table[key] else { return nil }
         guard let number = value.int, range.contains(number) else {
@@ -182,10 +255,14 @@ public struct ConfigParser {
 
     /// Seconds as a number, or a string with a unit: "90s", "15m", "6h", "2d".
     private func duration(
-        _ table: TOMLTable, _ name: String, _ key: String, in range: ClosedRange<Double>
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        in range: ClosedRange<Double>
     ) throws -> Double? {
         guard let value = table[key] else { return nil }
-        let allowed = "seconds (a number) or a string like \"90s\", \"15m\", \"6h\", \"2d\", "
+        let allowed =
+            "seconds (a number) or a string like \"90s\", \"15m\", \"6h\", \"2d\", "
             + "from \(Int(range.lowerBound)) s to \(Int(range.upperBound)) s"
         var seconds: Double?
         if let number = value.int {

@@ -49,7 +49,11 @@ public struct WearbridgeConfig: Sendable, Equatable {
     /// The pure core's settings from this configuration.
     public var controller: SessionController.Configuration {
         SessionController.Configuration(
-            activity: activity, autostart: autostart, abandonAfter: abandonAfter, gpsLostAfter: gpsLostAfter,
-            heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate)))
+            activity: activity,
+            autostart: autostart,
+            abandonAfter: abandonAfter,
+            gpsLostAfter: gpsLostAfter,
+            heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate))
+        )
     }
 }

@@ -59,9 +59,17 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var beats: Int
         public var malformed: Int
 
-        public init(link: String, address: String? = nil, bpm: Int? = nil, contact: String? = nil,
-                    batteryPercent: Int? = nil, location: String? = nil, lastBeatAge: Double? = nil, beats: Int = 0,
-                    malformed: Int = 0) {
+        public init(
+            link: String,
+            address: String? = nil,
+            bpm: Int? = nil,
+            contact: String? = nil,
+            batteryPercent: Int? = nil,
+            location: String? = nil,
+            lastBeatAge: Double? = nil,
+            beats: Int = 0,
+            malformed: Int = 0
+        ) {
             self.link = link
             self.address = address
             self.bpm = bpm
@@ -95,9 +103,18 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var heartRate: HeartRate?
 
     public init(
-        state: String, sessionID: String? = nil, activity: String? = nil, distance: Double? = nil,
-        elapsed: Double? = nil, moving: Double? = nil, paused: Double? = nil, averagePace: Double? = nil,
-        currentPace: Double? = nil, fixesAccepted: Int? = nil, fixesRejected: Int? = nil, gps: GPS,
+        state: String,
+        sessionID: String? = nil,
+        activity: String? = nil,
+        distance: Double? = nil,
+        elapsed: Double? = nil,
+        moving: Double? = nil,
+        paused: Double? = nil,
+        averagePace: Double? = nil,
+        currentPace: Double? = nil,
+        fixesAccepted: Int? = nil,
+        fixesRejected: Int? = nil,
+        gps: GPS,
         heartRate: HeartRate? = nil
     ) {
         self.heartRate = heartRate
@@ -145,8 +162,14 @@ public struct ControlReply: Sendable, Codable, Equatable {
     public var error: String?
 
     public init(
-        ok: Bool, id: String? = nil, command: String? = nil, message: String? = nil, state: String? = nil,
-        sessionID: String? = nil, status: StatusReport? = nil, error: String? = nil
+        ok: Bool,
+        id: String? = nil,
+        command: String? = nil,
+        message: String? = nil,
+        state: String? = nil,
+        sessionID: String? = nil,
+        status: StatusReport? = nil,
+        error: String? = nil
     ) {
         self.ok = ok
         self.id = id
@@ -185,7 +208,9 @@ public enum ControlCodec {
             }
             return .success(request)
         } catch DecodingError.dataCorrupted(let context) {
-            return .failure(ControlProtocolError("bad value at \(path(context.codingPath)): \(context.debugDescription)"))
+            return .failure(
+                ControlProtocolError("bad value at \(path(context.codingPath)): \(context.debugDescription)")
+            )
         } catch DecodingError.keyNotFound(let key, _) {
             return .failure(ControlProtocolError("missing \"\(key.stringValue)\""))
         } catch DecodingError.typeMismatch(_, let context) {

@@ -80,7 +80,9 @@ public struct ControlServer: Sendable {
                         switch frame {
                         case .oversized(let count):
                             logger.warning("control request too long", metadata: ["bytes": "\(count)"])
-                            let reply = ControlReply.failure("request longer than \(ControlCodec.maxRequestLength) bytes")
+                            let reply = ControlReply.failure(
+                                "request longer than \(ControlCodec.maxRequestLength) bytes"
+                            )
                             try await outbound.write(ByteBuffer(bytes: ControlCodec.encode(reply)))
                             return
                         case .line(let line):

@@ -53,7 +53,10 @@ enum UnixSocketPath {
         if let group {
             guard let entry = getgrnam(group) else { throw ControlSocketError.unknownGroup(group) }
             if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
-                throw ControlSocketError.permissions(path: path, reason: "chown to group \(group): \(String(cString: strerror(errno)))")
+                throw ControlSocketError.permissions(
+                    path: path,
+                    reason: "chown to group \(group): \(String(cString: strerror(errno)))"
+                )
             }
         }
         if chmod(path, 0o660) != 0 {

@@ -25,21 +25,37 @@ public struct Daemon: Service {
 
     /// Opens storage, recovers open sessions, binds the control socket and says READY=1.
     public static func prepare(
-        config: WearbridgeConfig, environment: [String: String], latencyTracePath: String?, logger: Logger
+        config: WearbridgeConfig,
+        environment: [String: String],
+        latencyTracePath: String?,
+        logger: Logger
     ) async throws(DaemonError) -> Daemon {
         do {
             let store = try SessionLog.open(directory: config.storageDirectory)
             let (controller, startup) = try recover(store: store, config: config, logger: logger)
             let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
-            let control = try await ControlServer.bind(path: config.controlSocket, group: config.controlGroup, logger: logger)
+            let control = try await ControlServer.bind(
+                path: config.controlSocket,
+                group: config.controlGroup,
+                logger: logger
+            )
             let notifier = SystemdNotifier(environment: environment)
             let state = controller.session.map { "recording session \($0.id)" } ?? "idle"
             notifier.ready(status: state)
             logger.info(
-                "ready", metadata: ["storage": "\(store.path)", "control": "\(control.path)", "state": "\(state)"])
+                "ready",
+                metadata: ["storage": "\(store.path)", "control": "\(control.path)", "state": "\(state)"]
+            )
             return Daemon(
-                config: config, store: store, control: control, controller: controller, startup: startup,
-                notifier: notifier, logger: logger, latencyTrace: trace)
+                config: config,
+                store: store,
+                control: control,
+                controller: controller,
+                startup: startup,
+                notifier: notifier,
+                logger: logger,
+                latencyTrace: trace
+            )
         } catch let error as DaemonError {
             throw error
         } catch {
@@ -49,7 +65,9 @@ public struct Daemon: Service {
 
     /// Takes over the session a crash or power loss left open; older leftovers are closed as abandoned.
     private static func recover(
-        store: SessionLog, config: WearbridgeConfig, logger: Logger
+        store: SessionLog,
+        config: WearbridgeConfig,
+        logger: Logger
     ) throws -> (SessionController, [SessionAction]) {
         let open = try store.openSessions()
         var controller = SessionController(configuration: config.controller, nextSessionID: newSessionID())
@@ -58,17 +76,30 @@ public struct Daemon: Service {
             guard let activity = Activity(rawValue: stored.activity),
                 let source = TimeAnchor.Source(rawValue: stored.startAnchor)
             else {
-                logger.error("cannot resume a session with unknown activity or anchor", metadata: ["session": "\(stored.id)"])
+                logger.error(
+                    "cannot resume a session with unknown activity or anchor",
+                    metadata: ["session": "\(stored.id)"]
+                )
                 continue
             }
             let journal = try store.journal(of: stored.id)
             var recovered = SessionController(
-                configuration: config.controller, nextSessionID: newSessionID(), recovering: stored.id, activity: activity,
-                startedAt: TimeAnchor(source: source, seconds: stored.startedAt), journal: journal.entries,
-                nextSeq: journal.nextSeq, restartedAt: MonotonicClock.now())
+                configuration: config.controller,
+                nextSessionID: newSessionID(),
+                recovering: stored.id,
+                activity: activity,
+                startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
+                journal: journal.entries,
+                nextSeq: journal.nextSeq,
+                restartedAt: MonotonicClock.now()
+            )
             logger.info(
-                "resuming session", metadata: ["session": "\(stored.id)", "entries": "\(journal.entries.count)",
-                                               "distance_m": "\(recovered.session?.track.distance ?? 0)"])
+                "resuming session",
+                metadata: [
+                    "session": "\(stored.id)", "entries": "\(journal.entries.count)",
+                    "distance_m": "\(recovered.session?.track.distance ?? 0)",
+                ]
+            )
             if index < open.count - 1 {
                 // Only one session can be open; an older one is closed where it stopped.
                 actions += recovered.abandonNow()
@@ -107,9 +138,16 @@ public struct Daemon: Service {
             group.addTask { [controller, store, logger, config, latencyTrace] in
                 // The engine lives and dies on this one task.
                 let engine = Engine(
-                    controller: controller, store: store, writer: job, notifier: notifier,
-                    logger: logger, gpsLostAfter: config.gpsLostAfter, latencyTrace: latencyTrace,
-                    strapConfigured: config.strap.choice != .none, newSessionID: Self.newSessionID)
+                    controller: controller,
+                    store: store,
+                    writer: job,
+                    notifier: notifier,
+                    logger: logger,
+                    gpsLostAfter: config.gpsLostAfter,
+                    latencyTrace: latencyTrace,
+                    strapConfigured: config.strap.choice != .none,
+                    newSessionID: Self.newSessionID
+                )
                 await engine.run(inputs, startup: startup)
             }
             group.addTask {
@@ -151,7 +189,9 @@ public struct Daemon: Service {
         case .none:
             return nil
         case .address(let text, let type):
-            guard let address = BluetoothAddress(text, kind: BluetoothAddress.Kind(rawValue: type) ?? .random) else { return nil }
+            guard let address = BluetoothAddress(text, kind: BluetoothAddress.Kind(rawValue: type) ?? .random) else {
+                return nil
+            }
             target = .address(address)
         case .firstSeen:
             let (remembered, problem) = RememberedStrap(directory: config.storageDirectory).load()

@@ -33,9 +33,14 @@ final class Engine {
     private var strap: StrapState?
 
     init(
-        controller: SessionController, store: SessionLog, writer: AsyncStream<StoreWriter.Job>.Continuation,
-        notifier: SystemdNotifier, logger: Logger,
-        gpsLostAfter: Double, latencyTrace: LatencyTrace?, strapConfigured: Bool = false,
+        controller: SessionController,
+        store: SessionLog,
+        writer: AsyncStream<StoreWriter.Job>.Continuation,
+        notifier: SystemdNotifier,
+        logger: Logger,
+        gpsLostAfter: Double,
+        latencyTrace: LatencyTrace?,
+        strapConfigured: Bool = false,
         newSessionID: @escaping @Sendable () -> String
     ) {
         strap = strapConfigured ? StrapState() : nil
@@ -101,7 +106,10 @@ final class Engine {
         case .malformed(let reason, let line):
             malformedLines += 1
             if malformedLines <= maxLoggedMalformed {
-                logger.warning("malformed gpsd line", metadata: ["line": "\(line)", "error": "\(reason)", "count": "\(malformedLines)"])
+                logger.warning(
+                    "malformed gpsd line",
+                    metadata: ["line": "\(line)", "error": "\(reason)", "count": "\(malformedLines)"]
+                )
             }
         }
     }
@@ -140,8 +148,15 @@ final class Engine {
     private func handle(_ request: ControlRequest, _ respond: @escaping @Sendable (ControlReply) -> Void) {
         let now = MonotonicClock.now()
         guard let command = SessionCommand(rawValue: request.command.rawValue) else {
-            respond(ControlReply(ok: true, command: "status", state: controller.lifecycle.state.name,
-                                 sessionID: controller.session?.id, status: status(now: now)))
+            respond(
+                ControlReply(
+                    ok: true,
+                    command: "status",
+                    state: controller.lifecycle.state.name,
+                    sessionID: controller.session?.id,
+                    status: status(now: now)
+                )
+            )
             return
         }
         guard let id = request.id else {
@@ -168,10 +183,19 @@ final class Engine {
             }
         }
         let (reply, actions) = controller.handle(
-            command, id: id, activity: activity, receivedAt: now, systemTime: MonotonicClock.system())
+            command,
+            id: id,
+            activity: activity,
+            receivedAt: now,
+            systemTime: MonotonicClock.system()
+        )
         logger.info(
-            "command", metadata: ["command": "\(command.rawValue)", "id": "\(id)", "accepted": "\(reply.accepted)",
-                                  "message": "\(reply.message)"])
+            "command",
+            metadata: [
+                "command": "\(command.rawValue)", "id": "\(id)", "accepted": "\(reply.accepted)",
+                "message": "\(reply.message)",
+            ]
+        )
         renewSessionID(after: actions)
         pending += actions
         acknowledgements.append { respond(ControlReply(reply)) }
@@ -197,9 +221,12 @@ final class Engine {
     private func status(now: Double) -> StatusReport {
         let age = lastGoodFix.map { now - $0 }
         let gps = StatusReport.GPS(
-            gpsdConnected: controller.gpsdConnected, mode: controller.lastFix?.mode,
-            horizontalError: controller.lastFix?.gatingError, lastFixAge: age,
-            lost: !controller.gpsdConnected || (age ?? .infinity) > gpsLostAfter)
+            gpsdConnected: controller.gpsdConnected,
+            mode: controller.lastFix?.mode,
+            horizontalError: controller.lastFix?.gatingError,
+            lastFixAge: age,
+            lost: !controller.gpsdConnected || (age ?? .infinity) > gpsLostAfter
+        )
         let heartRate = strap?.report(now: now)
         guard let session = controller.session else {
             return StatusReport(state: controller.lifecycle.state.name, gps: gps, heartRate: heartRate)
@@ -207,10 +234,20 @@ final class Engine {
         let summary = session.track.summary
         let speed = session.track.currentSpeed ?? 0
         return StatusReport(
-            state: controller.lifecycle.state.name, sessionID: session.id, activity: summary.activity.rawValue,
-            distance: summary.distance, elapsed: summary.elapsed, moving: summary.moving, paused: summary.paused,
-            averagePace: summary.averagePace, currentPace: speed > 0.3 ? 1000 / speed : nil,
-            fixesAccepted: summary.accepted, fixesRejected: summary.rejectedTotal, gps: gps, heartRate: heartRate)
+            state: controller.lifecycle.state.name,
+            sessionID: session.id,
+            activity: summary.activity.rawValue,
+            distance: summary.distance,
+            elapsed: summary.elapsed,
+            moving: summary.moving,
+            paused: summary.paused,
+            averagePace: summary.averagePace,
+            currentPace: speed > 0.3 ? 1000 / speed : nil,
+            fixesAccepted: summary.accepted,
+            fixesRejected: summary.rejectedTotal,
+            gps: gps,
+            heartRate: heartRate
+        )
     }
 }
 
@@ -227,7 +264,13 @@ extension SessionAction {
 extension ControlReply {
     init(_ reply: CommandReply) {
         self.init(
-            ok: reply.accepted, id: reply.commandID, command: reply.command.rawValue, message: reply.message,
-            state: reply.state.name, sessionID: reply.sessionID, error: reply.accepted ? nil : reply.message)
+            ok: reply.accepted,
+            id: reply.commandID,
+            command: reply.command.rawValue,
+            message: reply.message,
+            state: reply.state.name,
+            sessionID: reply.sessionID,
+            error: reply.accepted ? nil : reply.message
+        )
     }
 }

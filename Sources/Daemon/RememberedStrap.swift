@@ -15,7 +15,7 @@ struct RememberedStrap {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return (nil, nil) }
         let parts = text.split(whereSeparator: \.isWhitespace)
         guard parts.count == 2, let kind = BluetoothAddress.Kind(rawValue: String(parts[1])),
-              let address = BluetoothAddress(String(parts[0]), kind: kind)
+            let address = BluetoothAddress(String(parts[0]), kind: kind)
         else { return (nil, "\(path) is not \"ADDRESS random|public\"; scanning for a strap again") }
         return (address, nil)
     }
@@ -23,7 +23,10 @@ struct RememberedStrap {
     /// Written to a temporary file and renamed: a crash leaves the old file or the new, never half.
     func save(_ address: BluetoothAddress) throws {
         let temporary = path + ".tmp"
-        try Data("\(address.text) \(address.kind.rawValue)\n".utf8).write(to: URL(fileURLWithPath: temporary), options: .atomic)
+        try Data("\(address.text) \(address.kind.rawValue)\n".utf8).write(
+            to: URL(fileURLWithPath: temporary),
+            options: .atomic
+        )
         _ = rename(temporary, path)
     }
 }

@@ -20,26 +20,32 @@ struct StoreWriter: Sendable {
             var current = job
             if let previous = failed {
                 current = Job(
-                    batch: LogBatch(actions: previous.batch.actions + job.batch.actions, live: job.batch.live ?? previous.batch.live),
-                    acknowledgements: previous.acknowledgements + job.acknowledgements)
+                    batch: LogBatch(
+                        actions: previous.batch.actions + job.batch.actions,
+                        live: job.batch.live ?? previous.batch.live
+                    ),
+                    acknowledgements: previous.acknowledgements + job.acknowledgements
+                )
             }
             failed = await commit(current) ? nil : current
         }
         if let failed {
             // Last chance at shutdown; replies go out either way so that no client hangs.
             _ = await commit(failed)
-            failed.acknowledgements.forEach { $0() }
+            for acknowledge in failed.acknowledgements { acknowledge() }
         }
     }
 
     private func commit(_ job: Job) async -> Bool {
         do {
             try await log.write(job.batch)
-            job.acknowledgements.forEach { $0() }
+            for acknowledge in job.acknowledgements { acknowledge() }
             return true
         } catch {
             logger.error(
-                "cannot write the data log, will retry", metadata: ["path": "\(log.path)", "error": "\(error)"])
+                "cannot write the data log, will retry",
+                metadata: ["path": "\(log.path)", "error": "\(error)"]
+            )
             return false
         }
     }

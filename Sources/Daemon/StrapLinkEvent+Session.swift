@@ -12,13 +12,26 @@ extension StrapLinkEvent {
     var sessionInput: SessionInput? {
         switch self {
         case .beat(let m, let payload, let at):
-            return .beat(HeartRateSample(
-                bpm: m.bpm, contact: m.contact.rawValue, energyExpended: m.energyExpended, rrIntervals: m.rrIntervals,
-                receivedAt: at, payload: payload))
+            return .beat(
+                HeartRateSample(
+                    bpm: m.bpm,
+                    contact: m.contact.rawValue,
+                    energyExpended: m.energyExpended,
+                    rrIntervals: m.rrIntervals,
+                    receivedAt: at,
+                    payload: payload
+                )
+            )
         case .malformedBeat(let payload, let reason, let at):
-            return .event(LoggedEvent(kind: "hrm_malformed", detail: [
-                "payload": .text(Hex.encode(payload)), "reason": .text(reason),
-            ]), receivedAt: at)
+            return .event(
+                LoggedEvent(
+                    kind: "hrm_malformed",
+                    detail: [
+                        "payload": .text(Hex.encode(payload)), "reason": .text(reason),
+                    ]
+                ),
+                receivedAt: at
+            )
         case .strap(let event, let at):
             var detail: [String: EventValue] = [:]
             switch event {

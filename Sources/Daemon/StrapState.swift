@@ -31,8 +31,15 @@ struct StrapState {
 
     func report(now: Double) -> StatusReport.HeartRate {
         StatusReport.HeartRate(
-            link: lastBeat == nil ? "searching" : lost ? "lost" : "streaming", address: address,
-            bpm: lastBeat?.measurement.bpm, contact: lastBeat?.measurement.contact.rawValue, batteryPercent: battery,
-            location: location, lastBeatAge: lastBeat.map { now - $0.at }, beats: beats, malformed: malformed)
+            link: lastBeat == nil ? "searching" : lost ? "lost" : "streaming",
+            address: address,
+            bpm: lastBeat?.measurement.bpm,
+            contact: lastBeat?.measurement.contact.rawValue,
+            batteryPercent: battery,
+            location: location,
+            lastBeatAge: lastBeat.map { now - $0.at },
+            beats: beats,
+            malformed: malformed
+        )
     }
 }

@@ -17,8 +17,12 @@ public struct GATTCharacteristic: Sendable, Equatable {
     /// Reads a Read By Type record for 0x2803: properties (1), value handle (2), UUID (2 or 16).
     init?(declaration: UInt16, value: [UInt8]) {
         guard value.count == 5 || value.count == 19, let uuid = BluetoothUUID(bytes: value[3...]) else { return nil }
-        self.init(declaration: declaration, properties: value[0],
-                  valueHandle: UInt16(value[1]) | UInt16(value[2]) << 8, uuid: uuid)
+        self.init(
+            declaration: declaration,
+            properties: value[0],
+            valueHandle: UInt16(value[1]) | UInt16(value[2]) << 8,
+            uuid: uuid
+        )
     }
 
     public var canNotify: Bool { properties & 0x10 != 0 }

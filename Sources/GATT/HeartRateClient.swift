@@ -147,12 +147,17 @@ public struct HeartRateClient: Sendable {
                 return subscribe(now: now)
             }
             guard let last = entries.map(\.handle).max(), last < to else { return fail("no CCCD (0x2902) for 0x2A37") }
-            return request(.descriptors(from: last + 1, to: to), .findInformationRequest(start: last + 1, end: to), now: now)
+            return request(
+                .descriptors(from: last + 1, to: to),
+                .findInformationRequest(start: last + 1, end: to),
+                now: now
+            )
         case (.writeCCCD, .writeResponse):
             isSubscribed = true
             return [.subscribed(profile!)] + nextFollowUp(now: now)
         case (.readLocation, .readResponse(let value)):
-            let out: [Output] = value.first.map { [.bodySensorLocation($0)] } ?? [.ignored("empty body sensor location")]
+            let out: [Output] =
+                value.first.map { [.bodySensorLocation($0)] } ?? [.ignored("empty body sensor location")]
             return out + nextFollowUp(now: now)
         case (.readBattery, .readResponse(let value)):
             let out: [Output] = value.first.map { [.batteryLevel(Int($0))] } ?? [.ignored("empty battery level")]
@@ -176,18 +181,25 @@ public struct HeartRateClient: Sendable {
         case .descriptors where notFound:
             return fail("no CCCD (0x2902) for 0x2A37")
         case .readLocation, .readBattery:
-            return [.ignored("read of 0x\(hex16(handle)) refused (ATT error 0x\(hex([code])))")] + nextFollowUp(now: now)
+            return [.ignored("read of 0x\(hex16(handle)) refused (ATT error 0x\(hex([code])))")]
+                + nextFollowUp(now: now)
         default:
             return fail("strap refused \(step) at handle 0x\(hex16(handle)) with ATT error 0x\(hex([code]))")
         }
     }
 
     private mutating func discoverServices(from start: UInt16, now: Double) -> [Output] {
-        request(.services(from: start), .readByGroupTypeRequest(start: start, end: 0xFFFF, type: .primaryService), now: now)
+        request(
+            .services(from: start),
+            .readByGroupTypeRequest(start: start, end: 0xFFFF, type: .primaryService),
+            now: now
+        )
     }
 
     private mutating func services(
-        _ entries: [(handle: UInt16, end: UInt16, value: [UInt8])], from: UInt16, now: Double
+        _ entries: [(handle: UInt16, end: UInt16, value: [UInt8])],
+        from: UInt16,
+        now: Double
     ) -> [Output] {
         guard let last = entries.last else { return servicesDone(now: now) }
         for entry in entries {
@@ -211,18 +223,24 @@ public struct HeartRateClient: Sendable {
 
     private mutating func discoverCharacteristics(_ kind: ServiceKind, from start: UInt16, now: Double) -> [Output] {
         let end = (kind == .heartRate ? heartRateRange : batteryRange)!.upperBound
-        return request(.characteristics(service: kind, from: start),
-                       .readByTypeRequest(start: start, end: end, type: .characteristic), now: now)
+        return request(
+            .characteristics(service: kind, from: start),
+            .readByTypeRequest(start: start, end: end, type: .characteristic),
+            now: now
+        )
     }
 
     private mutating func characteristicsFound(
-        _ entries: [(handle: UInt16, value: [UInt8])], in kind: ServiceKind, now: Double
+        _ entries: [(handle: UInt16, value: [UInt8])],
+        in kind: ServiceKind,
+        now: Double
     ) -> [Output] {
         let range = (kind == .heartRate ? heartRateRange : batteryRange)!
         var last: UInt16 = 0
         for entry in entries {
-            guard let found = GATTCharacteristic(declaration: entry.handle, value: entry.value), range.contains(entry.handle),
-                  entry.handle > last
+            guard let found = GATTCharacteristic(declaration: entry.handle, value: entry.value),
+                range.contains(entry.handle),
+                entry.handle > last
             else { return fail("characteristic declaration at 0x\(hex16(entry.handle)) is malformed or out of range") }
             last = entry.handle
             if kind == .battery, found.uuid == HeartRateProfile.batteryLevel {
@@ -248,16 +266,24 @@ public struct HeartRateClient: Sendable {
         guard hrm.valueHandle < end else { return fail("no room for a CCCD after 0x2A37's value") }
         let location = characteristics.first { $0.uuid == HeartRateProfile.bodySensorLocation && $0.canRead }
         profile = HeartRateProfile(
-            measurementHandle: hrm.valueHandle, measurementCCCD: 0, bodySensorLocationHandle: location?.valueHandle,
-            batteryLevelHandle: batteryLevelHandle, mtu: mtu)
+            measurementHandle: hrm.valueHandle,
+            measurementCCCD: 0,
+            bodySensorLocationHandle: location?.valueHandle,
+            batteryLevelHandle: batteryLevelHandle,
+            mtu: mtu
+        )
         if location != nil { followUps.append(.readLocation) }
         if batteryLevelHandle != nil { followUps.append(.readBattery) }
-        return request(.descriptors(from: hrm.valueHandle + 1, to: end),
-                       .findInformationRequest(start: hrm.valueHandle + 1, end: end), now: now)
+        return request(
+            .descriptors(from: hrm.valueHandle + 1, to: end),
+            .findInformationRequest(start: hrm.valueHandle + 1, end: end),
+            now: now
+        )
     }
 
     private mutating func subscribe(now: Double) -> [Output] {
-        guard let cccd, let hrm = characteristics.first(where: { $0.uuid == HeartRateProfile.heartRateMeasurement }) else {
+        guard let cccd, let hrm = characteristics.first(where: { $0.uuid == HeartRateProfile.heartRateMeasurement })
+        else {
             return fail("no CCCD (0x2902) for 0x2A37")
         }
         profile?.measurementCCCD = cccd

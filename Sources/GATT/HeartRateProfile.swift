@@ -12,8 +12,13 @@ public struct HeartRateProfile: Sendable, Equatable {
     /// The ATT MTU both sides agreed on (23 when the strap refused the exchange).
     public var mtu: UInt16
 
-    public init(measurementHandle: UInt16, measurementCCCD: UInt16, bodySensorLocationHandle: UInt16? = nil,
-                batteryLevelHandle: UInt16? = nil, mtu: UInt16 = 23) {
+    public init(
+        measurementHandle: UInt16,
+        measurementCCCD: UInt16,
+        bodySensorLocationHandle: UInt16? = nil,
+        batteryLevelHandle: UInt16? = nil,
+        mtu: UInt16 = 23
+    ) {
         self.measurementHandle = measurementHandle
         self.measurementCCCD = measurementCCCD
         self.bodySensorLocationHandle = bodySensorLocationHandle

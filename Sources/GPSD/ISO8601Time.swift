@@ -29,8 +29,8 @@ public enum ISO8601Time {
             return true
         }
         guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
-              expect("T"), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"),
-              let second = digits(2)
+            expect("T"), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"),
+            let second = digits(2)
         else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
         var fraction = 0.0

@@ -18,9 +18,19 @@ public struct TPV: Sendable, Equatable {
     public var climb: Double?
 
     public init(
-        device: String? = nil, mode: Int, time: GPSTime? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        altitude: Double? = nil, epx: Double? = nil, epy: Double? = nil, eph: Double? = nil,
-        speed: Double? = nil, track: Double? = nil, eps: Double? = nil, climb: Double? = nil
+        device: String? = nil,
+        mode: Int,
+        time: GPSTime? = nil,
+        latitude: Double? = nil,
+        longitude: Double? = nil,
+        altitude: Double? = nil,
+        epx: Double? = nil,
+        epy: Double? = nil,
+        eph: Double? = nil,
+        speed: Double? = nil,
+        track: Double? = nil,
+        eps: Double? = nil,
+        climb: Double? = nil
     ) {
         self.device = device
         self.mode = mode
@@ -42,8 +52,17 @@ public struct TPV: Sendable, Equatable {
         let position: GeoPoint? =
             if let latitude, let longitude { GeoPoint(latitude: latitude, longitude: longitude) } else { nil }
         return Fix(
-            mode: mode, time: time, position: position, errorEast: epx, errorNorth: epy, horizontalError: eph,
-            speed: speed, track: track, speedError: eps, receivedAt: receivedAt)
+            mode: mode,
+            time: time,
+            position: position,
+            errorEast: epx,
+            errorNorth: epy,
+            horizontalError: eph,
+            speed: speed,
+            track: track,
+            speedError: eps,
+            receivedAt: receivedAt
+        )
     }
 }
 
@@ -59,7 +78,10 @@ extension TPV: Decodable {
         if let text = try c.decodeIfPresent(String.self, forKey: .time) {
             guard let parsed = ISO8601Time.parse(text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .time, in: c, debugDescription: "not an ISO 8601 UTC time: \(text.prefix(40))")
+                    forKey: .time,
+                    in: c,
+                    debugDescription: "not an ISO 8601 UTC time: \(text.prefix(40))"
+                )
             }
             time = parsed
         }

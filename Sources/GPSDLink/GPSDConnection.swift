@@ -50,7 +50,11 @@ public struct GPSDConnection: Sendable {
             if backoff.shouldReport {
                 logger.warning(
                     "gpsd unavailable, retrying",
-                    metadata: ["gpsd": "\(endpoint)", "error": "\(outcome)", "retry_s": "\(delay)", "attempt": "\(backoff.failures)"])
+                    metadata: [
+                        "gpsd": "\(endpoint)", "error": "\(outcome)", "retry_s": "\(delay)",
+                        "attempt": "\(backoff.failures)",
+                    ]
+                )
             } else {
                 logger.debug("gpsd still unavailable", metadata: ["gpsd": "\(endpoint)", "error": "\(outcome)"])
             }

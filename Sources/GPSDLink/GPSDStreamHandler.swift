@@ -34,9 +34,13 @@ final class GPSDStreamHandler: ChannelInboundHandler, @unchecked Sendable {
             lines += 1
             switch frame {
             case .oversized(let count):
-                emit(.malformed(reason: "line longer than \(framer.maxLineLength) bytes (\(count) dropped)", line: lines))
+                emit(
+                    .malformed(reason: "line longer than \(framer.maxLineLength) bytes (\(count) dropped)", line: lines)
+                )
             case .line(let bytes):
-                guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }), !GPSDConnection.isIgnored(bytes) else { continue }
+                guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }), !GPSDConnection.isIgnored(bytes) else {
+                    continue
+                }
                 do {
                     let message = try decoder.decode(bytes)
                     delivered = true

@@ -2,21 +2,29 @@ import Foundation
 
 /// A program run to completion with its output captured, as a user would run it.
 public enum Command {
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil
+    )
         throws -> (status: Int32, out: String, err: String)
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
     }
 
     /// The built `wearbridge` executable: `$WEARBRIDGE_BIN`, or the one in the build folder above

@@ -23,7 +23,8 @@ public struct SplitMix: Sendable {
 
     /// Standard normal, by Box-Muller.
     public mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-12), v = uniform()
+        let u = max(uniform(), 1e-12)
+        let v = uniform()
         return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
     }
 }

@@ -17,7 +17,11 @@ public struct HeartRateMeasurement: Sendable, Equatable {
     public var trailingBytes: Int
 
     public init(
-        bpm: Int, contact: SensorContact, energyExpended: Int? = nil, rrIntervals: [UInt16] = [], trailingBytes: Int = 0
+        bpm: Int,
+        contact: SensorContact,
+        energyExpended: Int? = nil,
+        rrIntervals: [UInt16] = [],
+        trailingBytes: Int = 0
     ) {
         self.bpm = bpm
         self.contact = contact

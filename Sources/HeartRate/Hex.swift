@@ -18,7 +18,10 @@ public enum Hex {
             if let value = nibble(byte) {
                 digits.append(value)
             } else if !(byte == 0x20 || byte == 0x2C || byte == 0x3A || byte == 0x2D || byte == 0x09) {
-                throw DecodeError(description: "not hex: \"\(Character(Unicode.Scalar(byte)))\" at position \(utf8.distance(from: utf8.startIndex, to: index))")
+                throw DecodeError(
+                    description:
+                        "not hex: \"\(Character(Unicode.Scalar(byte)))\" at position \(utf8.distance(from: utf8.startIndex, to: index))"
+                )
             }
             index = next
         }

@@ -16,7 +16,8 @@ public struct FileReplayer {
     }
 
     public func replay(
-        path: String, observer: ((Fix, FixOutcome, TrackSession) -> Void)? = nil
+        path: String,
+        observer: ((Fix, FixOutcome, TrackSession) -> Void)? = nil
     ) throws(ReplayError) -> ReplayReport {
         let handle: FileHandle
         do {
@@ -26,7 +27,10 @@ public struct FileReplayer {
         }
         defer { try? handle.close() }
         var replayer = StreamReplayer(
-            name: path, session: TrackSession(activity: activity, profile: profile), logger: logger)
+            name: path,
+            session: TrackSession(activity: activity, profile: profile),
+            logger: logger
+        )
         replayer.observer = observer
         while true {
             let chunk: Data?

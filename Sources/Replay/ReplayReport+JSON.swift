@@ -19,8 +19,11 @@ extension ReplayReport {
                 "merged_duplicates": mergedReports,
             ],
             "splits": s.splits.map {
-                ["index": $0.index, "distance_m": Self.round($0.distance, 2), "elapsed_s": Self.round($0.duration, 2),
-                 "end_elapsed_s": Self.round($0.endTimer, 2)] as [String: Any]
+                [
+                    "index": $0.index, "distance_m": Self.round($0.distance, 2),
+                    "elapsed_s": Self.round($0.duration, 2),
+                    "end_elapsed_s": Self.round($0.endTimer, 2),
+                ] as [String: Any]
             },
             "auto_pauses": s.autoPauses,
             "gps_lost": s.gpsLosses,

@@ -39,11 +39,17 @@ public struct StreamReplayer {
         if malformedLines > maxLoggedMalformed {
             logger.warning(
                 "more malformed lines than were logged",
-                metadata: ["file": "\(name)", "malformed": "\(malformedLines)", "logged": "\(maxLoggedMalformed)"])
+                metadata: ["file": "\(name)", "malformed": "\(malformedLines)", "logged": "\(maxLoggedMalformed)"]
+            )
         }
         return ReplayReport(
-            file: name, summary: session.summary, lines: lines, malformedLines: malformedLines,
-            mergedReports: merger.mergedCount, messages: messages)
+            file: name,
+            summary: session.summary,
+            lines: lines,
+            malformedLines: malformedLines,
+            mergedReports: merger.mergedCount,
+            messages: messages
+        )
     }
 
     private mutating func handle(_ frame: LineFramer.Frame) {

@@ -68,7 +68,8 @@ enum Schema {
                         end_timer_s REAL NOT NULL,
                         PRIMARY KEY (session_id, idx)
                     ) WITHOUT ROWID;
-                    """)
+                    """
+            )
         }
         migrator.registerMigration("v2-heart-rate") { db in
             // Filled by the Bluetooth strap; rr: a JSON array of RR intervals exactly as sent, in 1/1024 s
@@ -86,7 +87,8 @@ enum Schema {
                         rr TEXT NOT NULL DEFAULT '[]',
                         PRIMARY KEY (session_id, seq)
                     ) WITHOUT ROWID;
-                    """)
+                    """
+            )
         }
         migrator.registerMigration("v3-heart-rate-payload") { db in
             // The notification's bytes as received, next to what they were decoded to.

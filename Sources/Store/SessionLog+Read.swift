@@ -33,8 +33,10 @@ extension SessionLog {
     public func detail(matching prefix: String) throws -> SessionDetail {
         try database.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(Self.sessionColumns) FROM session WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
-                arguments: [Self.likePattern(prefix)])
+                db,
+                sql: "SELECT \(Self.sessionColumns) FROM session WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
+                arguments: [Self.likePattern(prefix)]
+            )
             let matches = rows.map(Self.session)
             guard let session = matches.first else { throw StoreError.noSuchSession(prefix) }
             if matches.count > 1, !matches.contains(where: { $0.id == prefix }) {
@@ -42,17 +44,30 @@ extension SessionLog {
             }
             let chosen = matches.first(where: { $0.id == prefix }) ?? session
             let splits = try Row.fetchAll(
-                db, sql: "SELECT idx, distance_m, duration_s, end_timer_s FROM split WHERE session_id = ? ORDER BY idx",
+                db,
+                sql: "SELECT idx, distance_m, duration_s, end_timer_s FROM split WHERE session_id = ? ORDER BY idx",
                 arguments: [chosen.id]
             ).map { StoredSplit(index: $0[0], distance: $0[1], duration: $0[2], endTimer: $0[3]) }
             let events = try Row.fetchAll(
-                db, sql: "SELECT seq, kind, time, detail FROM event WHERE session_id = ? ORDER BY seq",
+                db,
+                sql: "SELECT seq, kind, time, detail FROM event WHERE session_id = ? ORDER BY seq",
                 arguments: [chosen.id]
             ).map { StoredEvent(seq: $0[0], kind: $0[1], time: $0[2], detailJSON: $0[3]) }
-            let fixCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM fix WHERE session_id = ?", arguments: [chosen.id]) ?? 0
-            let beatCount = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM heart_rate WHERE session_id = ?", arguments: [chosen.id]) ?? 0
-            return SessionDetail(session: chosen, splits: splits, events: events, fixCount: fixCount, beatCount: beatCount)
+            let fixCount =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM fix WHERE session_id = ?", arguments: [chosen.id]) ?? 0
+            let beatCount =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT count(*) FROM heart_rate WHERE session_id = ?",
+                    arguments: [chosen.id]
+                ) ?? 0
+            return SessionDetail(
+                session: chosen,
+                splits: splits,
+                events: events,
+                fixCount: fixCount,
+                beatCount: beatCount
+            )
         }
     }
 
@@ -66,43 +81,64 @@ extension SessionLog {
                     SELECT seq, received, time, mode, lat, lon, epx, epy, eph, speed, track, eps
                     FROM fix WHERE session_id = ? ORDER BY seq
                     """,
-                arguments: [sessionID])
+                arguments: [sessionID]
+            )
             while let row = try fixes.next() {
                 let time: Double? = row[2]
                 let lat: Double? = row[4]
                 let lon: Double? = row[5]
                 let position = lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }
                 let fix = Fix(
-                    mode: row[3], time: time.map(GPSTime.init(seconds:)), position: position, errorEast: row[6],
-                    errorNorth: row[7], horizontalError: row[8], speed: row[9], track: row[10], speedError: row[11],
-                    receivedAt: row[1])
+                    mode: row[3],
+                    time: time.map(GPSTime.init(seconds:)),
+                    position: position,
+                    errorEast: row[6],
+                    errorNorth: row[7],
+                    horizontalError: row[8],
+                    speed: row[9],
+                    track: row[10],
+                    speedError: row[11],
+                    receivedAt: row[1]
+                )
                 entries.append((row[0], .fix(fix)))
             }
             let beats = try Row.fetchCursor(
-                db, sql: "SELECT seq, received, bpm, contact, energy_kj, rr, payload FROM heart_rate WHERE session_id = ? ORDER BY seq",
-                arguments: [sessionID])
+                db,
+                sql:
+                    "SELECT seq, received, bpm, contact, energy_kj, rr, payload FROM heart_rate WHERE session_id = ? ORDER BY seq",
+                arguments: [sessionID]
+            )
             while let row = try beats.next() {
                 let sample = HeartRateSample(
-                    bpm: row[2], contact: row[3] ?? "not_supported", energyExpended: row[4], rrIntervals: Self.rr(row[5]),
-                    receivedAt: row[1] ?? 0, payload: (row[6] as Data?).map { [UInt8]($0) } ?? [])
+                    bpm: row[2],
+                    contact: row[3] ?? "not_supported",
+                    energyExpended: row[4],
+                    rrIntervals: Self.rr(row[5]),
+                    receivedAt: row[1] ?? 0,
+                    payload: (row[6] as Data?).map { [UInt8]($0) } ?? []
+                )
                 entries.append((row[0], .heartRate(sample)))
             }
             for row in try Row.fetchAll(
-                db, sql: "SELECT seq, command, id FROM command WHERE session_id = ? ORDER BY seq", arguments: [sessionID])
-            {
+                db,
+                sql: "SELECT seq, command, id FROM command WHERE session_id = ? ORDER BY seq",
+                arguments: [sessionID]
+            ) {
                 guard let command = SessionCommand(rawValue: row[1]) else { continue }
                 entries.append((row[0], .command(command, id: row[2])))
             }
-            let maxSeq = try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT max(m) FROM (
-                        SELECT max(seq) AS m FROM fix WHERE session_id = ?1
-                        UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
-                        UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
-                        UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1)
-                    """,
-                arguments: [sessionID]) ?? 0
+            let maxSeq =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT max(m) FROM (
+                            SELECT max(seq) AS m FROM fix WHERE session_id = ?1
+                            UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
+                            UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
+                            UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1)
+                        """,
+                    arguments: [sessionID]
+                ) ?? 0
             entries.sort { $0.0 < $1.0 }
             return (entries.map(\.1), maxSeq + 1)
         }
@@ -119,23 +155,43 @@ extension SessionLog {
 
     private static func session(_ row: Row) -> StoredSession {
         StoredSession(
-            id: row["id"], state: row["state"], activity: row["activity"], startedAt: row["started_at"],
-            startAnchor: row["start_anchor"], endedAt: row["ended_at"], endReason: row["end_reason"],
-            distance: row["distance_m"], elapsed: row["elapsed_s"], moving: row["moving_s"], paused: row["paused_s"],
-            fixesAccepted: row["fixes_accepted"], fixesRejected: row["fixes_rejected"], summaryJSON: row["summary"])
+            id: row["id"],
+            state: row["state"],
+            activity: row["activity"],
+            startedAt: row["started_at"],
+            startAnchor: row["start_anchor"],
+            endedAt: row["ended_at"],
+            endReason: row["end_reason"],
+            distance: row["distance_m"],
+            elapsed: row["elapsed_s"],
+            moving: row["moving_s"],
+            paused: row["paused_s"],
+            fixesAccepted: row["fixes_accepted"],
+            fixesRejected: row["fixes_rejected"],
+            summaryJSON: row["summary"]
+        )
     }
 
     /// Every beat of a session in order, for `show --beats` and the end-to-end checks.
     public func beats(of sessionID: String) throws -> [StoredBeat] {
         try database.read { db in
             try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT seq, received, time, bpm, contact, energy_kj, rr, payload FROM heart_rate WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
             ).map {
-                StoredBeat(seq: $0[0], received: $0[1], time: $0[2], bpm: $0[3], contact: $0[4], energyExpended: $0[5],
-                           rrIntervals: Self.rr($0[6]), payload: ($0[7] as Data?).map { [UInt8]($0) } ?? [])
+                StoredBeat(
+                    seq: $0[0],
+                    received: $0[1],
+                    time: $0[2],
+                    bpm: $0[3],
+                    contact: $0[4],
+                    energyExpended: $0[5],
+                    rrIntervals: Self.rr($0[6]),
+                    payload: ($0[7] as Data?).map { [UInt8]($0) } ?? []
+                )
             }
         }
     }
@@ -143,7 +199,9 @@ extension SessionLog {
     /// The rr column: a JSON array of integers (1/1024 s); anything else reads as none.
     static func rr(_ text: String?) -> [UInt16] {
         guard let text, text.hasPrefix("["), text.hasSuffix("]") else { return [] }
-        return text.dropFirst().dropLast().split(separator: ",").compactMap { UInt16($0.trimmingCharacters(in: .whitespaces)) }
+        return text.dropFirst().dropLast().split(separator: ",").compactMap {
+            UInt16($0.trimmingCharacters(in: .whitespaces))
+        }
     }
 
     private static func likePattern(_ prefix: String) -> String {

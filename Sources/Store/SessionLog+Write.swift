@@ -17,7 +17,8 @@ extension SessionLog {
         case .begin(let id, let activity, let anchor):
             try db.execute(
                 sql: "INSERT INTO session (id, state, activity, started_at, start_anchor) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue])
+                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue]
+            )
         case .recordFix(let id, let seq, let fix, let verdict):
             var smoothed: GeoPoint?
             if case .accepted(let point) = verdict { smoothed = point }
@@ -32,11 +33,14 @@ extension SessionLog {
                     fix.position?.longitude.finite, fix.errorEast?.finite, fix.errorNorth?.finite,
                     fix.horizontalError?.finite, fix.speed?.finite, fix.track?.finite, fix.speedError?.finite,
                     verdict.name, smoothed?.latitude, smoothed?.longitude,
-                ])
+                ]
+            )
         case .recordEvent(let id, let seq, let event, let receivedAt):
             try db.execute(
-                sql: "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [id, seq, event.kind, event.time?.seconds, receivedAt, detailJSON(event.detail)])
+                sql:
+                    "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [id, seq, event.kind, event.time?.seconds, receivedAt, detailJSON(event.detail)]
+            )
             if event.kind == "split" { try insertSplit(id, event.detail, db) }
         case .recordCommand(let id, let seq, let reply, let receivedAt):
             let json = String(decoding: try JSONEncoder().encode(reply), as: UTF8.self)
@@ -45,7 +49,8 @@ extension SessionLog {
                     INSERT OR IGNORE INTO command (id, session_id, seq, command, accepted, reply, received)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt])
+                arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt]
+            )
         case .recordHeartRate(let id, let seq, let sample, let time):
             let rr = "[" + sample.rrIntervals.map(String.init).joined(separator: ",") + "]"
             try db.execute(
@@ -56,7 +61,8 @@ extension SessionLog {
                 arguments: [
                     id, seq, sample.receivedAt, time?.seconds, sample.bpm, sample.contact, sample.energyExpended, rr,
                     Data(sample.payload),
-                ])
+                ]
+            )
         case .stateChanged(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):
@@ -66,7 +72,8 @@ extension SessionLog {
                 arguments: [
                     reason == .command ? "ended" : "abandoned", reason.rawValue, endedAt?.seconds,
                     endedAt?.source.rawValue, id,
-                ])
+                ]
+            )
         }
     }
 
@@ -80,7 +87,8 @@ extension SessionLog {
             arguments: [
                 summary.distance, summary.elapsed, summary.moving, summary.paused, summary.accepted,
                 summary.rejectedTotal, json, id,
-            ])
+            ]
+        )
     }
 
     private static func insertSplit(_ id: String, _ detail: [String: EventValue], _ db: Database) throws {
@@ -88,8 +96,10 @@ extension SessionLog {
             case .number(let duration)? = detail["duration_s"], case .number(let end)? = detail["end_timer_s"]
         else { return }
         try db.execute(
-            sql: "INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s) VALUES (?, ?, ?, ?, ?)",
-            arguments: [id, Int(index), distance, duration, end])
+            sql:
+                "INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, Int(index), distance, duration, end]
+        )
     }
 
     static func detailJSON(_ detail: [String: EventValue]) -> String {
@@ -100,7 +110,12 @@ extension SessionLog {
             case .text(let text): object[key] = text
             }
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            )
+        else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }

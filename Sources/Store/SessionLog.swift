@@ -58,8 +58,10 @@ public final class SessionLog: Sendable {
     /// The journal mode and synchronous level actually in force (tests check the durability claim).
     public func pragmas() throws -> (journalMode: String, synchronous: Int) {
         try database.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
-             try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
+                try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+            )
         }
     }
 
@@ -68,9 +70,14 @@ public final class SessionLog: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw StoreError.directory(path: directory, reason: "it does not exist")
         }
-        guard isDirectory.boolValue else { throw StoreError.directory(path: directory, reason: "it is not a directory") }
+        guard isDirectory.boolValue else {
+            throw StoreError.directory(path: directory, reason: "it is not a directory")
+        }
         guard access(directory, W_OK | X_OK) == 0 else {
-            throw StoreError.directory(path: directory, reason: "not writable by this user (\(String(cString: strerror(errno))))")
+            throw StoreError.directory(
+                path: directory,
+                reason: "not writable by this user (\(String(cString: strerror(errno))))"
+            )
         }
     }
 
@@ -83,7 +90,10 @@ public final class SessionLog: Sendable {
         }
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         if !tables.isEmpty {
-            throw StoreError.foreign(path: path, reason: "it has tables \(tables.prefix(5).joined(separator: ", ")) and no wearbridge schema")
+            throw StoreError.foreign(
+                path: path,
+                reason: "it has tables \(tables.prefix(5).joined(separator: ", ")) and no wearbridge schema"
+            )
         }
     }
 

@@ -33,9 +33,14 @@ struct StoredSummary: Codable {
         maxSpeed = summary.maxSpeed
         trackPoints = summary.trackPoints
         heartRate = summary.heartRate.flatMap {
-            $0.samples == 0 ? nil : HeartRateFigures(
-                samples: $0.samples, averageBPM: $0.average.map { ($0 * 10).rounded() / 10 }, maximumBPM: $0.maximum,
-                timeInZone: $0.timeInZone.map { ($0 * 10).rounded() / 10 })
+            $0.samples == 0
+                ? nil
+                : HeartRateFigures(
+                    samples: $0.samples,
+                    averageBPM: $0.average.map { ($0 * 10).rounded() / 10 },
+                    maximumBPM: $0.maximum,
+                    timeInZone: $0.timeInZone.map { ($0 * 10).rounded() / 10 }
+                )
         }
     }
 

@@ -34,26 +34,32 @@ struct AxisFilter: Sendable, Equatable {
 
     mutating func updatePosition(_ z: Double, variance r: Double) {
         let s = pp + r
-        let kp = pp / s, kv = pv / s
+        let kp = pp / s
+        let kv = pv / s
         let y = z - position
         position += kp * y
         velocity += kv * y
         let newPP = pp - kp * pp
         let newPV = pv - kp * pv
         let newVV = vv - kv * pv
-        pp = newPP; pv = newPV; vv = newVV
+        pp = newPP
+        pv = newPV
+        vv = newVV
     }
 
     mutating func updateVelocity(_ z: Double, variance r: Double) {
         let s = vv + r
-        let kp = pv / s, kv = vv / s
+        let kp = pv / s
+        let kv = vv / s
         let y = z - velocity
         position += kp * y
         velocity += kv * y
         let newPP = pp - kp * pv
         let newPV = pv - kp * vv
         let newVV = vv - kv * vv
-        pp = newPP; pv = newPV; vv = newVV
+        pp = newPP
+        pv = newPV
+        vv = newVV
     }
 
     /// Moves the position origin by `offset` metres (the frame was re-centred).

@@ -12,8 +12,14 @@ public struct HeartRateSample: Sendable, Equatable {
     /// The notification's bytes as they came: the log keeps them, so nothing is lost to decoding.
     public var payload: [UInt8]
 
-    public init(bpm: Int, contact: String, energyExpended: Int? = nil, rrIntervals: [UInt16] = [], receivedAt: Double,
-                payload: [UInt8] = []) {
+    public init(
+        bpm: Int,
+        contact: String,
+        energyExpended: Int? = nil,
+        rrIntervals: [UInt16] = [],
+        receivedAt: Double,
+        payload: [UInt8] = []
+    ) {
         self.payload = payload
         self.bpm = bpm
         self.contact = contact

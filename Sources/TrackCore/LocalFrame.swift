@@ -15,7 +15,8 @@ public struct LocalPoint: Hashable, Sendable {
     }
 
     public func distance(to other: LocalPoint) -> Double {
-        let de = other.east - east, dn = other.north - north
+        let de = other.east - east
+        let dn = other.north - north
         return (de * de + dn * dn).squareRoot()
     }
 }

@@ -14,7 +14,8 @@ struct MeasurementModel: Sendable {
     private let minimumSigma = 0.5
 
     func noise(for fix: Fix) -> MotionFilter.Noise {
-        var east = profile.defaultPositionSigma, north = profile.defaultPositionSigma
+        var east = profile.defaultPositionSigma
+        var north = profile.defaultPositionSigma
         if let ex = fix.errorEast, let ey = fix.errorNorth, ex.isFinite, ey.isFinite, ex > 0, ey > 0 {
             east = ex / axis95
             north = ey / axis95

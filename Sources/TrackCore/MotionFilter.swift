@@ -34,10 +34,18 @@ public struct MotionFilter: Sendable {
         self.time = time
         let v = velocity ?? LocalPoint(east: 0, north: 0)
         let velocityVariance = velocity == nil ? 4.0 : noise.velocity * noise.velocity
-        east = AxisFilter(position: 0, positionVariance: noise.east * noise.east, velocity: v.east,
-                          velocityVariance: velocityVariance)
-        north = AxisFilter(position: 0, positionVariance: noise.north * noise.north, velocity: v.north,
-                           velocityVariance: velocityVariance)
+        east = AxisFilter(
+            position: 0,
+            positionVariance: noise.east * noise.east,
+            velocity: v.east,
+            velocityVariance: velocityVariance
+        )
+        north = AxisFilter(
+            position: 0,
+            positionVariance: noise.north * noise.north,
+            velocity: v.north,
+            velocityVariance: velocityVariance
+        )
         self.processNoise = processNoise
     }
 
@@ -79,7 +87,8 @@ public struct MotionFilter: Sendable {
     /// Squared Mahalanobis distance of a measured velocity from the prediction.
     public func velocityMahalanobis(_ measured: LocalPoint, sigma: Double) -> Double {
         let r = sigma * sigma
-        let de = measured.east - east.velocity, dn = measured.north - north.velocity
+        let de = measured.east - east.velocity
+        let dn = measured.north - north.velocity
         return de * de / (east.vv + r) + dn * dn / (north.vv + r)
     }
 

@@ -16,7 +16,11 @@ public struct CommandReply: Sendable, Equatable, Codable {
     public var state: SessionLifecycle.State
 
     public init(
-        commandID: String, command: SessionCommand, accepted: Bool, message: String, sessionID: String?,
+        commandID: String,
+        command: SessionCommand,
+        accepted: Bool,
+        message: String,
+        sessionID: String?,
         state: SessionLifecycle.State
     ) {
         self.commandID = commandID

@@ -14,8 +14,13 @@ public struct SessionController: Sendable {
         /// The wearer's zones; heart-rate figures need them.
         public var heartRateZones: HeartRateZones?
 
-        public init(activity: Activity = .running, autostart: Bool = false, abandonAfter: Double = 6 * 3600,
-                    gpsLostAfter: Double? = nil, heartRateZones: HeartRateZones? = nil) {
+        public init(
+            activity: Activity = .running,
+            autostart: Bool = false,
+            abandonAfter: Double = 6 * 3600,
+            gpsLostAfter: Double? = nil,
+            heartRateZones: HeartRateZones? = nil
+        ) {
             self.activity = activity
             self.autostart = autostart
             self.abandonAfter = abandonAfter
@@ -66,15 +71,26 @@ public struct SessionController: Sendable {
     /// Rebuilds an open session from its logged inputs: the core is deterministic, so the same
     /// inputs give the same distance, timers and state, and nothing is counted twice.
     public init(
-        configuration: Configuration, nextSessionID: String, recovering id: String, activity: Activity,
-        startedAt: TimeAnchor, journal: [JournalEntry], nextSeq: Int, restartedAt: Double
+        configuration: Configuration,
+        nextSessionID: String,
+        recovering id: String,
+        activity: Activity,
+        startedAt: TimeAnchor,
+        journal: [JournalEntry],
+        nextSeq: Int,
+        restartedAt: Double
     ) {
         self.init(configuration: configuration, nextSessionID: nextSessionID)
         lifecycle = SessionLifecycle(state: .starting)
         lifecycle.confirmStart()
         session = OpenSession(
-            id: id, startedAt: startedAt, track: makeTrack(activity), lastSample: restartedAt, downSince: nil,
-            recovering: true)
+            id: id,
+            startedAt: startedAt,
+            track: makeTrack(activity),
+            lastSample: restartedAt,
+            downSince: nil,
+            recovering: true
+        )
         for entry in journal {
             switch entry {
             case .fix(let fix): _ = ingest(fix)
@@ -82,8 +98,15 @@ public struct SessionController: Sendable {
             case .command(.start, let commandID):
                 // The command that began this session: its answer stays "started".
                 ledger.record(
-                    CommandReply(commandID: commandID, command: .start, accepted: true, message: "session started",
-                                 sessionID: id, state: .active))
+                    CommandReply(
+                        commandID: commandID,
+                        command: .start,
+                        accepted: true,
+                        message: "session started",
+                        sessionID: id,
+                        state: .active
+                    )
+                )
             case .command(let command, let commandID):
                 _ = handle(command, id: commandID, receivedAt: restartedAt, systemTime: 0)
             }
@@ -116,7 +139,11 @@ public struct SessionController: Sendable {
 
     /// Answers a command; a repeated id gets its first answer again and changes nothing.
     public mutating func handle(
-        _ command: SessionCommand, id: String, activity: Activity? = nil, receivedAt: Double, systemTime: Double
+        _ command: SessionCommand,
+        id: String,
+        activity: Activity? = nil,
+        receivedAt: Double,
+        systemTime: Double
     ) -> (CommandReply, [SessionAction]) {
         if let previous = ledger.reply(for: id) { return (previous, []) }
         var actions: [SessionAction] = []
@@ -124,20 +151,36 @@ public struct SessionController: Sendable {
         switch lifecycle.apply(command) {
         case .failure(let refusal):
             reply = CommandReply(
-                commandID: id, command: command, accepted: false, message: refusal.reason, sessionID: session?.id,
-                state: lifecycle.state)
+                commandID: id,
+                command: command,
+                accepted: false,
+                message: refusal.reason,
+                sessionID: session?.id,
+                state: lifecycle.state
+            )
         case .success(let transition):
             let message = perform(
-                transition, activity: activity, receivedAt: receivedAt, systemTime: systemTime, into: &actions)
+                transition,
+                activity: activity,
+                receivedAt: receivedAt,
+                systemTime: systemTime,
+                into: &actions
+            )
             reply = CommandReply(
-                commandID: id, command: command, accepted: true, message: message, sessionID: session?.id ?? lastEnded,
-                state: lifecycle.state)
+                commandID: id,
+                command: command,
+                accepted: true,
+                message: message,
+                sessionID: session?.id ?? lastEnded,
+                state: lifecycle.state
+            )
         }
         ledger.record(reply)
         if !isRecovering {
             actions.insert(
                 .recordCommand(sessionID: reply.sessionID, seq: takeSeq(), reply: reply, receivedAt: receivedAt),
-                at: command == .start ? min(1, actions.count) : 0)
+                at: command == .start ? min(1, actions.count) : 0
+            )
             if command == .end, reply.accepted { nextSeq = 1 }
         }
         return (reply, isRecovering ? [] : actions)
@@ -145,7 +188,9 @@ public struct SessionController: Sendable {
 
     /// Judges a fix; in an open session, logs it with its verdict and whatever it caused.
     public mutating func ingest(_ fix: Fix) -> [SessionAction] {
-        if let time = fix.time, let receivedAt = fix.receivedAt { _ = clock.observe(epoch: time, receivedAt: receivedAt) }
+        if let time = fix.time, let receivedAt = fix.receivedAt {
+            _ = clock.observe(epoch: time, receivedAt: receivedAt)
+        }
         if !isRecovering { lastFix = fix }
         var actions: [SessionAction] = []
         if session != nil, let time = fix.time, let down = session?.downSince, fix.isUsable {
@@ -154,7 +199,12 @@ public struct SessionController: Sendable {
             if gap > configuration.abandonAfter {
                 abandon(endedAt: TimeAnchor(source: .gps, seconds: down.seconds), into: &actions)
             } else {
-                actions.append(event(LoggedEvent(kind: "restart_gap", time: time, detail: ["down_s": .number(gap)]), at: fix.receivedAt))
+                actions.append(
+                    event(
+                        LoggedEvent(kind: "restart_gap", time: time, detail: ["down_s": .number(gap)]),
+                        at: fix.receivedAt
+                    )
+                )
             }
         }
         if session == nil, lifecycle.state == .idle, configuration.autostart, fix.isUsable, let time = fix.time {
@@ -180,7 +230,9 @@ public struct SessionController: Sendable {
             return []
         }
         actions.append(.recordFix(sessionID: open.id, seq: takeSeq(), fix: fix, verdict: verdict))
-        for sessionEvent in outcome.events { actions.append(contentsOf: record(sessionEvent, receivedAt: fix.receivedAt)) }
+        for sessionEvent in outcome.events {
+            actions.append(contentsOf: record(sessionEvent, receivedAt: fix.receivedAt))
+        }
         return actions
     }
 
@@ -213,7 +265,14 @@ public struct SessionController: Sendable {
         if sample.countsForFigures { open.track.heartRate(bpm: sample.bpm, at: sample.receivedAt) }
         session = open
         guard !isRecovering else { return [] }
-        return [.recordHeartRate(sessionID: open.id, seq: takeSeq(), sample: sample, time: gpsTime(atReceive: sample.receivedAt))]
+        return [
+            .recordHeartRate(
+                sessionID: open.id,
+                seq: takeSeq(),
+                sample: sample,
+                time: gpsTime(atReceive: sample.receivedAt)
+            )
+        ]
     }
 
     /// A strap event (found, lost, regained, contact, battery, a payload that was no measurement).
@@ -254,12 +313,16 @@ public struct SessionController: Sendable {
     }
 
     private mutating func perform(
-        _ transition: SessionLifecycle.Transition, activity: Activity?, receivedAt: Double, systemTime: Double,
+        _ transition: SessionLifecycle.Transition,
+        activity: Activity?,
+        receivedAt: Double,
+        systemTime: Double,
         into actions: inout [SessionAction]
     ) -> String {
         switch transition {
         case .begin:
-            let anchor = clock.gpsTime(atReceive: receivedAt).map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+            let anchor =
+                clock.gpsTime(atReceive: receivedAt).map { TimeAnchor(source: .gps, seconds: $0.seconds) }
                 ?? TimeAnchor(source: .system, seconds: systemTime)
             let id = begin(activity: activity ?? configuration.activity, at: anchor, into: &actions)
             session?.lastSample = receivedAt
@@ -279,7 +342,8 @@ public struct SessionController: Sendable {
                 lifecycle.finish()
                 return "session ended"
             }
-            let endedAt = open.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+            let endedAt =
+                open.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
                 ?? TimeAnchor(source: .system, seconds: systemTime)
             finish(open, reason: .command, endedAt: endedAt, receivedAt: receivedAt, into: &actions)
             return "session ended"
@@ -294,18 +358,32 @@ public struct SessionController: Sendable {
     }
 
     @discardableResult
-    private mutating func begin(activity: Activity, at anchor: TimeAnchor, into actions: inout [SessionAction]) -> String {
+    private mutating func begin(
+        activity: Activity,
+        at anchor: TimeAnchor,
+        into actions: inout [SessionAction]
+    ) -> String {
         let id = nextSessionID
         session = OpenSession(
-            id: id, startedAt: anchor, track: makeTrack(activity), lastSample: 0, downSince: nil, recovering: false)
+            id: id,
+            startedAt: anchor,
+            track: makeTrack(activity),
+            lastSample: 0,
+            downSince: nil,
+            recovering: false
+        )
         nextSeq = 1
         actions.append(.begin(sessionID: id, activity: activity, startedAt: anchor))
         actions.append(
             event(
                 LoggedEvent(
-                    kind: "session_started", time: anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil,
-                    detail: ["anchor": .text(anchor.source.rawValue), "started_at": .number(anchor.seconds)]),
-                at: nil))
+                    kind: "session_started",
+                    time: anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil,
+                    detail: ["anchor": .text(anchor.source.rawValue), "started_at": .number(anchor.seconds)]
+                ),
+                at: nil
+            )
+        )
         return id
     }
 
@@ -316,11 +394,21 @@ public struct SessionController: Sendable {
     }
 
     private mutating func finish(
-        _ open: OpenSession, reason: EndReason, endedAt: TimeAnchor?, receivedAt: Double?,
+        _ open: OpenSession,
+        reason: EndReason,
+        endedAt: TimeAnchor?,
+        receivedAt: Double?,
         into actions: inout [SessionAction]
     ) {
         actions.append(
-            event(LoggedEvent(kind: reason == .command ? "session_ended" : "session_abandoned", time: open.track.lastFixTime), at: receivedAt))
+            event(
+                LoggedEvent(
+                    kind: reason == .command ? "session_ended" : "session_abandoned",
+                    time: open.track.lastFixTime
+                ),
+                at: receivedAt
+            )
+        )
         actions.append(.finish(sessionID: open.id, summary: open.track.summary, reason: reason, endedAt: endedAt))
         lifecycle.finish()
         lastEnded = open.id
@@ -349,7 +437,12 @@ public struct SessionController: Sendable {
     }
 
     private mutating func event(_ logged: LoggedEvent, at receivedAt: Double?) -> SessionAction {
-        .recordEvent(sessionID: session?.id ?? lastEnded ?? nextSessionID, seq: takeSeq(), event: logged, receivedAt: receivedAt)
+        .recordEvent(
+            sessionID: session?.id ?? lastEnded ?? nextSessionID,
+            seq: takeSeq(),
+            event: logged,
+            receivedAt: receivedAt
+        )
     }
 
     private mutating func takeSeq() -> Int {

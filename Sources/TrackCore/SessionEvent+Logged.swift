@@ -12,15 +12,21 @@ extension SessionEvent {
                 detail: [
                     "index": .number(Double(split.index)), "distance_m": .number(split.distance),
                     "duration_s": .number(split.duration), "end_timer_s": .number(split.endTimer),
-                ])
+                ]
+            )
         case .gpsLost(let lastFix):
             LoggedEvent(kind: "gps_lost", time: lastFix)
         case .gpsRegained(let at, let after):
             LoggedEvent(kind: "gps_regained", time: at, detail: ["after_s": .number(after)])
         case .gapBridged(let from, let to, let distance):
             LoggedEvent(
-                kind: "gap_bridged", time: to,
-                detail: ["from": .number(from.seconds), "duration_s": .number(to.since(from)), "distance_m": .number(distance)])
+                kind: "gap_bridged",
+                time: to,
+                detail: [
+                    "from": .number(from.seconds), "duration_s": .number(to.since(from)),
+                    "distance_m": .number(distance),
+                ]
+            )
         case .timelineReset(let at):
             LoggedEvent(kind: "timeline_reset", time: at)
         case .filterReset(let at):

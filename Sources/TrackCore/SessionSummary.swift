@@ -39,8 +39,13 @@ public struct SessionSummary: Sendable, Equatable {
         maxSpeed = session.maxSpeed
         trackPoints = session.storedTrackPointCount
         heartRate = session.heartRate.map {
-            HeartRate(samples: $0.sampleCount, invalid: $0.invalidCount, average: $0.average,
-                      maximum: $0.maximum, timeInZone: $0.timeInZone)
+            HeartRate(
+                samples: $0.sampleCount,
+                invalid: $0.invalidCount,
+                average: $0.average,
+                maximum: $0.maximum,
+                timeInZone: $0.timeInZone
+            )
         }
     }
 

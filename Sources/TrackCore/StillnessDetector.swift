@@ -36,17 +36,26 @@ public struct StillnessDetector: Sendable {
     ///     beyond what the two positions' errors explain.
     ///   - displacement: distance of the filtered position from `anchor` when still.
     public mutating func step(
-        time: GPSTime, dt: Double, speed: Double, velocity: LocalPoint, increment: Double, position: GeoPoint,
-        sigma: Double, significant: Bool, displacement: (GeoPoint) -> Double
+        time: GPSTime,
+        dt: Double,
+        speed: Double,
+        velocity: LocalPoint,
+        increment: Double,
+        position: GeoPoint,
+        sigma: Double,
+        significant: Bool,
+        displacement: (GeoPoint) -> Double
     ) -> Double {
         switch state {
         case .moving(let meanVelocity):
             let alpha = min(1, dt / profile.stillWindow)
             let mean = LocalPoint(
                 east: meanVelocity.east + alpha * (velocity.east - meanVelocity.east),
-                north: meanVelocity.north + alpha * (velocity.north - meanVelocity.north))
+                north: meanVelocity.north + alpha * (velocity.north - meanVelocity.north)
+            )
             let meanSpeed = (mean.east * mean.east + mean.north * mean.north).squareRoot()
-            state = meanSpeed < profile.stillSpeed
+            state =
+                meanSpeed < profile.stillSpeed
                 ? .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)
                 : .moving(meanVelocity: mean)
             return increment
@@ -66,7 +75,12 @@ public struct StillnessDetector: Sendable {
             if away > max(profile.moveRadius, 2 * (anchorSigma + sigma)) {
                 guard speed >= profile.stillSpeed else {
                     // Drift of a still receiver's bias, not a departure: stand where it now says.
-                    state = .still(anchor: position, anchorSigma: sigma, candidateSince: candidateSince, pending: pending)
+                    state = .still(
+                        anchor: position,
+                        anchorSigma: sigma,
+                        candidateSince: candidateSince,
+                        pending: pending
+                    )
                     return 0
                 }
                 state = .moving(meanVelocity: velocity)
@@ -83,7 +97,12 @@ public struct StillnessDetector: Sendable {
     /// nothing yet; the bridged distance waits as pending until the fixes after the gap confirm
     /// a departure, because a weak receiver's first fix after an outage is often far off.
     public mutating func bridge(
-        chord: Double, bridged: Double, to position: GeoPoint, sigma: Double, time: GPSTime, velocity: LocalPoint,
+        chord: Double,
+        bridged: Double,
+        to position: GeoPoint,
+        sigma: Double,
+        time: GPSTime,
+        velocity: LocalPoint,
         significant: Bool
     ) -> Double {
         let speed = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
@@ -99,8 +118,11 @@ public struct StillnessDetector: Sendable {
         case .still:
             let departing = movedAway && speed > profile.moveSpeed && significant
             state = .still(
-                anchor: position, anchorSigma: sigma, candidateSince: departing ? time : nil,
-                pending: departing ? bridged : 0)
+                anchor: position,
+                anchorSigma: sigma,
+                candidateSince: departing ? time : nil,
+                pending: departing ? bridged : 0
+            )
             return 0
         }
     }

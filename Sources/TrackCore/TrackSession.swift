@@ -126,7 +126,14 @@ public struct TrackSession: Sendable {
         // Without Doppler the speed comes from noisy positions and reads high: judge standing and
         // pausing on its noise-free part, but integrate distance on the filter's estimate.
         let judged = doppler == nil ? current.filter.unbiasedSpeed : current.filter.speed
-        advance(&current, to: time, dt: dt, speed: judged, significant: model.isSignificant(usedDoppler), events: &events)
+        advance(
+            &current,
+            to: time,
+            dt: dt,
+            speed: judged,
+            significant: model.isSignificant(usedDoppler),
+            events: &events
+        )
         motion = current
         return FixOutcome(verdict: verdict, events: events)
     }
@@ -228,7 +235,11 @@ public struct TrackSession: Sendable {
     // MARK: Steps
 
     private mutating func start(
-        at time: GPSTime, position: GeoPoint, fix: Fix, events: [SessionEvent], isFirst: Bool = true
+        at time: GPSTime,
+        position: GeoPoint,
+        fix: Fix,
+        events: [SessionEvent],
+        isFirst: Bool = true
     ) -> FixOutcome {
         if case .resuming(let since) = manualPause {
             let pause = since.map { max(0, time.since($0)) } ?? 0
@@ -251,16 +262,24 @@ public struct TrackSession: Sendable {
 
     /// Crosses an outage: credits only a plausible distance, then restarts the filter at the new fix.
     private mutating func bridge(
-        _ current: inout Motion, to time: GPSTime, position: GeoPoint, fix: Fix, dt: Double, events: [SessionEvent]
+        _ current: inout Motion,
+        to time: GPSTime,
+        position: GeoPoint,
+        fix: Fix,
+        dt: Double,
+        events: [SessionEvent]
     ) -> FixOutcome {
         var events = events
         let noise = model.noise(for: fix)
         let measured = current.filter.frame.project(position)
         let chord = current.filter.localPosition.distance(to: measured)
-        let allowance = 2 * (current.filter.positionSigma + (noise.east * noise.east + noise.north * noise.north).squareRoot())
+        let allowance =
+            2 * (current.filter.positionSigma + (noise.east * noise.east + noise.north * noise.north).squareRoot())
         if (chord - allowance) / dt > profile.maxSpeed {
             impossibleStreak += 1
-            guard impossibleStreak >= profile.timelineResetAfter else { return reject(.impossibleSpeed, events: events) }
+            guard impossibleStreak >= profile.timelineResetAfter else {
+                return reject(.impossibleSpeed, events: events)
+            }
             // Consistently somewhere else: relocated (a car, a train), with no distance credited.
             events.append(.filterReset(at: time))
             return start(at: time, position: position, fix: fix, events: events, isFirst: false)
@@ -272,9 +291,14 @@ public struct TrackSession: Sendable {
         let from = current.filter.time
         let (filter, doppler) = freshFilter(at: time, position: position, fix: fix)
         let credited = current.stillness.bridge(
-            chord: chord, bridged: bridged, to: position, sigma: filter.positionSigma, time: time,
+            chord: chord,
+            bridged: bridged,
+            to: position,
+            sigma: filter.positionSigma,
+            time: time,
             velocity: filter.velocity,
-            significant: model.isSignificant(doppler))
+            significant: model.isSignificant(doppler)
+        )
         current.filter = filter
         current.lastSpeed = filter.speed
         distance += credited
@@ -290,16 +314,27 @@ public struct TrackSession: Sendable {
 
     /// Credits the distance of one filtered step and moves the clocks on.
     private mutating func advance(
-        _ current: inout Motion, to time: GPSTime, dt: Double, speed: Double, significant: Bool,
+        _ current: inout Motion,
+        to time: GPSTime,
+        dt: Double,
+        speed: Double,
+        significant: Bool,
         events: inout [SessionEvent]
     ) {
         let increment = 0.5 * (current.lastSpeed + current.filter.speed) * dt
         let here = current.filter.localPosition
         let frame = current.filter.frame
         distance += current.stillness.step(
-            time: time, dt: dt, speed: speed, velocity: current.filter.velocity, increment: increment,
+            time: time,
+            dt: dt,
+            speed: speed,
+            velocity: current.filter.velocity,
+            increment: increment,
             position: current.filter.position,
-            sigma: current.filter.positionSigma, significant: significant, displacement: { here.distance(to: frame.project($0)) })
+            sigma: current.filter.positionSigma,
+            significant: significant,
+            displacement: { here.distance(to: frame.project($0)) }
+        )
         current.lastSpeed = current.filter.speed
         covered += dt
         finishStep(current, at: time, speed: speed, events: &events)
@@ -308,7 +343,10 @@ public struct TrackSession: Sendable {
     /// Auto-pause, splits and the track: the same after a filtered step and after a bridged gap.
     /// Runs after `markUsed`, so that the timer counts up to this fix.
     private mutating func finishStep(
-        _ current: Motion, at time: GPSTime, speed filtered: Double, events: inout [SessionEvent]
+        _ current: Motion,
+        at time: GPSTime,
+        speed filtered: Double,
+        events: inout [SessionEvent]
     ) {
         let speed = current.stillness.isStill ? 0 : filtered
         maxSpeed = max(maxSpeed, speed)
@@ -328,13 +366,19 @@ public struct TrackSession: Sendable {
 
     /// A filter started afresh at a fix (first fix, after a gap, after a reset), with its Doppler.
     private func freshFilter(
-        at time: GPSTime, position: GeoPoint, fix: Fix
+        at time: GPSTime,
+        position: GeoPoint,
+        fix: Fix
     ) -> (MotionFilter, (velocity: LocalPoint, sigma: Double)?) {
         let noise = model.noise(for: fix)
         let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
         let filter = MotionFilter(
-            position: position, time: time, noise: noise, velocity: doppler?.velocity,
-            processNoise: profile.processNoise)
+            position: position,
+            time: time,
+            noise: noise,
+            velocity: doppler?.velocity,
+            processNoise: profile.processNoise
+        )
         return (filter, doppler)
     }
 

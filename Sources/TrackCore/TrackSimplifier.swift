@@ -59,10 +59,14 @@ public struct TrackSimplifier: Sendable {
         var stack = [(0, points.count - 1)]
         while let (first, last) = stack.popLast() {
             guard last > first + 1 else { continue }
-            var worst = 0.0, worstIndex = first
+            var worst = 0.0
+            var worstIndex = first
             for i in (first + 1)..<last {
                 let d = distance(local[i], fromSegment: local[first], local[last])
-                if d > worst { worst = d; worstIndex = i }
+                if d > worst {
+                    worst = d
+                    worstIndex = i
+                }
             }
             if worst > tolerance {
                 keep[worstIndex] = true
@@ -74,7 +78,8 @@ public struct TrackSimplifier: Sendable {
     }
 
     private static func distance(_ p: LocalPoint, fromSegment a: LocalPoint, _ b: LocalPoint) -> Double {
-        let de = b.east - a.east, dn = b.north - a.north
+        let de = b.east - a.east
+        let dn = b.north - a.north
         let lengthSquared = de * de + dn * dn
         guard lengthSquared > 0 else { return p.distance(to: a) }
         let t = max(0, min(1, ((p.east - a.east) * de + (p.north - a.north) * dn) / lengthSquared))

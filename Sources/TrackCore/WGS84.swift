@@ -38,11 +38,19 @@ public enum WGS84 {
         let l = (b.longitude - a.longitude) * deg
         let u1 = atan((1 - f) * tan(a.latitude * deg))
         let u2 = atan((1 - f) * tan(b.latitude * deg))
-        let sinU1 = sin(u1), cosU1 = cos(u1), sinU2 = sin(u2), cosU2 = cos(u2)
+        let sinU1 = sin(u1)
+        let cosU1 = cos(u1)
+        let sinU2 = sin(u2)
+        let cosU2 = cos(u2)
         var lambda = l
-        var sinSigma = 0.0, cosSigma = 0.0, sigma = 0.0, cosSqAlpha = 0.0, cos2SigmaM = 0.0
+        var sinSigma = 0.0
+        var cosSigma = 0.0
+        var sigma = 0.0
+        var cosSqAlpha = 0.0
+        var cos2SigmaM = 0.0
         for _ in 0..<200 {
-            let sinLambda = sin(lambda), cosLambda = cos(lambda)
+            let sinLambda = sin(lambda)
+            let cosLambda = cos(lambda)
             let t1 = cosU2 * sinLambda
             let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
             sinSigma = (t1 * t1 + t2 * t2).squareRoot()
@@ -54,7 +62,8 @@ public enum WGS84 {
             cos2SigmaM = cosSqAlpha != 0 ? cosSigma - 2 * sinU1 * sinU2 / cosSqAlpha : 0
             let c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha))
             let previous = lambda
-            lambda = l + (1 - c) * f * sinAlpha
+            lambda =
+                l + (1 - c) * f * sinAlpha
                 * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
             if abs(lambda - previous) < 1e-12 { break }
         }
@@ -62,7 +71,8 @@ public enum WGS84 {
         let uSq = cosSqAlpha * (aAxis * aAxis - bAxis * bAxis) / (bAxis * bAxis)
         let bigA = 1 + uSq / 16384 * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)))
         let bigB = uSq / 1024 * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)))
-        let deltaSigma = bigB * sinSigma
+        let deltaSigma =
+            bigB * sinSigma
             * (cos2SigmaM + bigB / 4
                 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
                     - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))

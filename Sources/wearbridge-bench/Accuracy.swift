@@ -7,13 +7,15 @@ import TrackCore
 /// Distance per recorded session: truth, ours and a naive haversine sum, computed in the same run.
 struct Accuracy: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Distance error per session against ground truth, beside the naive haversine sum.")
+        abstract: "Distance error per session against ground truth, beside the naive haversine sum."
+    )
 
     @OptionGroup var options: DataOptions
 
     func run() throws {
         var failures = 0
-        let header = "session".padding(toLength: 26, withPad: " ", startingAt: 0)
+        let header =
+            "session".padding(toLength: 26, withPad: " ", startingAt: 0)
             + "  activity   truth m     ours m   error     naive m   naive err   moving s (truth)  goal"
         StandardOutput.line(header)
         for folder in ["gps", "gps-real"] {
@@ -27,7 +29,8 @@ struct Accuracy: ParsableCommand {
             }
         }
         StandardOutput.line(
-            failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal")
+            failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal"
+        )
     }
 }
 

@@ -6,7 +6,8 @@ import Logging
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wearbridge-bench",
-        abstract: "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
+        abstract:
+            "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
         subcommands: [Accuracy.self, Throughput.self, Memory.self, DaemonBench.self],
         defaultSubcommand: Accuracy.self
     )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSDLink
 import Harness
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,8 @@ import Glibc
 struct DaemonBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        abstract: "Daemon CPU/RSS vs gpsd at 10 Hz, TPV->core latency, time to READY=1, fsyncs per minute.")
+        abstract: "Daemon CPU/RSS vs gpsd at 10 Hz, TPV->core latency, time to READY=1, fsyncs per minute."
+    )
 
     @Option(help: "Minutes of steady-state logging to measure.")
     var minutes = 3.0
@@ -35,8 +37,10 @@ struct DaemonBench: ParsableCommand {
         let recording = "\(data.data)/gps/tempo_10hz_3k.nmea"
 
         let ready = try timeToReady(executable, work: work)
-        StandardOutput.line("time to READY=1 (\(starts) cold starts, empty log, no gpsd): median \(fmt(ready.median * 1000, 0)) ms,"
-            + " max \(fmt(ready.max * 1000, 0)) ms")
+        StandardOutput.line(
+            "time to READY=1 (\(starts) cold starts, empty log, no gpsd): median \(fmt(ready.median * 1000, 0)) ms,"
+                + " max \(fmt(ready.max * 1000, 0)) ms"
+        )
 
         try steadyState(executable, recording: recording, work: work)
         try fsyncs(executable, recording: recording, work: work)
@@ -68,26 +72,46 @@ struct DaemonBench: ParsableCommand {
         let proxy = try TPVProxy(upstreamPort: gpsfake.port)
         let config = try writeConfig(directory: directory, gpsdPort: proxy.port, autostart: true)
         let trace = "\(directory)/latency.trace"
-        let daemon = try launch([executable, "run", "--config", config, "--latency-trace", trace], notify: nil, directory: directory)
-        defer { daemon.terminate(); daemon.waitUntilExit() }
-        guard let gpsdPID = waitForChild(of: gpsfake.process.processIdentifier) else { throw HarnessError("gpsd did not start") }
+        let daemon = try launch(
+            [executable, "run", "--config", config, "--latency-trace", trace],
+            notify: nil,
+            directory: directory
+        )
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        guard let gpsdPID = waitForChild(of: gpsfake.process.processIdentifier) else {
+            throw HarnessError("gpsd did not start")
+        }
         // Warm up: the session begins, gpsd settles at 10 Hz.
         Thread.sleep(forTimeInterval: 15)
-        let ours = ProcessStats(pid: daemon.processIdentifier), theirs = ProcessStats(pid: gpsdPID)
+        let ours = ProcessStats(pid: daemon.processIdentifier)
+        let theirs = ProcessStats(pid: gpsdPID)
         let (ourStart, theirStart, wallStart) = (ours.cpuSeconds, theirs.cpuSeconds, MonotonicClock.now())
         Thread.sleep(forTimeInterval: minutes * 60)
         let wall = MonotonicClock.now() - wallStart
-        let ourCPU = ours.cpuSeconds - ourStart, theirCPU = theirs.cpuSeconds - theirStart
-        let ourRSS = ours.peakRSSMB, theirRSS = theirs.peakRSSMB
+        let ourCPU = ours.cpuSeconds - ourStart
+        let theirCPU = theirs.cpuSeconds - theirStart
+        let ourRSS = ours.peakRSSMB
+        let theirRSS = theirs.peakRSSMB
         daemon.terminate()
         daemon.waitUntilExit()
 
-        StandardOutput.line("steady state, \(fmt(wall / 60, 1)) min of 10 Hz logging (tempo_10hz_3k.nmea through gpsfake):")
-        StandardOutput.line("  wearbridge CPU \(fmt(ourCPU / wall * 3600, 1)) s per hour = \(fmt(ourCPU / wall * 100, 2))% of one core"
-            + " (goal < 1%); peak RSS \(fmt(ourRSS, 1)) MB (goal < 30 MB)")
-        StandardOutput.line("  gpsd       CPU \(fmt(theirCPU / wall * 3600, 1)) s per hour = \(fmt(theirCPU / wall * 100, 2))% of one core;"
-            + " peak RSS \(fmt(theirRSS, 1)) MB")
-        StandardOutput.line("  ratio wearbridge/gpsd: CPU \(fmt(ourCPU / theirCPU, 2))x, RSS \(fmt(ourRSS / theirRSS, 2))x")
+        StandardOutput.line(
+            "steady state, \(fmt(wall / 60, 1)) min of 10 Hz logging (tempo_10hz_3k.nmea through gpsfake):"
+        )
+        StandardOutput.line(
+            "  wearbridge CPU \(fmt(ourCPU / wall * 3600, 1)) s per hour = \(fmt(ourCPU / wall * 100, 2))% of one core"
+                + " (goal < 1%); peak RSS \(fmt(ourRSS, 1)) MB (goal < 30 MB)"
+        )
+        StandardOutput.line(
+            "  gpsd       CPU \(fmt(theirCPU / wall * 3600, 1)) s per hour = \(fmt(theirCPU / wall * 100, 2))% of one core;"
+                + " peak RSS \(fmt(theirRSS, 1)) MB"
+        )
+        StandardOutput.line(
+            "  ratio wearbridge/gpsd: CPU \(fmt(ourCPU / theirCPU, 2))x, RSS \(fmt(ourRSS / theirRSS, 2))x"
+        )
 
         let written = proxy.firstWrites
         var latencies: [Double] = []
@@ -101,8 +125,10 @@ struct DaemonBench: ParsableCommand {
         latencies.sort()
         guard !latencies.isEmpty else { throw HarnessError("no latency samples") }
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        StandardOutput.line("  latency gpsd TPV written -> fix in the core (\(latencies.count) epochs): p50 \(fmt(percentile(0.5) * 1000, 1)) ms,"
-            + " p99 \(fmt(percentile(0.99) * 1000, 1)) ms, max \(fmt(latencies.last! * 1000, 1)) ms")
+        StandardOutput.line(
+            "  latency gpsd TPV written -> fix in the core (\(latencies.count) epochs): p50 \(fmt(percentile(0.5) * 1000, 1)) ms,"
+                + " p99 \(fmt(percentile(0.99) * 1000, 1)) ms, max \(fmt(latencies.last! * 1000, 1)) ms"
+        )
     }
 
     private func fsyncs(_ executable: String, recording: String, work: String) throws {
@@ -112,8 +138,13 @@ struct DaemonBench: ParsableCommand {
         let config = try writeConfig(directory: directory, gpsdPort: gpsfake.port, autostart: true)
         let log = "\(directory)/strace.log"
         let strace = try launch(
-            ["/usr/bin/strace", "-f", "-qq", "-ttt", "-e", "trace=fsync,fdatasync,sync_file_range,msync", "-o", log,
-             executable, "run", "--config", config], notify: nil, directory: directory)
+            [
+                "/usr/bin/strace", "-f", "-qq", "-ttt", "-e", "trace=fsync,fdatasync,sync_file_range,msync", "-o", log,
+                executable, "run", "--config", config,
+            ],
+            notify: nil,
+            directory: directory
+        )
         Thread.sleep(forTimeInterval: 10)
         let from = Date().timeIntervalSince1970
         Thread.sleep(forTimeInterval: fsyncMinutes * 60)
@@ -125,8 +156,10 @@ struct DaemonBench: ParsableCommand {
             guard fields.count > 2, let time = Double(fields[1]) else { return false }
             return time >= from && time <= to && !line.contains("resumed>")
         }
-        StandardOutput.line("fsyncs while logging at 10 Hz: \(fmt(Double(calls.count) / ((to - from) / 60), 1)) per minute"
-            + " (\(calls.count) in \(fmt((to - from) / 60, 1)) min; batched commits about once a second, WAL, synchronous=FULL)")
+        StandardOutput.line(
+            "fsyncs while logging at 10 Hz: \(fmt(Double(calls.count) / ((to - from) / 60), 1)) per minute"
+                + " (\(calls.count) in \(fmt((to - from) / 60, 1)) min; batched commits about once a second, WAL, synchronous=FULL)"
+        )
     }
 
     // MARK: Helpers
@@ -135,17 +168,17 @@ struct DaemonBench: ParsableCommand {
         try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
         let path = "\(directory)/wearbridge.toml"
         try """
-            [gpsd]
-            port = \(gpsdPort)
-            [storage]
-            directory = "\(directory)/data"
-            [control]
-            socket = "\(directory)/control.sock"
-            [session]
-            autostart = \(autostart)
-            [log]
-            level = "warning"
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        [gpsd]
+        port = \(gpsdPort)
+        [storage]
+        directory = "\(directory)/data"
+        [control]
+        socket = "\(directory)/control.sock"
+        [session]
+        autostart = \(autostart)
+        [log]
+        level = "warning"
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -168,8 +201,10 @@ struct DaemonBench: ParsableCommand {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let port = Loopback.freePort()
         let process = try launch(
-            ["/usr/bin/gpsfake", "-1", "-q", "-W", "3600", "-c", "0.025", "-P", "\(port)", recording], notify: nil,
-            directory: directory)
+            ["/usr/bin/gpsfake", "-1", "-q", "-W", "3600", "-c", "0.025", "-P", "\(port)", recording],
+            notify: nil,
+            directory: directory
+        )
         for _ in 0..<150 {
             if Loopback.isListening(port: port) { return (process, port) }
             Thread.sleep(forTimeInterval: 0.1)

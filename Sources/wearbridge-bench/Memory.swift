@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,8 @@ import Glibc
 /// Peak RSS of `wearbridge replay` over a generated 12-hour 10 Hz session.
 struct Memory: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Peak RSS of `wearbridge replay` on a generated 12-hour 10 Hz session (goal: < 50 MB).")
+        abstract: "Peak RSS of `wearbridge replay` on a generated 12-hour 10 Hz session (goal: < 50 MB)."
+    )
 
     @Option(help: "Hours of recording to generate.")
     var hours = 12.0
@@ -27,16 +29,20 @@ struct Memory: ParsableCommand {
         let path = directory.appendingPathComponent("long.jsonl").path
         let generated = try SyntheticSession(hours: hours, rate: rate).write(to: path)
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        StandardOutput.line("generated \(generated) fixes (\(fmt(hours, 1)) h at \(fmt(rate, 0)) Hz), "
-            + "\(size / 1_000_000) MB")
+        StandardOutput.line(
+            "generated \(generated) fixes (\(fmt(hours, 1)) h at \(fmt(rate, 0)) Hz), "
+                + "\(size / 1_000_000) MB"
+        )
 
         let executable = wearbridge ?? Command.wearbridge
         let start = ContinuousClock.now
         let (status, maxRSSKiB) = try Spawn.run([executable, "replay", "--json", "--activity", "running", path])
         let elapsed = (ContinuousClock.now - start).seconds
         guard status == 0 else { throw ValidationError("\(executable) exited with status \(status)") }
-        StandardOutput.line("replay took \(fmt(elapsed, 1)) s; peak RSS \(fmt(Double(maxRSSKiB) / 1024, 1)) MB"
-            + " (goal: < 50 MB)")
+        StandardOutput.line(
+            "replay took \(fmt(elapsed, 1)) s; peak RSS \(fmt(Double(maxRSSKiB) / 1024, 1)) MB"
+                + " (goal: < 50 MB)"
+        )
     }
 }
 
@@ -49,7 +55,7 @@ enum Spawn {
         defer { posix_spawn_file_actions_destroy(&fileActions) }
         posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         let result = posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
         guard result == 0 else {
             throw ValidationError("cannot start \(arguments[0]): \(String(cString: strerror(result)))")

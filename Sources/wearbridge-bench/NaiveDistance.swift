@@ -8,8 +8,10 @@ enum NaiveDistance {
 
     static func haversine(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         let deg = Double.pi / 180
-        let dLat = (b.latitude - a.latitude) * deg, dLon = (b.longitude - a.longitude) * deg
-        let h = sin(dLat / 2) * sin(dLat / 2)
+        let dLat = (b.latitude - a.latitude) * deg
+        let dLon = (b.longitude - a.longitude) * deg
+        let h =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(a.latitude * deg) * cos(b.latitude * deg) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * earthRadius * asin(min(1, h.squareRoot()))
     }

@@ -2,6 +2,7 @@ import Foundation
 import GPSD
 import GPSDLink
 import Harness
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +23,11 @@ final class TPVProxy: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = Loopback.address(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard withUnsafePointer(to: &address, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }) == 0,
+        guard
+            withUnsafePointer(
+                to: &address,
+                { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            ) == 0,
             listen(fd, 4) == 0
         else { throw HarnessError("proxy cannot listen") }
         _ = withUnsafeMutablePointer(to: &address) {
@@ -47,7 +52,9 @@ final class TPVProxy: @unchecked Sendable {
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Loopback.address(port: upstream)
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard connected == 0 else {
                 close(client)

@@ -7,7 +7,8 @@ import TrackCore
 /// same fixes in the same run; and gpsd JSON decoding throughput, separately.
 struct Throughput: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Core fixes/s vs a bare haversine-sum loop, and JSON decoding lines/s.")
+        abstract: "Core fixes/s vs a bare haversine-sum loop, and JSON decoding lines/s."
+    )
 
     @OptionGroup var options: DataOptions
 
@@ -51,10 +52,16 @@ struct Throughput: ParsableCommand {
         }
         let coreRate = Double(total) / core.seconds
         let bareRate = Double(total) / bare.seconds
-        StandardOutput.line("core:      \(total) fixes in \(fmt(core.seconds, 3)) s = \(fmt(coreRate / 1e6, 2)) M fixes/s")
-        StandardOutput.line("haversine: \(total) fixes in \(fmt(bare.seconds, 3)) s = \(fmt(bareRate / 1e6, 2)) M fixes/s")
-        StandardOutput.line("ratio:     core takes \(fmt(core.seconds / bare.seconds, 2))x the bare loop's time"
-            + " (goal: >= 2 M fixes/s and <= 10x)")
+        StandardOutput.line(
+            "core:      \(total) fixes in \(fmt(core.seconds, 3)) s = \(fmt(coreRate / 1e6, 2)) M fixes/s"
+        )
+        StandardOutput.line(
+            "haversine: \(total) fixes in \(fmt(bare.seconds, 3)) s = \(fmt(bareRate / 1e6, 2)) M fixes/s"
+        )
+        StandardOutput.line(
+            "ratio:     core takes \(fmt(core.seconds / bare.seconds, 2))x the bare loop's time"
+                + " (goal: >= 2 M fixes/s and <= 10x)"
+        )
 
         var corpus: [[UInt8]] = []
         for path in recordings {
@@ -73,9 +80,11 @@ struct Throughput: ParsableCommand {
             }
         }
         let lineCount = corpus.count * decodeRounds
-        StandardOutput.line("decode:    \(lineCount) lines in \(fmt(decoding.seconds, 3)) s = "
-            + "\(fmt(Double(lineCount) / decoding.seconds / 1000, 1)) k lines/s, "
-            + "\(fmt(Double(bytes) / decoding.seconds / 1e6, 1)) MB/s (\(decoded) TPVs)")
+        StandardOutput.line(
+            "decode:    \(lineCount) lines in \(fmt(decoding.seconds, 3)) s = "
+                + "\(fmt(Double(lineCount) / decoding.seconds / 1000, 1)) k lines/s, "
+                + "\(fmt(Double(bytes) / decoding.seconds / 1e6, 1)) MB/s (\(decoded) TPVs)"
+        )
         StandardOutput.line("(checksum \(fmt(sink, 0)))")
     }
 }

@@ -22,10 +22,13 @@ struct Truth {
             }
             let name = String(file.dropLast(".truth.json".count))
             return Truth(
-                name: name, recording: "\(folder)/\(name).jsonl",
+                name: name,
+                recording: "\(folder)/\(name).jsonl",
                 activity: Activity(rawValue: object["activity"] as? String ?? "") ?? .walking,
-                distance: object["distance_m"] as? Double, tolerance: object["tolerance_m"] as? Double,
-                moving: object["moving_s"] as? Double)
+                distance: object["distance_m"] as? Double,
+                tolerance: object["tolerance_m"] as? Double,
+                moving: object["moving_s"] as? Double
+            )
         }
     }
 }

@@ -10,7 +10,9 @@ struct ConfigOptions: ParsableArguments {
     /// The configuration, or a message naming the key, the value and what is allowed.
     func load() throws -> WearbridgeConfig {
         guard let config else {
-            guard FileManager.default.fileExists(atPath: WearbridgeConfig.defaultPath) else { return WearbridgeConfig() }
+            guard FileManager.default.fileExists(atPath: WearbridgeConfig.defaultPath) else {
+                return WearbridgeConfig()
+            }
             return try ConfigParser(path: WearbridgeConfig.defaultPath).load()
         }
         return try ConfigParser(path: config).load()

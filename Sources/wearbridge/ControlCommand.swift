@@ -34,7 +34,10 @@ struct ControlCommand: AsyncParsableCommand {
     func run() async throws {
         let path = try socket ?? configOptions.loadOrExit().controlSocket
         let request = ControlRequest(
-            command: command, id: command == .status ? nil : (id ?? UUID().uuidString.lowercased()), activity: activity)
+            command: command,
+            id: command == .status ? nil : (id ?? UUID().uuidString.lowercased()),
+            activity: activity
+        )
         let reply: ControlReply
         do {
             reply = try await ControlClient(path: path).send(request)
@@ -42,21 +45,30 @@ struct ControlCommand: AsyncParsableCommand {
             StandardError.line("wearbridge: \(error)")
             throw ExitCode(69)
         }
-        StandardOutput.line(json ? String(decoding: ControlCodec.encode(reply).dropLast(), as: UTF8.self) : Self.text(reply))
+        StandardOutput.line(
+            json ? String(decoding: ControlCodec.encode(reply).dropLast(), as: UTF8.self) : Self.text(reply)
+        )
         if !reply.ok { throw ExitCode(1) }
     }
 
     static func text(_ reply: ControlReply) -> String {
-        guard reply.ok else { return "refused: \(reply.error ?? reply.message ?? "unknown error") (state \(reply.state ?? "?"))" }
+        guard reply.ok else {
+            return "refused: \(reply.error ?? reply.message ?? "unknown error") (state \(reply.state ?? "?"))"
+        }
         guard let status = reply.status else {
-            return "\(reply.message ?? "ok"); state \(reply.state ?? "?")" + (reply.sessionID.map { ", session \($0)" } ?? "")
+            return "\(reply.message ?? "ok"); state \(reply.state ?? "?")"
+                + (reply.sessionID.map { ", session \($0)" } ?? "")
         }
         var lines = ["state     \(status.state)" + (status.sessionID.map { "  (session \($0))" } ?? "")]
         if let distance = status.distance {
             lines.append("activity  \(status.activity ?? "?")")
             lines.append("distance  \(TextFormat.format(distance / 1000, 2)) km")
-            lines.append("elapsed   \(TextFormat.clock(status.elapsed ?? 0))   moving \(TextFormat.clock(status.moving ?? 0))   paused \(TextFormat.clock(status.paused ?? 0))")
-            lines.append("pace      avg \(TextFormat.pace(status.averagePace))   now \(TextFormat.pace(status.currentPace))")
+            lines.append(
+                "elapsed   \(TextFormat.clock(status.elapsed ?? 0))   moving \(TextFormat.clock(status.moving ?? 0))   paused \(TextFormat.clock(status.paused ?? 0))"
+            )
+            lines.append(
+                "pace      avg \(TextFormat.pace(status.averagePace))   now \(TextFormat.pace(status.currentPace))"
+            )
             lines.append("fixes     \(status.fixesAccepted ?? 0) accepted, \(status.fixesRejected ?? 0) rejected")
         }
         let gps = status.gps

@@ -36,7 +36,9 @@ struct DecodeHRMCommand: ParsableCommand {
         if !m.rrIntervals.isEmpty {
             parts.append("RR " + m.rrMilliseconds.map { "\(TextFormat.format($0, 1)) ms" }.joined(separator: ", "))
         }
-        if m.trailingBytes > 0 { parts.append("\(m.trailingBytes) trailing byte\(m.trailingBytes == 1 ? "" : "s") ignored") }
+        if m.trailingBytes > 0 {
+            parts.append("\(m.trailingBytes) trailing byte\(m.trailingBytes == 1 ? "" : "s") ignored")
+        }
         return parts.joined(separator: "; ")
     }
 }

@@ -59,7 +59,8 @@ struct GPSCommand: AsyncParsableCommand {
                 switch event {
                 case .connected(let name): if !json { StandardOutput.line("connected to gpsd at \(name)") }
                 case .disconnected(let reason): if !json { StandardOutput.line("gpsd: \(reason)") }
-                case .malformed(let reason, let line): logger.warning("malformed gpsd line", metadata: ["line": "\(line)", "error": "\(reason)"])
+                case .malformed(let reason, let line):
+                    logger.warning("malformed gpsd line", metadata: ["line": "\(line)", "error": "\(reason)"])
                 case .message(.tpv(let tpv), let receivedAt):
                     // The next report completes the previous epoch; good enough for a live view.
                     for fix in merger.add(tpv.fix(receivedAt: receivedAt), now: receivedAt) {
@@ -79,7 +80,8 @@ struct GPSCommand: AsyncParsableCommand {
 
     static func line(_ fix: Fix, _ outcome: FixOutcome, _ session: TrackSession) -> String {
         let time = fix.time.map { SessionJSON.iso($0.seconds) } ?? "no time"
-        let position = fix.position.map { "\(TextFormat.format($0.latitude, 6)),\(TextFormat.format($0.longitude, 6))" } ?? "-"
+        let position =
+            fix.position.map { "\(TextFormat.format($0.latitude, 6)),\(TextFormat.format($0.longitude, 6))" } ?? "-"
         let error = fix.gatingError.map { "±\(TextFormat.format($0, 1)) m" } ?? "±? m"
         let verdict: String
         switch outcome.verdict {
@@ -87,7 +89,8 @@ struct GPSCommand: AsyncParsableCommand {
         case .rejected(let reason): verdict = "REJECTED \(reason.rawValue)"
         }
         let speed = fix.speed.map { "\(TextFormat.format($0, 2)) m/s" } ?? "- m/s"
-        var text = "\(time)  mode \(fix.mode)  \(position)  \(error)  \(speed)  \(verdict)  total \(TextFormat.format(session.distance, 1)) m"
+        var text =
+            "\(time)  mode \(fix.mode)  \(position)  \(error)  \(speed)  \(verdict)  total \(TextFormat.format(session.distance, 1)) m"
         for event in outcome.events { text += "  [\(event.logged.kind)]" }
         return text
     }

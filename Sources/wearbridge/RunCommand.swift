@@ -21,7 +21,12 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var logging: LoggingOptions
 
-    @Option(help: ArgumentHelp("Write \"epoch monotonic-time\" per fix entering the core (benchmarks).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Write \"epoch monotonic-time\" per fix entering the core (benchmarks).",
+            visibility: .hidden
+        )
+    )
     var latencyTrace: String?
 
     func run() async throws {
@@ -30,15 +35,22 @@ struct RunCommand: AsyncParsableCommand {
         let daemon: Daemon
         do {
             daemon = try await Daemon.prepare(
-                config: config, environment: ProcessInfo.processInfo.environment, latencyTracePath: latencyTrace,
-                logger: logger)
+                config: config,
+                environment: ProcessInfo.processInfo.environment,
+                latencyTracePath: latencyTrace,
+                logger: logger
+            )
         } catch {
             logger.critical("cannot start", metadata: ["error": "\(error.description)"])
             throw ExitCode(error.exitCode)
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: [daemon],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
         try await group.run()
     }
 }

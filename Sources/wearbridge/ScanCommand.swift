@@ -39,7 +39,9 @@ struct ScanCommand: ParsableCommand {
                 StandardOutput.line(try JSONLine.encode(ScanJSON(report)))
             } else {
                 let rssi = report.rssi.map { "\($0) dBm" } ?? "rssi n/a"
-                StandardOutput.line("\(report.address.text)  \(report.address.kind.rawValue)  \(rssi)  \(report.name ?? "(no name)")")
+                StandardOutput.line(
+                    "\(report.address.text)  \(report.address.kind.rawValue)  \(rssi)  \(report.name ?? "(no name)")"
+                )
             }
         }
         if !json && shown.isEmpty { StandardError.line("wearbridge scan: no heart-rate strap heard in \(seconds) s") }

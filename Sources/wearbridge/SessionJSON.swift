@@ -91,7 +91,12 @@ struct SessionDetailJSON: Encodable {
             SplitJSON(index: $0.index, distance_m: $0.distance, duration_s: $0.duration, end_timer_s: $0.endTimer)
         }
         events = detail.events.map {
-            EventJSON(seq: $0.seq, kind: $0.kind, time: $0.time.map(SessionJSON.iso), detail: JSONFragment($0.detailJSON))
+            EventJSON(
+                seq: $0.seq,
+                kind: $0.kind,
+                time: $0.time.map(SessionJSON.iso),
+                detail: JSONFragment($0.detailJSON)
+            )
         }
     }
 

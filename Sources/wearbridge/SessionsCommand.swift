@@ -55,7 +55,8 @@ struct SessionsCommand: ParsableCommand {
             let row = SessionJSON(session)
             StandardOutput.line(
                 "\(session.id.prefix(8))  \(row.startedAt)  \(session.activity.padding(8))  \(session.state.padding(11))"
-                    + "  \(TextFormat.format(session.distance / 1000, 2)) km  \(TextFormat.clock(session.elapsed))")
+                    + "  \(TextFormat.format(session.distance / 1000, 2)) km  \(TextFormat.clock(session.elapsed))"
+            )
         }
     }
 }
@@ -63,7 +64,9 @@ struct SessionsCommand: ParsableCommand {
 /// `wearbridge show SESSION`: one session's summary, splits and events.
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show one session: summary, splits and events.")
+        commandName: "show",
+        abstract: "Show one session: summary, splits and events."
+    )
 
     @Argument(help: "Session id or a unique prefix of it.")
     var session: String
@@ -107,7 +110,9 @@ struct ShowCommand: ParsableCommand {
         }
         lines.append("events")
         for event in detail.events where event.kind != "split" {
-            lines.append("  \(event.time.map(SessionJSON.iso) ?? "-")  \(event.kind)  \(event.detailJSON == "{}" ? "" : event.detailJSON)")
+            lines.append(
+                "  \(event.time.map(SessionJSON.iso) ?? "-")  \(event.kind)  \(event.detailJSON == "{}" ? "" : event.detailJSON)"
+            )
         }
         StandardOutput.line(lines.joined(separator: "\n"))
     }

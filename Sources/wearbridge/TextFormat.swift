@@ -4,7 +4,8 @@ enum TextFormat {
     static func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        let mm = m < 10 ? "0\(m)" : "\(m)", ss = s < 10 ? "0\(s)" : "\(s)"
+        let mm = m < 10 ? "0\(m)" : "\(m)"
+        let ss = s < 10 ? "0\(s)" : "\(s)"
         return h > 0 ? "\(h):\(mm):\(ss)" : "\(m):\(ss)"
     }
 
@@ -19,7 +20,8 @@ enum TextFormat {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = Int((value * scale).rounded())
-        let whole = scaled / Int(scale), fraction = abs(scaled % Int(scale))
+        let whole = scaled / Int(scale)
+        let fraction = abs(scaled % Int(scale))
         let digits = String(fraction)
         let sign = value < 0 && whole == 0 && scaled != 0 ? "-" : ""
         return "\(sign)\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"

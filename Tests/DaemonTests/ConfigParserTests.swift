@@ -32,16 +32,24 @@ struct ConfigParserTests {
             abandon_after = "90m"
             [log]
             level = "debug"
-            """)
+            """
+        )
         #expect(config.gpsd == .unix(path: "/run/gpsd.sock"))
         #expect(config.gpsLostAfter == 10)
         #expect(config.storageDirectory == "/data/wb")
         #expect(config.controlSocket == "/run/wb.sock" && config.controlGroup == "wearbridge")
         #expect(config.activity == .cycling && config.autostart && config.abandonAfter == 5400)
         #expect(config.logLevel == "debug")
-        #expect(config.controller == SessionController.Configuration(
-            activity: .cycling, autostart: true, abandonAfter: 5400, gpsLostAfter: 10,
-            heartRateZones: HeartRateZones(maxHeartRate: 190)))
+        #expect(
+            config.controller
+                == SessionController.Configuration(
+                    activity: .cycling,
+                    autostart: true,
+                    abandonAfter: 5400,
+                    gpsLostAfter: 10,
+                    heartRateZones: HeartRateZones(maxHeartRate: 190)
+                )
+        )
     }
 
     /// Each mistake stops start-up with a message naming the key, the value and what is allowed.
@@ -52,7 +60,10 @@ struct ConfigParserTests {
         ("[gpsd]\nport = \"2947\"", "gpsd.port", "integer"),
         ("[gpsd]\nsocket = \"/run/g\"\nport = 2", "gpsd.socket and gpsd.host/port", "either"),
         ("[gpsd]\nlost_after = \"soon\"", "gpsd.lost_after = \"soon\"", "\"90s\""),
-        ("[session]\nactivity = \"swimming\"", "session.activity = \"swimming\"", "\"running\", \"walking\", \"cycling\""),
+        (
+            "[session]\nactivity = \"swimming\"", "session.activity = \"swimming\"",
+            "\"running\", \"walking\", \"cycling\""
+        ),
         ("[session]\nautostart = \"yes\"", "session.autostart", "true or false"),
         ("[session]\nabandon_after = 5", "session.abandon_after = 5", "from 60 s"),
         ("[storage]\ndirectory = \"data\"", "storage.directory = \"data\"", "absolute path"),
@@ -82,9 +93,13 @@ struct ConfigParserTests {
 
     @Test func aStrapIsChosenByAddressOrAsTheFirstSeen() throws {
         let byAddress = try parser.parse(
-            "[strap]\naddress = \"a0:9e:1a:12:34:56\"\naddress_type = \"public\"\nadapter = \"hci1\"\nsilence_after = \"10s\"\nmax_heart_rate = 181")
+            "[strap]\naddress = \"a0:9e:1a:12:34:56\"\naddress_type = \"public\"\nadapter = \"hci1\"\nsilence_after = \"10s\"\nmax_heart_rate = 181"
+        )
         #expect(byAddress.strap.choice == .address("A0:9E:1A:12:34:56", type: "public"))
-        #expect(byAddress.strap.adapter == "hci1" && byAddress.strap.silenceAfter == 10 && byAddress.strap.maxHeartRate == 181)
+        #expect(
+            byAddress.strap.adapter == "hci1" && byAddress.strap.silenceAfter == 10
+                && byAddress.strap.maxHeartRate == 181
+        )
         #expect(byAddress.controller.heartRateZones?.maxHeartRate == 181)
         #expect(try parser.parse("[strap]\naddress = \"first-seen\"").strap.choice == .firstSeen)
         #expect(try parser.parse("").strap.choice == WearbridgeConfig.Strap.Choice.none)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,9 @@ private func exchange(_ path: String, _ bytes: [UInt8], replies: Int) throws -> 
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -57,11 +60,14 @@ struct ControlServerTests {
             var info = stat()
             stat(path, &info)
             #expect(info.st_mode & 0o777 == 0o660)
-            let input = Array("this is not json\n[1,2]\n{\"command\":\"fly\",\"id\":\"x\"}\n{\"id\":\"x\"}\n".utf8)
+            let input =
+                Array("this is not json\n[1,2]\n{\"command\":\"fly\",\"id\":\"x\"}\n{\"id\":\"x\"}\n".utf8)
                 + [0xff, 0xfe, 0x00, 0x0a] + Array("{\"command\":\"status\"}\n".utf8)
             let replies = try exchange(path, input, replies: 6)
             try #require(replies.count == 6)
-            #expect(replies[0]["ok"] as? Bool == false && (replies[0]["error"] as? String)?.contains("JSON object") == true)
+            #expect(
+                replies[0]["ok"] as? Bool == false && (replies[0]["error"] as? String)?.contains("JSON object") == true
+            )
             #expect(replies[1]["ok"] as? Bool == false)
             #expect((replies[2]["error"] as? String)?.contains("fly") == true)
             #expect((replies[3]["error"] as? String)?.contains("command") == true)
@@ -93,7 +99,10 @@ struct ControlServerTests {
         let first = try await ControlServer.bind(path: path, group: nil, logger: logger)
         await first.close()
         let stale = try temporaryDirectory("stale2") + "/s.sock"
-        let made = try runCommand("/usr/bin/python3", ["-c", "import socket; s = socket.socket(socket.AF_UNIX); s.bind('\(stale)')"])
+        let made = try runCommand(
+            "/usr/bin/python3",
+            ["-c", "import socket; s = socket.socket(socket.AF_UNIX); s.bind('\(stale)')"]
+        )
         #expect(made.status == 0)
         let reclaimed = try await ControlServer.bind(path: stale, group: nil, logger: logger)
         #expect(reclaimed.path == stale)

@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,12 +49,15 @@ struct DaemonProcessTests {
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
         chmod(directory, 0o755)
         chmod(storage, 0o555)
-        let path = try config(directory, """
+        let path = try config(
+            directory,
+            """
             [storage]
             directory = "\(storage)"
             [control]
             socket = "\(directory)/c.sock"
-            """)
+            """
+        )
         chmod(path, 0o644)
         let (status, stderr) = try await refusal(["run", "--config", path], asNobody: true)
         #expect(status == 73)
@@ -63,11 +67,20 @@ struct DaemonProcessTests {
     @Test func aForeignDatabaseIsRefusedAndACorruptOneToo() async throws {
         let directory = try temporaryDirectory("foreigndb")
         try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
-        let made = try runCommand("/usr/bin/python3", ["-c", """
-            import sqlite3; c = sqlite3.connect('\(directory)/data/wearbridge.sqlite'); c.execute('create table moz_places (id)'); c.commit()
-            """])
+        let made = try runCommand(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3; c = sqlite3.connect('\(directory)/data/wearbridge.sqlite'); c.execute('create table moz_places (id)'); c.commit()
+                """,
+            ]
+        )
         #expect(made.status == 0)
-        let path = try config(directory, "[storage]\ndirectory = \"\(directory)/data\"\n[control]\nsocket = \"\(directory)/c.sock\"\n")
+        let path = try config(
+            directory,
+            "[storage]\ndirectory = \"\(directory)/data\"\n[control]\nsocket = \"\(directory)/c.sock\"\n"
+        )
         let (status, stderr) = try await refusal(["run", "--config", path])
         #expect(status == 65)
         #expect(stderr.contains("belongs to another program") && stderr.contains("moz_places"), "\(stderr)")
@@ -95,7 +108,11 @@ struct DaemonProcessTests {
 
         // A second daemon on the same control socket is refused, and the first carries on.
         let second = try ChildProcess(
-            wearbridgeBinary, ["run", "--config", daemon.configPath], directory: directory, name: "second")
+            wearbridgeBinary,
+            ["run", "--config", daemon.configPath],
+            directory: directory,
+            name: "second"
+        )
         #expect(await second.wait(timeout: 20) == 73)
         #expect(second.stderr.contains("is in use"), "\(second.stderr)")
 
@@ -154,8 +171,11 @@ struct DaemonProcessTests {
     @Test func aStrapThatCannotBeReachedNeverStopsTheDaemon() async throws {
         let directory = try temporaryDirectory("nostrap")
         let daemon = try DaemonUnderTest(
-            directory: directory, gpsdPort: Loopback.freePort(), extra: "[strap]\naddress = \"F1:F1:F1:F1:F1:F1\"\nadapter = \"hci7\"",
-            autostart: false)
+            directory: directory,
+            gpsdPort: Loopback.freePort(),
+            extra: "[strap]\naddress = \"F1:F1:F1:F1:F1:F1\"\nadapter = \"hci7\"",
+            autostart: false
+        )
         try await daemon.start()
         #expect(try daemon.ctl("start").status == 0)
         try await Task.sleep(for: .seconds(2))
@@ -175,9 +195,14 @@ struct DaemonProcessTests {
     @Test func theSystemdUnitVerifies() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let unit = try String(contentsOf: repository.appendingPathComponent("systemd/wearbridge.service"), encoding: .utf8)
-        for line in ["Type=notify", "WatchdogSec=", "StateDirectory=wearbridge", "RuntimeDirectory=wearbridge",
-                     "RestartPreventExitStatus=78 65", "KillSignal=SIGTERM"] {
+        let unit = try String(
+            contentsOf: repository.appendingPathComponent("systemd/wearbridge.service"),
+            encoding: .utf8
+        )
+        for line in [
+            "Type=notify", "WatchdogSec=", "StateDirectory=wearbridge", "RuntimeDirectory=wearbridge",
+            "RestartPreventExitStatus=78 65", "KillSignal=SIGTERM",
+        ] {
             #expect(unit.contains(line), "\(line)")
         }
         let directory = try temporaryDirectory("unit")

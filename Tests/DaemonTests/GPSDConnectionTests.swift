@@ -1,7 +1,7 @@
 import Foundation
-import Harness
 import GPSD
 import GPSDLink
+import Harness
 import Logging
 import Testing
 
@@ -56,7 +56,10 @@ struct GPSDConnectionTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let link = GPSDConnection(
-            endpoint: .tcp(host: "127.0.0.1", port: port), logger: logger, backoff: ReconnectBackoff(initial: 0.05, cap: 0.2))
+            endpoint: .tcp(host: "127.0.0.1", port: port),
+            logger: logger,
+            backoff: ReconnectBackoff(initial: 0.05, cap: 0.2)
+        )
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await link.run { events.append($0) } }
             let done = await eventually(timeout: 15) {
@@ -109,9 +112,13 @@ struct GPSDConnectionTests {
         let link = GPSDConnection(endpoint: .unix(path: path), logger: Logger(label: "test"))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await link.run { events.append($0) } }
-            #expect(await eventually(timeout: 10) {
-                events.all.contains { if case .message(.tpv(let tpv), _) = $0 { tpv.latitude == 51.5 } else { false } }
-            })
+            #expect(
+                await eventually(timeout: 10) {
+                    events.all.contains {
+                        if case .message(.tpv(let tpv), _) = $0 { tpv.latitude == 51.5 } else { false }
+                    }
+                }
+            )
             group.cancelAll()
         }
     }

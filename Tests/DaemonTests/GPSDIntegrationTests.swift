@@ -3,6 +3,7 @@ import Harness
 import Store
 import Testing
 import TrackCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,8 @@ struct GPSDIntegrationTests {
         let session = try daemon.show(id)
         let start = try firstFixTime(directory, session: id)
         let replayed = try replay(try trimmed([capture.path], from: start, into: "\(directory)/trimmed.json"))
-        let distance = number(session, "distance_m"), expected = number(replayed, "distance_m")
+        let distance = number(session, "distance_m")
+        let expected = number(replayed, "distance_m")
         #expect(session["state"] as? String == "ended")
         #expect(abs(distance - expected) / expected < 0.005, "daemon \(distance) m, replay \(expected) m")
         #expect(abs(number(session, "elapsed_s") - number(replayed, "elapsed_s")) < 5)
@@ -74,15 +76,23 @@ struct GPSDIntegrationTests {
         let kinds = (session["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
         #expect(kinds.contains("session_recovered") && kinds.contains("restart_gap"), "\(kinds)")
         // The session as rebuilt at restart: at most the last batch (about a second) lost, nothing added.
-        let recovered = (session["events"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "session_recovered" }
+        let recovered = (session["events"] as? [[String: Any]] ?? []).first {
+            $0["kind"] as? String == "session_recovered"
+        }
         let recoveredDistance = ((recovered?["detail"] as? [String: Any])?["distance_m"] as? Double) ?? -1
         #expect(recoveredDistance <= number(before, "distance_m") + 1)
         #expect(recoveredDistance > number(before, "distance_m") - 150, "\(recoveredDistance) vs \(before)")
 
         // The file a SIGKILL hit mid-batch is whole.
-        let check = try runCommand("/usr/bin/python3", ["-c", """
-            import sqlite3; print(sqlite3.connect('\(directory)/data/wearbridge.sqlite').execute('pragma integrity_check').fetchone()[0])
-            """])
+        let check = try runCommand(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3; print(sqlite3.connect('\(directory)/data/wearbridge.sqlite').execute('pragma integrity_check').fetchone()[0])
+                """,
+            ]
+        )
         #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out)\(check.err)")
 
         // Every epoch logged once, and one straight pass of the core over exactly the logged fixes
@@ -102,13 +112,17 @@ struct GPSDIntegrationTests {
         // Against everything gpsd sent, the only difference is the bridged restart gap.
         let start = try firstFixTime(directory, session: id)
         let full = try replay(try trimmed([capture.path], from: start, into: "\(directory)/trimmed.json"))
-        #expect(abs(distance - number(full, "distance_m")) / number(full, "distance_m") < 0.02, "daemon \(distance), replay \(full)")
+        #expect(
+            abs(distance - number(full, "distance_m")) / number(full, "distance_m") < 0.02,
+            "daemon \(distance), replay \(full)"
+        )
         #expect(abs(number(session, "elapsed_s") - number(full, "elapsed_s")) < 5)
     }
 
     @Test func gpsdRestartedMidSessionIsReconnectedAndTheSessionGoesOn() async throws {
         let directory = try temporaryDirectory("restart")
-        let first = "\(directory)/first.nmea", second = "\(directory)/second.nmea"
+        let first = "\(directory)/first.nmea"
+        let second = "\(directory)/second.nmea"
         try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 0..<1160, into: first)
         try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 1160..<2322, into: second)
         let port = Loopback.freePort()
@@ -121,11 +135,19 @@ struct GPSDIntegrationTests {
         let mid = number(try daemon.status(), "distance_m")
         await capture1.stop()
         await gpsd1.stop()
-        #expect(try await eventually(timeout: 10) { (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == false })
+        #expect(
+            try await eventually(timeout: 10) {
+                (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == false
+            }
+        )
         let gpsd2 = try FakeGPSD(second, port: port, cycle: 0.004, directory: directory, name: "gpsfake2")
         defer { Task { await gpsd2.stop() } }
         // gpsd is up when the daemon's backoff brings it back; the capture joins it.
-        #expect(try await eventually(timeout: 20) { (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == true })
+        #expect(
+            try await eventually(timeout: 20) {
+                (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == true
+            }
+        )
         let capture2 = try Capture(port: port, directory: directory, name: "capture2")
         #expect(try await eventually(timeout: 30) { number(try daemon.status(), "distance_m") > mid + 100 })
         #expect(try await daemon.waitForQuiet())
@@ -144,7 +166,10 @@ struct GPSDIntegrationTests {
         let distance = number(session, "distance_m")
         let start = try firstFixTime(directory, session: id)
         let both = try replay(try trimmed([capture1.path, capture2.path], from: start, into: "\(directory)/both.json"))
-        #expect(abs(distance - number(both, "distance_m")) / number(both, "distance_m") < 0.02, "daemon \(distance), replay \(both)")
+        #expect(
+            abs(distance - number(both, "distance_m")) / number(both, "distance_m") < 0.02,
+            "daemon \(distance), replay \(both)"
+        )
     }
 
     @Test func theGPSCommandPrintsLiveVerdicts() async throws {
@@ -153,8 +178,11 @@ struct GPSDIntegrationTests {
         defer { Task { await gpsd.stop() } }
         #expect(await gpsd.waitUntilListening())
         let gps = try ChildProcess(
-            wearbridgeBinary, ["gps", "--json", "--port", "\(gpsd.port)", "--activity", "walking"], directory: directory,
-            name: "gps")
+            wearbridgeBinary,
+            ["gps", "--json", "--port", "\(gpsd.port)", "--activity", "walking"],
+            directory: directory,
+            name: "gps"
+        )
         // sirf2 starts without a fix: rejected as no_fix, and then accepted.
         let enough = await eventually(timeout: 30) { gps.stdout.contains("\"verdict\":\"accepted\"") }
         await gps.stop()

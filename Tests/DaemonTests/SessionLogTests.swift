@@ -6,9 +6,18 @@ import TrackCore
 @Suite("Data log (real SQLite files)")
 struct SessionLogTests {
     private func fix(_ i: Int) -> Fix {
-        Fix(mode: 3, time: GPSTime(seconds: 1_750_000_000 + Double(i)),
-            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5), errorEast: 3.5, errorNorth: 4.5,
-            horizontalError: 6.25, speed: 2.5, track: 90, speedError: 0.4, receivedAt: 1000.125 + Double(i))
+        Fix(
+            mode: 3,
+            time: GPSTime(seconds: 1_750_000_000 + Double(i)),
+            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5),
+            errorEast: 3.5,
+            errorNorth: 4.5,
+            horizontalError: 6.25,
+            speed: 2.5,
+            track: 90,
+            speedError: 0.4,
+            receivedAt: 1000.125 + Double(i)
+        )
     }
 
     private func reply(_ id: String, _ command: SessionCommand, session: String) -> CommandReply {
@@ -28,13 +37,32 @@ struct SessionLogTests {
             .recordCommand(sessionID: "abc", seq: 1, reply: reply("c1", .start, session: "abc"), receivedAt: 999),
         ]
         for i in 0..<20 {
-            actions.append(.recordFix(sessionID: "abc", seq: 2 + i, fix: fix(i),
-                                      verdict: i == 5 ? .rejected(.outlier) : .accepted(smoothed: fix(i).position!)))
+            actions.append(
+                .recordFix(
+                    sessionID: "abc",
+                    seq: 2 + i,
+                    fix: fix(i),
+                    verdict: i == 5 ? .rejected(.outlier) : .accepted(smoothed: fix(i).position!)
+                )
+            )
         }
-        actions.append(.recordCommand(sessionID: "abc", seq: 22, reply: reply("c2", .pause, session: "abc"), receivedAt: 1020))
-        actions.append(.recordEvent(sessionID: "abc", seq: 23, event: LoggedEvent(kind: "split", detail: [
-            "index": .number(1), "distance_m": .number(1000), "duration_s": .number(300), "end_timer_s": .number(300),
-        ]), receivedAt: 1021))
+        actions.append(
+            .recordCommand(sessionID: "abc", seq: 22, reply: reply("c2", .pause, session: "abc"), receivedAt: 1020)
+        )
+        actions.append(
+            .recordEvent(
+                sessionID: "abc",
+                seq: 23,
+                event: LoggedEvent(
+                    kind: "split",
+                    detail: [
+                        "index": .number(1), "distance_m": .number(1000), "duration_s": .number(300),
+                        "end_timer_s": .number(300),
+                    ]
+                ),
+                receivedAt: 1021
+            )
+        )
         try await log.write(LogBatch(actions: actions))
 
         let journal = try log.journal(of: "abc")
@@ -58,12 +86,33 @@ struct SessionLogTests {
         let directory = try temporaryDirectory("hr")
         let log = try SessionLog.open(directory: directory)
         let samples = [
-            HeartRateSample(bpm: 72, contact: "detected", rrIntervals: [853, 860], receivedAt: 10.5, payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]),
-            HeartRateSample(bpm: 300, contact: "not_supported", energyExpended: 12, receivedAt: 11.5, payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]),
+            HeartRateSample(
+                bpm: 72,
+                contact: "detected",
+                rrIntervals: [853, 860],
+                receivedAt: 10.5,
+                payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]
+            ),
+            HeartRateSample(
+                bpm: 300,
+                contact: "not_supported",
+                energyExpended: 12,
+                receivedAt: 11.5,
+                payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]
+            ),
         ]
-        var actions: [SessionAction] = [.begin(sessionID: "hr", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 5))]
+        var actions: [SessionAction] = [
+            .begin(sessionID: "hr", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 5))
+        ]
         for (i, sample) in samples.enumerated() {
-            actions.append(.recordHeartRate(sessionID: "hr", seq: i + 1, sample: sample, time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil))
+            actions.append(
+                .recordHeartRate(
+                    sessionID: "hr",
+                    seq: i + 1,
+                    sample: sample,
+                    time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil
+                )
+            )
         }
         try await log.write(LogBatch(actions: actions))
         let beats = try log.beats(of: "hr")
@@ -78,9 +127,15 @@ struct SessionLogTests {
     @Test func aForeignDatabaseIsRefusedAndLeftAlone() async throws {
         let directory = try temporaryDirectory("foreign")
         let path = "\(directory)/\(SessionLog.fileName)"
-        let made = try runCommand("/usr/bin/python3", ["-c", """
-            import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table photos (id integer)'); c.commit()
-            """])
+        let made = try runCommand(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table photos (id integer)'); c.commit()
+                """,
+            ]
+        )
         #expect(made.status == 0, "\(made.err)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect {
@@ -110,11 +165,19 @@ struct SessionLogTests {
         let directory = try temporaryDirectory("newer")
         _ = try SessionLog.open(directory: directory)
         let path = "\(directory)/\(SessionLog.fileName)"
-        let made = try runCommand("/usr/bin/python3", ["-c", """
-            import sqlite3; c = sqlite3.connect('\(path)'); c.execute("insert into grdb_migrations values ('v9-future')"); c.commit()
-            """])
+        let made = try runCommand(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3; c = sqlite3.connect('\(path)'); c.execute("insert into grdb_migrations values ('v9-future')"); c.commit()
+                """,
+            ]
+        )
         #expect(made.status == 0, "\(made.err)")
-        #expect(throws: StoreError.newerSchema(path: path, migration: "v9-future")) { try SessionLog.open(directory: directory) }
+        #expect(throws: StoreError.newerSchema(path: path, migration: "v9-future")) {
+            try SessionLog.open(directory: directory)
+        }
     }
 
     @Test func aMissingOrNonDirectoryStorageIsAClearError() throws {

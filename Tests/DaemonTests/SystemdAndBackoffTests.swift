@@ -1,10 +1,12 @@
 import Bluetooth
-@testable import Daemon
 import Foundation
 import GPSDLink
 import Harness
 import Logging
 import Testing
+
+@testable import Daemon
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +24,9 @@ struct SystemdAndBackoffTests {
         // Outside systemd nothing is sent and nothing fails.
         #expect(SystemdNotifier(environment: [:]).send("READY=1") == false)
         // The watchdog is for another process: not ours to feed.
-        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "4000000", "WATCHDOG_PID": "1"]).watchdogInterval == nil)
+        #expect(
+            SystemdNotifier(environment: ["WATCHDOG_USEC": "4000000", "WATCHDOG_PID": "1"]).watchdogInterval == nil
+        )
     }
 
     @Test func journaldGetsSyslogPrioritiesAndNoColours() {

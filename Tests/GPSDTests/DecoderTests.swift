@@ -1,5 +1,6 @@
 import Testing
 import TrackCore
+
 @testable import GPSD
 
 @Suite struct DecoderTests {
@@ -12,8 +13,10 @@ import TrackCore
         #expect(ISO8601Time.parse("2025-06-14T06:30:01.000Z")?.seconds == 1_749_882_601)
         #expect(ISO8601Time.parse("2000-02-29T12:00:00.25Z")?.seconds == 951_825_600.25)
         #expect(ISO8601Time.parse("2025-06-14T08:30:01+02:00")?.seconds == 1_749_882_601)
-        for bad in ["", "2025-06-14", "2025-13-01T00:00:00Z", "2025-06-14T06:30:01", "2025-06-14T06:30:01.Z",
-                    "2025-06-14T06:30:01Zjunk", "yyyy-06-14T06:30:01Z"] {
+        for bad in [
+            "", "2025-06-14", "2025-13-01T00:00:00Z", "2025-06-14T06:30:01", "2025-06-14T06:30:01.Z",
+            "2025-06-14T06:30:01Zjunk", "yyyy-06-14T06:30:01Z",
+        ] {
             #expect(ISO8601Time.parse(bad) == nil, "\(bad)")
         }
     }
@@ -24,7 +27,10 @@ import TrackCore
             "lat":48.134879592,"lon":11.581680135,"altHAE":507.847,"epx":3.1,"epy":3.4,"eph":17.218,\
             "speed":4.081,"track":151.34,"eps":0.768,"someFutureField":{"x":[1,2]}}
             """
-        guard case .tpv(let tpv) = try decode(line) else { Issue.record("not a TPV"); return }
+        guard case .tpv(let tpv) = try decode(line) else {
+            Issue.record("not a TPV")
+            return
+        }
         let fix = tpv.fix(receivedAt: 12.5)
         #expect(fix.mode == 3 && fix.time?.seconds == 1_749_882_611)
         #expect(fix.position == GeoPoint(latitude: 48.134879592, longitude: 11.581680135))
@@ -34,7 +40,10 @@ import TrackCore
 
     @Test func aNoFixTPVHasOnlyAMode() throws {
         guard case .tpv(let tpv) = try decode(#"{"class":"TPV","mode":1,"time":"2023-12-09T23:59:43.000Z"}"#)
-        else { Issue.record("not a TPV"); return }
+        else {
+            Issue.record("not a TPV")
+            return
+        }
         #expect(tpv.mode == 1 && tpv.latitude == nil && tpv.eph == nil)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GPSD
 
 @Suite struct LineFramerTests {
@@ -20,10 +21,12 @@ import Testing
     @Test(arguments: [1, 2, 3, 7, 1000])
     func theSameFramesWhateverTheChunking(step: Int) {
         let input = "{\"a\":1}\r\n\n{\"b\":2}\n" + String(repeating: "x", count: 100) + "\n{\"c\":3}"
-        #expect(frames(input, step: step) == [
-            .line(Array("{\"a\":1}".utf8)), .line([]), .line(Array("{\"b\":2}".utf8)),
-            .oversized(byteCount: 100), .line(Array("{\"c\":3}".utf8)),
-        ])
+        #expect(
+            frames(input, step: step) == [
+                .line(Array("{\"a\":1}".utf8)), .line([]), .line(Array("{\"b\":2}".utf8)),
+                .oversized(byteCount: 100), .line(Array("{\"c\":3}".utf8)),
+            ]
+        )
     }
 
     @Test func anEndlessLineNeverGrowsTheBuffer() {

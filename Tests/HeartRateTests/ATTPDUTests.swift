@@ -39,12 +39,16 @@ struct ATTPDUTests {
         }
         #expect(entries.first?.uuid == .long(longUUID))
         // The SIG base UUID folds to its 16-bit form.
-        let base: [UInt8] = [0xFB, 0x34, 0x9B, 0x5F, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x37, 0x2A, 0x00, 0x00]
+        let base: [UInt8] = [
+            0xFB, 0x34, 0x9B, 0x5F, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x37, 0x2A, 0x00, 0x00,
+        ]
         #expect(BluetoothUUID(bytes: base) == .short(0x2A37))
     }
 
-    @Test(arguments: ["", "01 10 01", "03 f7", "05 03 0e 00", "05 01 0e 00 02", "09 01 0d 00", "09 07 0d 00 10",
-                      "11 03 01 00 07", "11 06 01 00 07 00 00", "1b 0e"])
+    @Test(arguments: [
+        "", "01 10 01", "03 f7", "05 03 0e 00", "05 01 0e 00 02", "09 01 0d 00", "09 07 0d 00 10",
+        "11 03 01 00 07", "11 06 01 00 07 00 00", "1b 0e",
+    ])
     func malformedPDUsAreErrorsNamingTheOpcode(hex: String) throws {
         let bytes = try Hex.decode(hex)
         #expect(throws: ATTDecodeError.self) { try ATTPDU(decoding: bytes) }
@@ -56,7 +60,9 @@ struct ATTPDUTests {
         for _ in 0..<50_000 {
             let count = Int(random.uniform() * 30)
             var bytes = (0..<count).map { _ in UInt8(random.uniform() * 256) }
-            if let first = bytes.first { bytes[0] = [0x01, 0x03, 0x05, 0x09, 0x0B, 0x11, 0x13, 0x1B, 0x1D, first][Int(first) % 10] }
+            if let first = bytes.first {
+                bytes[0] = [0x01, 0x03, 0x05, 0x09, 0x0B, 0x11, 0x13, 0x1B, 0x1D, first][Int(first) % 10]
+            }
             if let pdu = try? ATTPDU(decoding: bytes) { #expect(pdu.encoded.count <= max(bytes.count, 2)) }
         }
     }

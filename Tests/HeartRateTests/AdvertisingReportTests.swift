@@ -41,9 +41,13 @@ struct AdvertisingReportTests {
     }
 
     @Test func cutShortEventsAreErrorsAndRandomBytesNeverTrap() throws {
-        #expect(throws: AdvertisingReportError.self) { try AdvertisingReport.parse(leAdvertisingReport: [0x02, 0x00, 0x01]) }
         #expect(throws: AdvertisingReportError.self) {
-            try AdvertisingReport.parse(leAdvertisingReport: [0x01, 0x00, 0x01] + [UInt8](repeating: 1, count: 6) + [0x20, 0x00])
+            try AdvertisingReport.parse(leAdvertisingReport: [0x02, 0x00, 0x01])
+        }
+        #expect(throws: AdvertisingReportError.self) {
+            try AdvertisingReport.parse(
+                leAdvertisingReport: [0x01, 0x00, 0x01] + [UInt8](repeating: 1, count: 6) + [0x20, 0x00]
+            )
         }
         #expect(throws: AdvertisingReportError.self) { try AdvertisingReport.parse(leExtendedAdvertisingReport: []) }
         var random = SplitMix(seed: 11)

@@ -1,6 +1,6 @@
 import ATT
-import Harness
 import GATT
+import Harness
 import HeartRate
 import Testing
 
@@ -36,8 +36,13 @@ struct HeartRateClientTests {
     @Test func discoversSubscribesAndReadsLocationAndBattery() {
         var client = HeartRateClient()
         let outputs = play(StrapTranscript.discovery + [StrapTranscript.beat("16 3c 11 04")], client: &client)
-        let profile = HeartRateProfile(measurementHandle: 0x0C, measurementCCCD: 0x0D, bodySensorLocationHandle: 0x0F,
-                                       batteryLevelHandle: 0x12, mtu: 185)
+        let profile = HeartRateProfile(
+            measurementHandle: 0x0C,
+            measurementCCCD: 0x0D,
+            bodySensorLocationHandle: 0x0F,
+            batteryLevelHandle: 0x12,
+            mtu: 185
+        )
         #expect(outputs.contains(.subscribed(profile)))
         #expect(outputs.contains(.bodySensorLocation(1)))
         #expect(outputs.contains(.batteryLevel(80)))
@@ -59,37 +64,50 @@ struct HeartRateClientTests {
             .expect("12 0c00 0100"), .reply("13"),
         ]
         let outputs = play(steps, client: &client)
-        #expect(outputs.contains(.subscribed(HeartRateProfile(measurementHandle: 0x0A, measurementCCCD: 0x0C, mtu: 23))))
+        #expect(
+            outputs.contains(.subscribed(HeartRateProfile(measurementHandle: 0x0A, measurementCCCD: 0x0C, mtu: 23)))
+        )
     }
 
     @Test func indicationsAreConfirmedAndServerRequestsAnswered() {
         var client = HeartRateClient()
         _ = play(StrapTranscript.discovery, client: &client)
-        #expect(client.receive([0x1D, 0x0C, 0x00, 0x00, 0x48], now: 1) == [.send([0x1E]), .measurement([0x00, 0x48])])
+        #expect(
+            client.receive([0x1D, 0x0C, 0x00, 0x00, 0x48], now: 1) == [.send([0x1E]), .measurement([0x00, 0x48])]
+        )
         #expect(client.receive([0x02, 0x40, 0x00], now: 1) == [.send([0x03, 0xB9, 0x00])])
         #expect(client.receive([0x0A, 0x01, 0x00], now: 1) == [.send([0x01, 0x0A, 0x00, 0x00, 0x06])])
         // A write command needs no answer and gets none.
-        #expect(client.receive([0x52, 0x01, 0x00, 0x01], now: 1).allSatisfy { if case .ignored = $0 { true } else { false } })
+        #expect(
+            client.receive([0x52, 0x01, 0x00, 0x01], now: 1).allSatisfy {
+                if case .ignored = $0 { true } else { false }
+            }
+        )
     }
 
     @Test func errorResponsesThatEndTheConnectionSayWhy() {
         var client = HeartRateClient()
-        let refusedCCCD = StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
+        let refusedCCCD =
+            StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
             + StrapTranscript.descriptors + [.expect("12 0d00 0100"), .reply("01 12 0d00 03")]
         let outputs = play(refusedCCCD, client: &client)
         #expect(outputs.last == .failed("strap refused writeCCCD at handle 0x000d with ATT error 0x03"))
         #expect(client.isFailed && client.receive([0x13], now: 0).isEmpty)
 
         var noHeartRate = HeartRateClient()
-        let other = play(StrapTranscript.mtu + [
-            .expect("10 0100 ffff 0028"), .reply("11 06 0100 ffff 0018"),
-        ], client: &noHeartRate)
+        let other = play(
+            StrapTranscript.mtu + [
+                .expect("10 0100 ffff 0028"), .reply("11 06 0100 ffff 0018"),
+            ],
+            client: &noHeartRate
+        )
         #expect(other.last == .failed("no Heart Rate service (0x180D) on this device"))
     }
 
     @Test func aRefusedOptionalReadIsIgnoredAndTheNextOneMade() {
         var client = HeartRateClient()
-        let steps = StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
+        let steps =
+            StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
             + StrapTranscript.descriptors + StrapTranscript.subscribe
             + [.expect("0a 0f00"), .reply("01 0a 0f00 05"), .expect("0a 1200"), .reply("0b 64")]
         let outputs = play(steps, client: &client)
@@ -126,10 +144,13 @@ struct HeartRateClientTests {
 
     @Test func serviceRangesGoingBackwardsAreRefusedRatherThanLoopedOn() {
         var client = HeartRateClient()
-        let outputs = play(StrapTranscript.mtu + [
-            .expect("10 0100 ffff 0028"), .reply("11 06 0a00 0f00 0d18"),
-            .expect("10 1000 ffff 0028"), .reply("11 06 0100 0500 0018"),
-        ], client: &client)
+        let outputs = play(
+            StrapTranscript.mtu + [
+                .expect("10 0100 ffff 0028"), .reply("11 06 0a00 0f00 0d18"),
+                .expect("10 1000 ffff 0028"), .reply("11 06 0100 0500 0018"),
+            ],
+            client: &client
+        )
         #expect(outputs.last == .failed("service range 0x0001-0x0005 out of order"))
     }
 
@@ -148,14 +169,15 @@ struct HeartRateClientTests {
 
     @Test func aMeasurementThatOnlyIndicatesIsSubscribedForIndications() {
         var client = HeartRateClient()
-        let steps = StrapTranscript.mtu + [
-            .expect("10 0100 ffff 0028"), .reply("11 06 0100 0500 0d18"),
-            .expect("10 0600 ffff 0028"), .reply("01 10 0600 0a"),
-            .expect("08 0100 0500 0328"), .reply("09 07 0200 20 0300 372a"),
-            .expect("08 0300 0500 0328"), .reply("01 08 0300 0a"),
-            .expect("04 0400 0500"), .reply("05 01 0400 0229"),
-            .expect("12 0400 0200"), .reply("13"),
-        ]
+        let steps =
+            StrapTranscript.mtu + [
+                .expect("10 0100 ffff 0028"), .reply("11 06 0100 0500 0d18"),
+                .expect("10 0600 ffff 0028"), .reply("01 10 0600 0a"),
+                .expect("08 0100 0500 0328"), .reply("09 07 0200 20 0300 372a"),
+                .expect("08 0300 0500 0328"), .reply("01 08 0300 0a"),
+                .expect("04 0400 0500"), .reply("05 01 0400 0229"),
+                .expect("12 0400 0200"), .reply("13"),
+            ]
         let outputs = play(steps, client: &client)
         #expect(outputs.last == .subscribed(HeartRateProfile(measurementHandle: 3, measurementCCCD: 4, mtu: 185)))
     }
@@ -163,8 +185,11 @@ struct HeartRateClientTests {
     @Test func batteryIsReReadWhenAskedAndQueuedBehindABusyRequest() {
         var client = HeartRateClient()
         #expect(client.refreshBattery(now: 0).isEmpty, "nothing known yet")
-        _ = play(StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
-                 + StrapTranscript.descriptors + StrapTranscript.subscribe + [.expect("0a 0f00")], client: &client)
+        _ = play(
+            StrapTranscript.mtu + StrapTranscript.services + StrapTranscript.characteristics
+                + StrapTranscript.descriptors + StrapTranscript.subscribe + [.expect("0a 0f00")],
+            client: &client
+        )
         // The location read is outstanding: the battery read waits for it, then goes out once.
         #expect(client.refreshBattery(now: 1).isEmpty)
         #expect(client.refreshBattery(now: 1).isEmpty)

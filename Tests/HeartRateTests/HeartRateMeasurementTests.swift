@@ -24,7 +24,9 @@ private struct Vectors: Decodable {
 
     static let shared: Vectors = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/benchmarks/hrm/vectors.json")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "shared/benchmarks/hrm/vectors.json"
+            )
         do {
             return try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
         } catch {
@@ -95,8 +97,10 @@ struct HeartRateMeasurementTests {
         }
     }
 
-    @Test(arguments: [("16 3c f5 03", [0x16, 0x3c, 0xf5, 0x03]), ("163CF503", [0x16, 0x3c, 0xf5, 0x03]),
-                      ("0x16,0x3c", [0x16, 0x3c]), ("16:3c", [0x16, 0x3c]), ("", [])])
+    @Test(arguments: [
+        ("16 3c f5 03", [0x16, 0x3c, 0xf5, 0x03]), ("163CF503", [0x16, 0x3c, 0xf5, 0x03]),
+        ("0x16,0x3c", [0x16, 0x3c]), ("16:3c", [0x16, 0x3c]), ("", []),
+    ])
     func hexAsToolsWriteIt(text: String, bytes: [UInt8]) throws {
         #expect(try Hex.decode(text) == bytes)
     }

@@ -23,7 +23,10 @@ struct StrapConnectionTests {
 
     /// Runs a connection against `steps` played on the other end of a socketpair.
     func converse(
-        _ steps: [Step], requestTimeout: Double = 30, silenceAfter: Double = 5, stopAfter: Double = 10
+        _ steps: [Step],
+        requestTimeout: Double = 30,
+        silenceAfter: Double = 5,
+        stopAfter: Double = 10
     ) throws -> Outcome {
         var fds: [Int32] = [0, 0]
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
@@ -52,16 +55,24 @@ struct StrapConnectionTests {
         let stop = StopFlag()
         DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter) { stop.set() }
         var connection = StrapConnection(
-            client: HeartRateClient(requestTimeout: requestTimeout), batteryEvery: 300,
-            clock: { MonotonicClock.now() }, logger: Logger(label: "test"))
+            client: HeartRateClient(requestTimeout: requestTimeout),
+            batteryEvery: 300,
+            clock: { MonotonicClock.now() },
+            logger: Logger(label: "test")
+        )
         var monitor = StrapMonitor(address: "F1:F1:F1:F1:F1:F1", silenceAfter: silenceAfter)
         var events: [StrapLinkEvent] = []
         let reason = connection.run(over: client, monitor: &monitor, stop: stop) { events.append($0) }
         client.close()
         played.wait()
         strap.close()
-        return Outcome(reason: reason, events: events, connection: connection, monitor: monitor,
-                       strapSide: problems.withLock { $0 })
+        return Outcome(
+            reason: reason,
+            events: events,
+            connection: connection,
+            monitor: monitor,
+            strapSide: problems.withLock { $0 }
+        )
     }
 
     func beats(_ events: [StrapLinkEvent]) -> [String] {
@@ -69,10 +80,12 @@ struct StrapConnectionTests {
     }
 
     @Test func discoveryThenBeatsUntilTheStrapHangsUp() throws {
-        let outcome = try converse(StrapTranscript.discovery + [
-            StrapTranscript.beat("16 3c 11 04"), StrapTranscript.beat("10 3d"), StrapTranscript.beat("14 3e 00 04"),
-            .wait(100), .close,
-        ])
+        let outcome = try converse(
+            StrapTranscript.discovery + [
+                StrapTranscript.beat("16 3c 11 04"), StrapTranscript.beat("10 3d"), StrapTranscript.beat("14 3e 00 04"),
+                .wait(100), .close,
+            ]
+        )
         #expect(outcome.strapSide.isEmpty, "\(outcome.strapSide)")
         #expect(outcome.reason == "link closed by the strap")
         #expect(beats(outcome.events) == ["163c1104", "103d", "143e0004"])
@@ -86,14 +99,19 @@ struct StrapConnectionTests {
     }
 
     @Test func truncatedNotificationsAreCountedAndNoBeatIsInvented() throws {
-        let outcome = try converse(StrapTranscript.discovery + [
-            StrapTranscript.beat("01 3c"), StrapTranscript.beat("08 3c 01"), .reply("1b 0c00"), StrapTranscript.beat("00 48"),
-            .wait(100), .close,
-        ])
+        let outcome = try converse(
+            StrapTranscript.discovery + [
+                StrapTranscript.beat("01 3c"), StrapTranscript.beat("08 3c 01"), .reply("1b 0c00"),
+                StrapTranscript.beat("00 48"),
+                .wait(100), .close,
+            ]
+        )
         #expect(outcome.strapSide.isEmpty, "\(outcome.strapSide)")
         #expect(beats(outcome.events) == ["0048"])
         #expect(outcome.connection.malformedBeats == 3)
-        let malformed = outcome.events.compactMap { if case .malformedBeat(let p, _, _) = $0 { Hex.encode(p) } else { nil } }
+        let malformed = outcome.events.compactMap {
+            if case .malformedBeat(let p, _, _) = $0 { Hex.encode(p) } else { nil }
+        }
         #expect(malformed == ["013c", "083c01", ""])
     }
 
@@ -104,7 +122,10 @@ struct StrapConnectionTests {
     }
 
     @Test func anUnansweredRequestTimesOut() throws {
-        let outcome = try converse(StrapTranscript.mtu + [StrapTranscript.services[0], .wait(1500)], requestTimeout: 0.5)
+        let outcome = try converse(
+            StrapTranscript.mtu + [StrapTranscript.services[0], .wait(1500)],
+            requestTimeout: 0.5
+        )
         #expect(outcome.reason == "ATT request 0x10 unanswered for 0.5 s")
     }
 
@@ -112,7 +133,10 @@ struct StrapConnectionTests {
         let outcome = try converse(
             [.expect("02 b9 00"), .reply(""), .reply("05"), .reply("ff 00 11"), .reply("09 01 00"), .reply("03 f7 00")]
                 + StrapTranscript.services + StrapTranscript.characteristics + StrapTranscript.descriptors
-                + StrapTranscript.subscribe + StrapTranscript.reads + [StrapTranscript.beat("00 50"), .wait(100), .close])
+                + StrapTranscript.subscribe + StrapTranscript.reads + [
+                    StrapTranscript.beat("00 50"), .wait(100), .close,
+                ]
+        )
         #expect(outcome.strapSide.isEmpty, "\(outcome.strapSide)")
         #expect(outcome.connection.ignoredPDUs == 4)
         #expect(beats(outcome.events) == ["0050"])
@@ -120,7 +144,9 @@ struct StrapConnectionTests {
 
     @Test func aSubscribedStrapThatFallsSilentIsDropped() throws {
         let outcome = try converse(
-            StrapTranscript.discovery + [StrapTranscript.beat("00 50"), .wait(2000)], silenceAfter: 0.6)
+            StrapTranscript.discovery + [StrapTranscript.beat("00 50"), .wait(2000)],
+            silenceAfter: 0.6
+        )
         #expect(outcome.reason == "no beat for 0.6 s while connected")
         #expect(beats(outcome.events) == ["0050"])
     }

@@ -12,8 +12,10 @@ import Testing
         let result = try run(["replay", "--json", "../shared/benchmarks/gps/park_loop_run.jsonl"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-        for key in ["file", "activity", "distance_m", "elapsed_s", "moving_s", "paused_s", "fixes", "splits",
-                    "auto_pauses", "malformed_lines"] {
+        for key in [
+            "file", "activity", "distance_m", "elapsed_s", "moving_s", "paused_s", "fixes", "splits",
+            "auto_pauses", "malformed_lines",
+        ] {
             #expect(object[key] != nil, "\(key)")
         }
         let fixes = try #require(object["fixes"] as? [String: Any])
@@ -25,7 +27,9 @@ import Testing
     }
 
     @Test func aMissingFileIsAClearErrorAndTheOthersStillReplay() throws {
-        let result = try run(["replay", "--json", "/nonexistent/recording.jsonl", "../shared/benchmarks/gps/stationary_5min.jsonl"])
+        let result = try run([
+            "replay", "--json", "/nonexistent/recording.jsonl", "../shared/benchmarks/gps/stationary_5min.jsonl",
+        ])
         #expect(result.status != 0)
         #expect(result.err.contains("/nonexistent/recording.jsonl"))
         #expect(result.err.contains("no such file") || result.err.contains("No such file"))

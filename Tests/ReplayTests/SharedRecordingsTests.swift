@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import TrackCore
+
 @testable import Replay
 
 /// Golden replays of the shared recordings: the accuracy goals, held by the test suite.
@@ -20,11 +21,14 @@ import TrackCore
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             return names.filter { $0.hasSuffix(".truth.json") }.sorted().compactMap { name in
                 guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)"),
-                      let truth = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+                    let truth = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return nil }
                 return Case(
                     path: "\(dir)/\(name.dropLast(".truth.json".count)).jsonl",
                     activity: Activity(rawValue: truth["activity"] as? String ?? "") ?? .walking,
-                    distance: truth["distance_m"] as? Double, tolerance: truth["tolerance_m"] as? Double)
+                    distance: truth["distance_m"] as? Double,
+                    tolerance: truth["tolerance_m"] as? Double
+                )
             }
         }
     }

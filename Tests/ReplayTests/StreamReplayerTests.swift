@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrackCore
+
 @testable import Replay
 
 @Suite struct StreamReplayerTests {
@@ -21,7 +22,9 @@ import TrackCore
     @Test func garbageBetweenGoodLinesIsCountedWithLineNumbersAndChangesNothing() throws {
         let good = try clean()
         let reference = replay(good)
-        var lines = String(decoding: good, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = String(decoding: good, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init
+        )
         lines.insert("this is not json", at: 10)
         lines.insert(#"{"class":"TPV","mode":3,"lat":"north","lon":1}"#, at: 20)
         lines.insert(String(decoding: [0xff, 0xfe, 0x00, 0x01, 0x80], as: UTF8.self), at: 30)
@@ -33,7 +36,7 @@ import TrackCore
         #expect(abs(report.summary.distance - reference.summary.distance) < 1)
         let warnings = records.all.filter { $0.message == "malformed gpsd line" }
         #expect(warnings.count == report.malformedLines)
-        #expect(warnings.map { $0.metadata["line"]?.description } .prefix(3) == ["11", "21", "31"])
+        #expect(warnings.map { $0.metadata["line"]?.description }.prefix(3) == ["11", "21", "31"])
         #expect(warnings[1].metadata["error"]?.description.contains("lat") == true)
     }
 

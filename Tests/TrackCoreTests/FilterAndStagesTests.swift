@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrackCore
 
 @Suite struct FilterAndStagesTests {
@@ -31,7 +32,8 @@ import Testing
         var pause = AutoPause(profile: .running)
         let t0 = GPSTime(seconds: 0)
         var transitions: [AutoPause.Transition] = []
-        let speeds = Array(repeating: 3.0, count: 10) + Array(repeating: 0.2, count: 30) + Array(repeating: 3.0, count: 10)
+        let speeds =
+            Array(repeating: 3.0, count: 10) + Array(repeating: 0.2, count: 30) + Array(repeating: 3.0, count: 10)
         for (i, v) in speeds.enumerated() {
             if let t = pause.update(time: t0.adding(Double(i)), speed: v) { transitions.append(t) }
         }
@@ -64,9 +66,9 @@ import Testing
         #expect(zones.zone(for: 159) == 3)
         #expect(zones.zone(for: 185) == 5)
         var stats = HeartRateStats(zones: zones, maxHold: 5)
-        stats.add(bpm: 150, at: 0)   // zone 3
-        stats.add(bpm: 170, at: 2)   // zone 4
-        stats.add(bpm: 0, at: 3)     // invalid: no sentinel zeros
+        stats.add(bpm: 150, at: 0)  // zone 3
+        stats.add(bpm: 170, at: 2)  // zone 4
+        stats.add(bpm: 0, at: 3)  // invalid: no sentinel zeros
         stats.add(bpm: 172, at: 60)  // after a dropout: only 5 s held
         #expect(stats.timeInZone[3] == 2)
         #expect(stats.timeInZone[4] == 5)

@@ -1,14 +1,27 @@
 import Testing
+
 @testable import TrackCore
 
 @Suite struct FixGateTests {
     let here = GeoPoint(latitude: 52.5, longitude: 13.4)
     let t0 = GPSTime(seconds: 1_700_000_000)
 
-    func fix(_ dt: Double, eph: Double? = 5, mode: Int = 3, position: GeoPoint? = nil, speed: Double? = 1,
-             receivedAt: Double? = nil) -> Fix {
-        Fix(mode: mode, time: t0.adding(dt), position: position ?? here, horizontalError: eph, speed: speed,
-            receivedAt: receivedAt)
+    func fix(
+        _ dt: Double,
+        eph: Double? = 5,
+        mode: Int = 3,
+        position: GeoPoint? = nil,
+        speed: Double? = 1,
+        receivedAt: Double? = nil
+    ) -> Fix {
+        Fix(
+            mode: mode,
+            time: t0.adding(dt),
+            position: position ?? here,
+            horizontalError: eph,
+            speed: speed,
+            receivedAt: receivedAt
+        )
     }
 
     /// Accepts and commits, as the session does for a fix it uses.

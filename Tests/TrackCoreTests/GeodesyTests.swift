@@ -1,11 +1,18 @@
 import Testing
+
 @testable import TrackCore
 
 @Suite struct GeodesyTests {
     @Test func vincentyMatchesTheClassicFlindersPeakToBuninyongLine() {
         // Vincenty's own 1975 test line, 54 972.271 m on the ellipsoid.
-        let flinders = GeoPoint(latitude: -(37 + 57 / 60.0 + 3.72030 / 3600), longitude: 144 + 25 / 60.0 + 29.52440 / 3600)
-        let buninyong = GeoPoint(latitude: -(37 + 39 / 60.0 + 10.15610 / 3600), longitude: 143 + 55 / 60.0 + 35.38390 / 3600)
+        let flinders = GeoPoint(
+            latitude: -(37 + 57 / 60.0 + 3.72030 / 3600),
+            longitude: 144 + 25 / 60.0 + 29.52440 / 3600
+        )
+        let buninyong = GeoPoint(
+            latitude: -(37 + 39 / 60.0 + 10.15610 / 3600),
+            longitude: 143 + 55 / 60.0 + 35.38390 / 3600
+        )
         #expect(abs(WGS84.distance(flinders, buninyong) - 54_972.271) < 0.01)
     }
 
@@ -16,7 +23,8 @@ import Testing
 
     @Test func aSphereMisjudgesMeridianDistanceByTenthsOfAPercent() {
         // North-south at 60 degrees: the ellipsoid's meridian is longer than a mean sphere's.
-        let a = GeoPoint(latitude: 60, longitude: 10), b = GeoPoint(latitude: 60.01, longitude: 10)
+        let a = GeoPoint(latitude: 60, longitude: 10)
+        let b = GeoPoint(latitude: 60.01, longitude: 10)
         let sphere = 6_371_008.8 * 0.01 * Double.pi / 180
         let ellipsoid = WGS84.distance(a, b)
         #expect(abs(ellipsoid - sphere) / ellipsoid > 0.0015)

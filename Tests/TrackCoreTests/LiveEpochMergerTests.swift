@@ -4,7 +4,13 @@ import TrackCore
 @Suite("Live epoch merger")
 struct LiveEpochMergerTests {
     private func tpv(_ t: Double, speed: Double?, eps: Double? = nil) -> Fix {
-        Fix(mode: 3, time: GPSTime(seconds: t), position: GeoPoint(latitude: 1, longitude: 1), speed: speed, speedError: eps)
+        Fix(
+            mode: 3,
+            time: GPSTime(seconds: t),
+            position: GeoPoint(latitude: 1, longitude: 1),
+            speed: speed,
+            speedError: eps
+        )
     }
 
     @Test func onceTheReportsPerEpochAreKnownAnEpochGoesOutWithItsLastReport() {

@@ -9,9 +9,17 @@ private func line(from start: Double, seconds: Int, speed: Double = 3, startEast
         let t = start + Double(i)
         let east = startEast + speed * (t - 1_750_000_000)
         return Fix(
-            mode: 3, time: GPSTime(seconds: t), position: frame.unproject(LocalPoint(east: east, north: 0)),
-            errorEast: 3, errorNorth: 3, horizontalError: 4, speed: speed, track: 90, speedError: 0.3,
-            receivedAt: t - 1_750_000_000 + 1000.05)
+            mode: 3,
+            time: GPSTime(seconds: t),
+            position: frame.unproject(LocalPoint(east: east, north: 0)),
+            errorEast: 3,
+            errorNorth: 3,
+            horizontalError: 4,
+            speed: speed,
+            track: 90,
+            speedError: 0.3,
+            receivedAt: t - 1_750_000_000 + 1000.05
+        )
     }
 }
 
@@ -62,7 +70,10 @@ struct SessionControllerTests {
     @Test func startIsAnchoredOnGPSTimeOnceFixesHaveTaughtIt() {
         var idle = Recorder()
         idle.command(.start, id: "a", at: 5)
-        #expect(idle.actions.first == .begin(sessionID: "s0", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 42)))
+        #expect(
+            idle.actions.first
+                == .begin(sessionID: "s0", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 42))
+        )
 
         var taught = Recorder()
         taught.feed(line(from: t0, seconds: 3))
@@ -121,9 +132,11 @@ struct SessionControllerTests {
         recorder.feed(line(from: t0, seconds: 30))
         let reply = recorder.command(.end, id: "e", at: 1030)
         #expect(reply.accepted && reply.state == .idle && reply.sessionID == "s0")
-        guard case .finish(let id, let summary, .command, let endedAt)? = recorder.actions.last(where: {
-            if case .finish = $0 { true } else { false }
-        }) else {
+        guard
+            case .finish(let id, let summary, .command, let endedAt)? = recorder.actions.last(where: {
+                if case .finish = $0 { true } else { false }
+            })
+        else {
             Issue.record("no finish")
             return
         }
@@ -149,9 +162,15 @@ struct SessionControllerTests {
         let original = recorder.controller.session!.track
 
         var rebuilt = SessionController(
-            configuration: .init(), nextSessionID: "x", recovering: "s0", activity: .running,
-            startedAt: TimeAnchor(source: .system, seconds: 42), journal: recorder.journal, nextSeq: 500,
-            restartedAt: 5)
+            configuration: .init(),
+            nextSessionID: "x",
+            recovering: "s0",
+            activity: .running,
+            startedAt: TimeAnchor(source: .system, seconds: 42),
+            journal: recorder.journal,
+            nextSeq: 500,
+            restartedAt: 5
+        )
         let track = rebuilt.session!.track
         #expect(track.distance == original.distance)
         #expect(track.elapsed == original.elapsed)
@@ -182,9 +201,20 @@ struct SessionControllerTests {
         var recorder = Recorder(.init(abandonAfter: 600))
         recorder.command(.start, id: "s", at: 999)
         recorder.feed(line(from: t0, seconds: 10))
-        #expect(recorder.controller.tick(receivedAt: 1500).contains { if case .finish = $0 { true } else { false } } == false)
+        #expect(
+            recorder.controller.tick(receivedAt: 1500).contains { if case .finish = $0 { true } else { false } }
+                == false
+        )
         let actions = recorder.controller.tick(receivedAt: 1010.05 + 601)
-        #expect(actions.contains { if case .finish(_, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 9)?) = $0 { true } else { false } })
+        #expect(
+            actions.contains {
+                if case .finish(_, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 9)?) = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
+        )
         #expect(recorder.controller.lifecycle.state == .idle && recorder.controller.session == nil)
     }
 
@@ -193,13 +223,35 @@ struct SessionControllerTests {
         recorder.feed(line(from: t0, seconds: 20))
         #expect(recorder.controller.session?.id == "s0")
         var rebuilt = SessionController(
-            configuration: .init(autostart: true, abandonAfter: 3600), nextSessionID: "s1", recovering: "s0",
-            activity: .running, startedAt: TimeAnchor(source: .gps, seconds: t0), journal: recorder.journal, nextSeq: 100,
-            restartedAt: 3)
+            configuration: .init(autostart: true, abandonAfter: 3600),
+            nextSessionID: "s1",
+            recovering: "s0",
+            activity: .running,
+            startedAt: TimeAnchor(source: .gps, seconds: t0),
+            journal: recorder.journal,
+            nextSeq: 100,
+            restartedAt: 3
+        )
         // Booted the next morning: the first fix ends the old session and (autostart) begins a new one.
         let actions = rebuilt.ingest(line(from: t0 + 86_400, seconds: 1)[0])
-        #expect(actions.contains { if case .finish("s0", _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 19)?) = $0 { true } else { false } })
-        #expect(actions.contains { if case .begin("s1", .running, TimeAnchor(source: .gps, seconds: t0 + 86_400)) = $0 { true } else { false } })
+        #expect(
+            actions.contains {
+                if case .finish("s0", _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 19)?) = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
+        )
+        #expect(
+            actions.contains {
+                if case .begin("s1", .running, TimeAnchor(source: .gps, seconds: t0 + 86_400)) = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
+        )
         #expect(rebuilt.session?.id == "s1")
     }
 
@@ -209,7 +261,10 @@ struct SessionControllerTests {
         recorder.feed([Fix(mode: 3, time: GPSTime(seconds: t0 - 4), position: GeoPoint(latitude: 0, longitude: 0))])
         #expect(recorder.controller.session == nil)
         recorder.feed(line(from: t0, seconds: 5))
-        #expect(recorder.actions.first == .begin(sessionID: "s0", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: t0)))
+        #expect(
+            recorder.actions.first
+                == .begin(sessionID: "s0", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: t0))
+        )
         #expect(recorder.controller.lifecycle.state == .active)
     }
 
@@ -229,7 +284,13 @@ struct SessionControllerHeartRateTests {
     private let zones = HeartRateZones(maxHeartRate: 200)
 
     private func beat(_ bpm: Int, at t: Double, contact: String = "detected") -> HeartRateSample {
-        HeartRateSample(bpm: bpm, contact: contact, rrIntervals: [UInt16(61_440 / bpm)], receivedAt: t, payload: [0x16, UInt8(bpm)])
+        HeartRateSample(
+            bpm: bpm,
+            contact: contact,
+            rrIntervals: [UInt16(61_440 / bpm)],
+            receivedAt: t,
+            payload: [0x16, UInt8(bpm)]
+        )
     }
 
     @Test func beatsAreLoggedOnlyInASessionAndFeedItsFigures() {
@@ -237,7 +298,9 @@ struct SessionControllerHeartRateTests {
         #expect(controller.heartRate(beat(120, at: 10)).isEmpty, "no session: nothing to log it in")
         _ = controller.handle(.start, id: "a", receivedAt: 11, systemTime: 0)
         let actions = (0..<10).flatMap { controller.heartRate(beat(150 + $0, at: 12 + Double($0))) }
-        let rows = actions.compactMap { if case .recordHeartRate(let id, let seq, let sample, _) = $0 { (id, seq, sample) } else { nil } }
+        let rows = actions.compactMap {
+            if case .recordHeartRate(let id, let seq, let sample, _) = $0 { (id, seq, sample) } else { nil }
+        }
         #expect(rows.count == 10 && rows.allSatisfy { $0.0 == "s0" })
         #expect(rows.map(\.1) == Array(rows[0].1..<(rows[0].1 + 10)), "rows take the session's sequence")
         #expect(rows[3].2.payload == [0x16, 153])
@@ -275,9 +338,17 @@ struct SessionControllerHeartRateTests {
             journal.append(.heartRate(sample))
         }
         let rebuilt = SessionController(
-            configuration: .init(heartRateZones: zones), nextSessionID: "x", recovering: "s0", activity: .running,
-            startedAt: TimeAnchor(source: .system, seconds: 0), journal: journal, nextSeq: 40, restartedAt: 100)
-        let before = controller.session!.track.heartRate!, after = rebuilt.session!.track.heartRate!
+            configuration: .init(heartRateZones: zones),
+            nextSessionID: "x",
+            recovering: "s0",
+            activity: .running,
+            startedAt: TimeAnchor(source: .system, seconds: 0),
+            journal: journal,
+            nextSeq: 40,
+            restartedAt: 100
+        )
+        let before = controller.session!.track.heartRate!
+        let after = rebuilt.session!.track.heartRate!
         #expect(after.sampleCount == 30 && after.average == before.average && after.timeInZone == before.timeInZone)
     }
 }

@@ -51,7 +51,16 @@ struct SessionLifecycleTests {
     @Test func ledgerForgetsOldestBeyondCapacity() {
         var ledger = CommandLedger(capacity: 3)
         for i in 0..<5 {
-            ledger.record(CommandReply(commandID: "c\(i)", command: .pause, accepted: false, message: "", sessionID: nil, state: .idle))
+            ledger.record(
+                CommandReply(
+                    commandID: "c\(i)",
+                    command: .pause,
+                    accepted: false,
+                    message: "",
+                    sessionID: nil,
+                    state: .idle
+                )
+            )
         }
         #expect(ledger.reply(for: "c0") == nil)
         #expect(ledger.reply(for: "c1") == nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TrackCore
 
 /// The whole path of a fix, on sessions whose true distance is known by construction.
@@ -38,11 +39,17 @@ import Testing
     @Test func withoutDopplerACloudStillAddsNothingAndAWalkStillCounts() {
         var gen = Synthetic(noise: 3, eph: 8)
         var (cloud, _) = gen.fixes(duration: 600) { _ in (0, 0) }
-        for i in cloud.indices { cloud[i].speed = nil; cloud[i].track = nil }
+        for i in cloud.indices {
+            cloud[i].speed = nil
+            cloud[i].track = nil
+        }
         #expect(run(cloud, activity: .walking).distance < 5)
 
         var (walk, truth) = gen.fixes(duration: 900) { t in (1.3 * t, 0) }
-        for i in walk.indices { walk[i].speed = nil; walk[i].track = nil }
+        for i in walk.indices {
+            walk[i].speed = nil
+            walk[i].track = nil
+        }
         let distance = run(walk, activity: .walking).distance
         // Known limitation: speed from 3 m position noise alone reads ~6% high at walking pace
         // (|v| of a noisy vector is biased); every receiver in the benchmarks sends Doppler.
@@ -52,7 +59,10 @@ import Testing
     @Test func anOutageIsBridgedWithoutPhantomDistance() {
         var gen = Synthetic(noise: 2, dopplerNoise: 0.1)
         var (fixes, truth) = gen.fixes(duration: 600) { t in (3 * t, 0) }
-        for i in 200..<230 { fixes[i].mode = 1; fixes[i].position = nil }
+        for i in 200..<230 {
+            fixes[i].mode = 1
+            fixes[i].position = nil
+        }
         var session = TrackSession(activity: .running)
         var events: [SessionEvent] = []
         for fix in fixes { events += session.ingest(fix).events }
@@ -123,7 +133,8 @@ import Testing
             reversed[i].position = p
             reversed[i].track = fixes[fixes.count - 1 - i].track.map { ($0 + 180).truncatingRemainder(dividingBy: 360) }
         }
-        let forward = run(fixes).distance, backward = run(reversed).distance
+        let forward = run(fixes).distance
+        let backward = run(reversed).distance
         #expect(abs(forward - backward) / forward < 0.005)
     }
 
@@ -131,7 +142,8 @@ import Testing
         var gen = Synthetic(noise: 2, dopplerNoise: 0.1)
         let (fixes, _) = gen.fixes(duration: 300) { t in (3 * t, 0.5 * t) }
         let doubled = fixes.flatMap { [$0, $0] }
-        let a = run(fixes), b = run(doubled)
+        let a = run(fixes)
+        let b = run(doubled)
         #expect(a.distance == b.distance)
         #expect(a.elapsed == b.elapsed && a.movingTime == b.movingTime)
 

@@ -13,7 +13,10 @@ struct Synthetic {
     var rng = TestRandom(seed: 7)
 
     /// A path as local east/north metres over time; returns the fixes and the true path length.
-    mutating func fixes(duration: Double, path: (Double) -> (east: Double, north: Double)) -> (fixes: [Fix], truth: Double) {
+    mutating func fixes(
+        duration: Double,
+        path: (Double) -> (east: Double, north: Double)
+    ) -> (fixes: [Fix], truth: Double) {
         let frame = LocalFrame(origin: origin)
         let count = Int(duration * rate)
         var fixes: [Fix] = []
@@ -23,18 +26,36 @@ struct Synthetic {
         for i in 0...count {
             let t = Double(i) / rate
             let p = path(t)
-            if let previous { truth += ((p.east - previous.east) * (p.east - previous.east) + (p.north - previous.north) * (p.north - previous.north)).squareRoot() }
+            if let previous {
+                truth +=
+                    ((p.east - previous.east) * (p.east - previous.east) + (p.north - previous.north)
+                        * (p.north - previous.north))
+                    .squareRoot()
+            }
             previous = p
             let ahead = path(t + h)
-            let ve = (ahead.east - p.east) / h, vn = (ahead.north - p.north) / h
+            let ve = (ahead.east - p.east) / h
+            let vn = (ahead.north - p.north) / h
             let speed = (ve * ve + vn * vn).squareRoot()
-            let measured = frame.unproject(LocalPoint(east: p.east + rng.gaussian() * noise, north: p.north + rng.gaussian() * noise))
+            let measured = frame.unproject(
+                LocalPoint(east: p.east + rng.gaussian() * noise, north: p.north + rng.gaussian() * noise)
+            )
             var track: Double? = atan2(ve, vn) * 180 / Double.pi
             if track! < 0 { track! += 360 }
             if speed < 0.2 { track = nil }
-            fixes.append(Fix(
-                mode: 3, time: start.adding(t), position: measured, errorEast: eph / 1.4, errorNorth: eph / 1.4,
-                horizontalError: eph, speed: max(0, speed + rng.gaussian() * dopplerNoise), track: track, speedError: 0.4))
+            fixes.append(
+                Fix(
+                    mode: 3,
+                    time: start.adding(t),
+                    position: measured,
+                    errorEast: eph / 1.4,
+                    errorNorth: eph / 1.4,
+                    horizontalError: eph,
+                    speed: max(0, speed + rng.gaussian() * dopplerNoise),
+                    track: track,
+                    speedError: 0.4
+                )
+            )
         }
         return (fixes, truth)
     }
@@ -54,7 +75,10 @@ enum RunningTrack {
         if d < straight { return (d, 0) }
         d -= straight
         let arc = Double.pi * radius
-        if d < arc { let a = d / radius; return (straight + radius * sin(a), radius - radius * cos(a)) }
+        if d < arc {
+            let a = d / radius
+            return (straight + radius * sin(a), radius - radius * cos(a))
+        }
         d -= arc
         if d < straight { return (straight - d, 2 * radius) }
         d -= straight

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,13 @@ final class ChildProcess: @unchecked Sendable {
     let outPath: String
     let errPath: String
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String,
-         name: String) throws {
+    init(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        directory: String,
+        name: String
+    ) throws {
         outPath = "\(directory)/\(name).out"
         errPath = "\(directory)/\(name).err"
         FileManager.default.createFile(atPath: outPath, contents: nil)
@@ -70,14 +76,22 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// Runs a command to completion.
-func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+func runCommand(
+    _ executable: String,
+    _ arguments: [String],
+    environment: [String: String]? = nil
+)
     throws -> (status: Int32, out: String, err: String)
 {
     try Command.run(executable, arguments, environment: environment)
 }
 
 /// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Double, every interval: Double = 0.1, _ condition: () async throws -> Bool) async rethrows -> Bool {
+func eventually(
+    timeout: Double,
+    every interval: Double = 0.1,
+    _ condition: () async throws -> Bool
+) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try await condition() { return true }

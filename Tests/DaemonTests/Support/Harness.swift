@@ -4,6 +4,7 @@ import Harness
 import Store
 import Testing
 import TrackCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,8 +24,11 @@ final class FakeGPSD: @unchecked Sendable {
     init(_ log: String, port: Int? = nil, cycle: Double, directory: String, name: String = "gpsfake") throws {
         self.port = port ?? Loopback.freePort()
         child = try ChildProcess(
-            "/usr/bin/gpsfake", ["-1", "-q", "-W", "600", "-c", "\(cycle)", "-P", "\(self.port)", log],
-            directory: directory, name: name)
+            "/usr/bin/gpsfake",
+            ["-1", "-q", "-W", "600", "-c", "\(cycle)", "-P", "\(self.port)", log],
+            directory: directory,
+            name: name
+        )
     }
 
     /// Waits until gpsd accepts connections: gpsfake starts it asynchronously.
@@ -44,7 +48,11 @@ final class Capture: @unchecked Sendable {
     init(port: Int, directory: String, name: String = "capture") throws {
         // Line-buffered, so that what gpsd sent is in the file when the capture is stopped.
         child = try ChildProcess(
-            "/usr/bin/stdbuf", ["-oL", "/usr/bin/gpspipe", "-w", "127.0.0.1:\(port)"], directory: directory, name: name)
+            "/usr/bin/stdbuf",
+            ["-oL", "/usr/bin/gpspipe", "-w", "127.0.0.1:\(port)"],
+            directory: directory,
+            name: name
+        )
         path = child.outPath
     }
 
@@ -84,8 +92,12 @@ final class DaemonUnderTest: @unchecked Sendable {
     func start(environment: [String: String]? = nil) async throws {
         starts += 1
         let child = try ChildProcess(
-            wearbridgeBinary, ["run", "--config", configPath, "--log-level", "debug"], environment: environment,
-            directory: directory, name: "daemon\(starts)")
+            wearbridgeBinary,
+            ["run", "--config", configPath, "--log-level", "debug"],
+            environment: environment,
+            directory: directory,
+            name: "daemon\(starts)"
+        )
         self.child = child
         let up = try await eventually(timeout: 20) { try ctl("status").status == 0 }
         #expect(up, "daemon did not come up: \(child.stderr)")
@@ -131,7 +143,11 @@ func replay(_ path: String) throws -> [String: Any] {
 /// The first `count` lines of a recording, as a file of its own.
 func head(_ source: String, lines: Range<Int>, into path: String) throws {
     let all = try String(contentsOfFile: source, encoding: .utf8).split(whereSeparator: \.isNewline)
-    try all[lines.clamped(to: 0..<all.count)].joined(separator: "\n").appending("\n").write(toFile: path, atomically: true, encoding: .utf8)
+    try all[lines.clamped(to: 0..<all.count)].joined(separator: "\n").appending("\n").write(
+        toFile: path,
+        atomically: true,
+        encoding: .utf8
+    )
 }
 
 /// A capture without the TPVs before `start` (GPS seconds): what gpsd sent before the daemon

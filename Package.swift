@@ -17,12 +17,21 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Pure core: stdlib only, no I/O, no clocks, no globals.
+        // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
         .target(name: "TrackCore"),
-        // Bluetooth heart-rate straps, pure parts: the 0x2A37 measurement parser.
-        .target(name: "HeartRate"),
-        // The Attribute Protocol's PDUs as values (no sockets): what GATT is built on.
+        // Pure: a session's lifecycle, command ledger and controller, and the engine core the
+        // daemon's loop wraps (inputs and time in, typed actions out).
+        .target(name: "SessionCore", dependencies: ["TrackCore", "GPSD", "HeartRate", "ATT"]),
+        // Bluetooth heart-rate straps, pure parts: the 0x2A37 parser, the strap's comings and goings.
+        .target(name: "HeartRate", dependencies: ["ATT"]),
+        // Bluetooth LE values (no sockets): addresses, UUIDs and the Attribute Protocol's PDUs.
         .target(name: "ATT"),
+        // Splits a byte stream into bounded lines: gpsd, the control socket, the phone link.
+        .target(name: "LineFraming"),
+        // sockaddr_un built once (paths and the abstract namespace).
+        .target(name: "UnixSockets"),
+        // swift-log to stderr in the form journald keeps: every command logs through it.
+        .target(name: "JournalLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The heart-rate strap's GATT client as a pure state machine: discovery, CCCD, notifications.
         .target(name: "GATT", dependencies: ["ATT", "HeartRate"]),
         // Debian's libbluetooth (BlueZ) headers and library, through pkg-config.
@@ -31,8 +40,8 @@ let package = Package(
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        // Reconnect backoff and the monotonic clock every link (gpsd, Bluetooth) shares.
-        .target(name: "LinkTiming"),
+        // Reconnect backoff, the reconnect loop and the monotonic clock every link (gpsd, Bluetooth) shares.
+        .target(name: "LinkTiming", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The kernel Bluetooth stack: L2CAP ATT bearer, LE scanning, the strap link that never gives up.
         .target(
             name: "Bluetooth",
@@ -41,18 +50,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // gpsd JSON protocol: line framing and tolerant decoding, no sockets.
-        .target(name: "GPSD", dependencies: ["TrackCore"]),
+        // gpsd JSON protocol: tolerant decoding and the link's events, no sockets.
+        .target(name: "GPSD", dependencies: ["TrackCore", "LineFraming"]),
         // Feeds a recorded gpsd stream through the core exactly as the daemon will.
         .target(
             name: "Replay",
-            dependencies: ["TrackCore", "GPSD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackCore", "GPSD", "LineFraming", .product(name: "Logging", package: "swift-log")]
         ),
-        // The headless data log: SQLite through GRDB, WAL, migrations, batched commits.
+        // The headless data log: SQLite through GRDB, WAL, migrations, typed rows to tables.
         .target(
             name: "Store",
             dependencies: [
-                "TrackCore",
+                "TrackCore", "SessionCore", "HeartRate",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,13 +69,13 @@ let package = Package(
         // wearbridge.toml: strict keys, values checked, errors that name the key.
         .target(
             name: "Config",
-            dependencies: ["TrackCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["TrackCore", "SessionCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The control socket: line-delimited JSON requests and replies, server and client.
         .target(
             name: "Control",
             dependencies: [
-                "GPSD",
+                "SessionCore", "TrackCore", "HeartRate", "LineFraming", "UnixSockets",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -82,11 +91,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The service: engine loop, storage writer, control, systemd notify and watchdog.
+        // The service: the engine core's shell, producers and sinks, the store's writer, systemd.
         .target(
             name: "Daemon",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "HeartRate",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "HeartRate",
+                "ATT", "LinkTiming", "UnixSockets",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -96,25 +106,26 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "TrackCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon", "HeartRate",
-                "Bluetooth",
+                "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
+                "HeartRate", "ATT", "Bluetooth", "JournalLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // What tests and benchmarks both need around real processes: /proc figures, a notify socket.
-        .target(name: "Harness"),
+        .target(name: "Harness", dependencies: ["UnixSockets"]),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "Replay", "Harness",
+                "TrackCore", "GPSD", "GPSDLink", "LinkTiming", "LineFraming", "Replay", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore"]),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TrackCore", "GPSD", "HeartRate", "ATT"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(
             name: "HeartRateTests",
             dependencies: [
@@ -131,9 +142,11 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth", "Harness",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
+                "HeartRate", "ATT", "Harness", "JournalLog", "LinkTiming", "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]

@@ -1,3 +1,5 @@
+import ATT
+
 /// One LE advertising report, with what wearbridge reads from its AD structures.
 public struct AdvertisingReport: Sendable, Equatable {
     public var address: BluetoothAddress

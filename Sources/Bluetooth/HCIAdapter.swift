@@ -1,3 +1,4 @@
+import ATT
 import CBluetooth
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ATT
 import GATT
 import HeartRate
 import Logging

@@ -1,3 +1,4 @@
+import ATT
 import Dispatch
 import GATT
 import HeartRate
@@ -11,8 +12,9 @@ import Glibc
 /// Keeps a heart-rate strap connected for as long as the daemon runs: find, connect, subscribe,
 /// and on any loss reconnect with capped backoff, never giving up.
 ///
-/// Bluetooth sockets block, so the loop runs on its own thread; `run` bridges it to structured
-/// concurrency (cancelling the task stops the loop within about a second).
+/// Bluetooth sockets block, so each attempt runs on a thread of its own, bridged to structured
+/// concurrency (cancelling the task stops it within about a second); the loop around the attempts
+/// is the `ReconnectLoop` the gpsd link uses too.
 public struct StrapLink: Sendable {
     public enum Target: Sendable, Equatable {
         case address(BluetoothAddress)
@@ -49,121 +51,118 @@ public struct StrapLink: Sendable {
         self.logger = logger
     }
 
+    /// Runs until the task is cancelled, reporting to `emit` from the link's own thread.
     public func run(emit: @escaping @Sendable (StrapLinkEvent) -> Void) async {
+        var address: BluetoothAddress?
+        if case .address(let configured) = target { address = configured }
+        var monitor: StrapMonitor?
+        let loop = ReconnectLoop(
+            messages: .init(failed: "strap connection failed", ended: "strap link ended"),
+            peer: ["adapter": "\(adapter)"], backoff: backoff, logger: logger)
+        await loop.run {
+            let (known, carried) = (address, monitor)
+            let result = await Self.blocking { stop in attempt(address: known, monitor: carried, stop: stop, emit: emit) }
+            address = result.address
+            // The monitor outlives connections: "lost" and "regained" span them.
+            monitor = result.monitor
+            return result.outcome
+        }
+    }
+
+    /// What one attempt leaves for the next.
+    struct Attempt: Sendable {
+        var address: BluetoothAddress?
+        var monitor: StrapMonitor?
+        var outcome: ReconnectLoop.Outcome
+    }
+
+    /// One attempt, on a blocking thread: find the strap (first-seen), connect, stream until the link ends.
+    func attempt(
+        address known: BluetoothAddress?, monitor carried: StrapMonitor?, stop: StopFlag,
+        emit: (StrapLinkEvent) -> Void
+    ) -> Attempt {
+        let peer: BluetoothAddress
+        if let known {
+            peer = known
+        } else {
+            switch findFirstStrap(stop: stop) {
+            case .success(let found):
+                peer = found
+                emit(.chosen(found))
+            case .failure(let problem):
+                return Attempt(address: nil, monitor: carried, outcome: .init(delivered: false, reason: problem.reason))
+            }
+        }
+        var strap = carried ?? StrapMonitor(address: peer.text, silenceAfter: silenceAfter)
+        let attemptStarted = MonotonicClock.now()
+        let bearer: ATTBearer
+        do {
+            bearer = try L2CAPConnector(adapter: adapter, connectTimeout: connectTimeout).connect(to: peer) { stop.isSet }
+        } catch {
+            return Attempt(
+                address: peer, monitor: strap,
+                outcome: .init(delivered: false, reason: "\(error)", metadata: ["strap": "\(peer)"]))
+        }
+        logger.info(
+            "strap connected",
+            metadata: ["strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)"])
+        var connection = StrapConnection(
+            client: HeartRateClient(requestTimeout: requestTimeout), batteryEvery: batteryEvery,
+            clock: { MonotonicClock.now() }, logger: logger)
+        let reason = connection.run(over: bearer, monitor: &strap, stop: stop, emit: emit)
+        bearer.close()
+        // Stopping is ours, not the strap's: no "lost" for it.
+        if !stop.isSet {
+            let now = MonotonicClock.now()
+            for event in strap.linkDown(reason: reason, now: now) { emit(.strap(event, receivedAt: now)) }
+        }
+        let counts: Logger.Metadata = [
+            "strap": "\(peer)", "beats": "\(connection.beats)", "malformed": "\(connection.malformedBeats)",
+            "ignored_pdus": "\(connection.ignoredPDUs)",
+        ]
+        // A connection that delivered beats was good: the backoff starts again from its shortest step.
+        return Attempt(
+            address: peer, monitor: strap,
+            outcome: .init(delivered: connection.beats > 0, reason: reason, metadata: counts))
+    }
+
+    /// Runs `body` on a thread of its own (Bluetooth sockets block); cancelling the task sets its
+    /// stop flag, which every blocking wait checks at least once a second.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable (StopFlag) -> T) async -> T {
         let stop = StopFlag()
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue(label: "wearbridge.strap-link").async {
-                    loop(stop: stop, emit: emit)
-                    done.resume()
-                }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: body(stop)) }
             }
         } onCancel: {
             stop.set()
         }
     }
 
-    func loop(stop: StopFlag, emit: (StrapLinkEvent) -> Void) {
-        var backoff = self.backoff
-        var monitor: StrapMonitor?
-        var address: BluetoothAddress?
-        if case .address(let configured) = target { address = configured }
-        while !stop.isSet {
-            guard let peer = address ?? findFirstStrap(stop: stop) else {
-                pause(backoff.nextDelay(), stop: stop)
-                continue
-            }
-            if address == nil {
-                address = peer
-                emit(.chosen(peer))
-            }
-            var strap = monitor ?? StrapMonitor(address: peer.text, silenceAfter: silenceAfter)
-            let bearer: ATTBearer
-            let attemptStarted = MonotonicClock.now()
-            do {
-                bearer = try L2CAPConnector(adapter: adapter, connectTimeout: connectTimeout)
-                    .connect(to: peer) { stop.isSet }
-            } catch {
-                if error == .cancelled { break }
-                let delay = backoff.nextDelay()
-                if backoff.shouldReport {
-                    logger.warning(
-                        "strap connection failed",
-                        metadata: [
-                            "strap": "\(peer)", "error": "\(error)", "retry_in_s": "\(delay)",
-                            "attempt": "\(backoff.failures)",
-                        ]
-                    )
-                }
-                pause(delay, stop: stop)
-                continue
-            }
-            logger.info(
-                "strap connected",
-                metadata: [
-                    "strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)",
-                ]
-            )
-            var connection = StrapConnection(
-                client: HeartRateClient(requestTimeout: requestTimeout),
-                batteryEvery: batteryEvery,
-                clock: { MonotonicClock.now() },
-                logger: logger
-            )
-            let reason = connection.run(over: bearer, monitor: &strap, stop: stop, emit: emit)
-            bearer.close()
-            // Stopping is ours, not the strap's: no "lost" for it.
-            if stop.isSet { break }
-            let now = MonotonicClock.now()
-            for event in strap.linkDown(reason: reason, now: now) { emit(.strap(event, receivedAt: now)) }
-            monitor = strap
-            logger.warning(
-                "strap link ended",
-                metadata: [
-                    "strap": "\(peer)", "reason": "\(reason)", "beats": "\(connection.beats)",
-                    "malformed": "\(connection.malformedBeats)", "ignored_pdus": "\(connection.ignoredPDUs)",
-                ]
-            )
-            // A connection that delivered beats was good: start the backoff again from its shortest step.
-            if connection.beats > 0 { backoff.reset() }
-            pause(backoff.nextDelay(), stop: stop)
-        }
+    /// Why no strap was found.
+    struct ScanProblem: Error {
+        var reason: String
     }
 
-    /// Scans in 10 s rounds until a heart-rate strap answers; nil when scanning fails or stops.
-    private func findFirstStrap(stop: StopFlag) -> BluetoothAddress? {
+    /// Scans in 10 s rounds until a heart-rate strap answers, or the scan fails or stops.
+    private func findFirstStrap(stop: StopFlag) -> Result<BluetoothAddress, ScanProblem> {
         while !stop.isSet {
             do {
                 let heard = try HCIScanner(adapter: adapter).scan(
-                    seconds: 10,
-                    stop: { $0.isHeartRateSensor || stop.isSet }
-                )
+                    seconds: 10, stop: { $0.isHeartRateSensor || stop.isSet })
                 if let strap = heard.first(where: \.isHeartRateSensor) {
                     logger.info(
                         "heart-rate strap found",
                         metadata: [
                             "strap": "\(strap.address)", "name": "\(strap.name ?? "")",
                             "rssi": "\(strap.rssi.map(String.init) ?? "")",
-                        ]
-                    )
-                    return strap.address
+                        ])
+                    return .success(strap.address)
                 }
             } catch {
-                logger.warning(
-                    "scan for a heart-rate strap failed",
-                    metadata: ["adapter": "\(adapter)", "error": "\(error)"]
-                )
-                return nil
+                return .failure(ScanProblem(reason: "scan for a heart-rate strap failed: \(error)"))
             }
         }
-        return nil
-    }
-
-    private func pause(_ seconds: Double, stop: StopFlag) {
-        let until = MonotonicClock.now() + seconds
-        while !stop.isSet, MonotonicClock.now() < until {
-            var request = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-            nanosleep(&request, nil)
-        }
+        return .failure(ScanProblem(reason: "stopped"))
     }
 }

@@ -1,3 +1,4 @@
+import SessionCore
 import TrackCore
 
 /// Everything `wearbridge run` can be told, with the defaults a Pi install uses.

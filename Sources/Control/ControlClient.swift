@@ -1,5 +1,5 @@
 import Foundation
-import GPSD
+import LineFraming
 import NIOCore
 import NIOPosix
 

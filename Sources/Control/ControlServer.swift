@@ -1,4 +1,4 @@
-import GPSD
+import LineFraming
 import Logging
 import NIOCore
 import NIOPosix

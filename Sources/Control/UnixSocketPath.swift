@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UnixSockets
 
 /// Claims a Unix socket path before binding: a live listener means another daemon, a dead one
 /// is a leftover of a crash and is removed, anything else is not ours to delete.
@@ -23,19 +24,8 @@ enum UnixSocketPath {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0
+        guard let address = UnixSocketAddress(path: path) else { return false }
+        return address.withSockAddr { connect(fd, $0, $1) } == 0
     }
 
     private static func ensureDirectory(of path: String) throws {

@@ -1,61 +1,54 @@
+import ATT
 import Bluetooth
 import Config
 import Control
-import Foundation
 import GPSDLink
 import Logging
 import ServiceLifecycle
+import SessionCore
 import Store
 import TrackCore
 
-/// `wearbridge run` as a `Service`: storage and control socket first (then READY=1, without
-/// waiting for gpsd), then the engine, the writer, gpsd and the control server as child tasks.
+/// `wearbridge run` as a `Service`: storage and the control socket first (then READY=1, without
+/// waiting for gpsd), then the engine's loop, the store's writer, the sinks and the producers,
+/// each on a child task.
 ///
-/// On graceful shutdown the producers stop, the engine commits what it holds and the writer
-/// drains; an open session stays open, for the next start to resume.
+/// Producers (gpsd, the strap, ticks) stop at graceful shutdown; the engine then writes the last
+/// batch, closes the writer and answers every request still waiting (durable, or an error); the
+/// control socket stops accepting at once. An open session stays open, for the next start.
 public struct Daemon: Service {
     private let config: WearbridgeConfig
     private let store: SessionLog
     private let control: ControlServer
-    private let controller: SessionController
-    private let startup: [SessionAction]
+    private let engine: SessionEngine
+    private let sinks: [any SessionSink]
     private let notifier: SystemdNotifier
     private let logger: Logger
     private let latencyTrace: LatencyTrace?
 
     /// Opens storage, recovers open sessions, binds the control socket and says READY=1.
+    /// `sinks` listen beside the journal (tests register their own).
     public static func prepare(
         config: WearbridgeConfig,
         environment: [String: String],
         latencyTracePath: String?,
+        sinks: [any SessionSink] = [],
         logger: Logger
     ) async throws(DaemonError) -> Daemon {
         do {
             let store = try SessionLog.open(directory: config.storageDirectory)
-            let (controller, startup) = try recover(store: store, config: config, logger: logger)
+            let engine = try recover(store: store, config: config, traceFixes: latencyTracePath != nil, logger: logger)
             let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
             let control = try await ControlServer.bind(
-                path: config.controlSocket,
-                group: config.controlGroup,
-                logger: logger
-            )
+                path: config.controlSocket, group: config.controlGroup, logger: logger)
             let notifier = SystemdNotifier(environment: environment)
-            let state = controller.session.map { "recording session \($0.id)" } ?? "idle"
+            let state = engine.controller.session.map { "recording session \($0.id)" } ?? "idle"
             notifier.ready(status: state)
             logger.info(
-                "ready",
-                metadata: ["storage": "\(store.path)", "control": "\(control.path)", "state": "\(state)"]
-            )
+                "ready", metadata: ["storage": "\(store.path)", "control": "\(control.path)", "state": "\(state)"])
             return Daemon(
-                config: config,
-                store: store,
-                control: control,
-                controller: controller,
-                startup: startup,
-                notifier: notifier,
-                logger: logger,
-                latencyTrace: trace
-            )
+                config: config, store: store, control: control, engine: engine, sinks: sinks, notifier: notifier,
+                logger: logger, latencyTrace: trace)
         } catch let error as DaemonError {
             throw error
         } catch {
@@ -63,122 +56,95 @@ public struct Daemon: Service {
         }
     }
 
-    /// Takes over the session a crash or power loss left open; older leftovers are closed as abandoned.
+    /// The engine, with the session a crash or power loss left open taken over (older leftovers
+    /// are closed as abandoned).
     private static func recover(
-        store: SessionLog,
-        config: WearbridgeConfig,
-        logger: Logger
-    ) throws -> (SessionController, [SessionAction]) {
-        let open = try store.openSessions()
-        var controller = SessionController(configuration: config.controller, nextSessionID: newSessionID())
-        var actions: [SessionAction] = []
-        for (index, stored) in open.enumerated() {
+        store: SessionLog, config: WearbridgeConfig, traceFixes: Bool, logger: Logger
+    ) throws -> SessionEngine {
+        var open: [RecoveredSession] = []
+        for stored in try store.openSessions() {
             guard let activity = Activity(rawValue: stored.activity),
                 let source = TimeAnchor.Source(rawValue: stored.startAnchor)
             else {
                 logger.error(
                     "cannot resume a session with unknown activity or anchor",
-                    metadata: ["session": "\(stored.id)"]
-                )
+                    metadata: ["session": "\(stored.id)", "activity": "\(stored.activity)"])
                 continue
             }
             let journal = try store.journal(of: stored.id)
-            var recovered = SessionController(
-                configuration: config.controller,
-                nextSessionID: newSessionID(),
-                recovering: stored.id,
-                activity: activity,
-                startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
-                journal: journal.entries,
-                nextSeq: journal.nextSeq,
-                restartedAt: MonotonicClock.now()
-            )
-            logger.info(
-                "resuming session",
-                metadata: [
-                    "session": "\(stored.id)", "entries": "\(journal.entries.count)",
-                    "distance_m": "\(recovered.session?.track.distance ?? 0)",
-                ]
-            )
-            if index < open.count - 1 {
-                // Only one session can be open; an older one is closed where it stopped.
-                actions += recovered.abandonNow()
-            } else {
-                actions += recovered.recoveredActions()
-                controller = recovered
-            }
+            open.append(
+                RecoveredSession(
+                    id: stored.id, activity: activity, startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
+                    journal: journal.entries, nextSeq: journal.nextSeq))
+            logger.info("resuming session", metadata: ["session": "\(stored.id)", "entries": "\(journal.entries.count)"])
         }
-        return (controller, actions)
+        let configuration = SessionEngine.Configuration(
+            session: config.controller, strapConfigured: config.strap.choice != .none,
+            gpsLostAfter: config.gpsLostAfter, traceFixes: traceFixes)
+        let engine = SessionEngine.recovering(
+            open, configuration: configuration, ids: SessionIDGenerator(seed: UInt64.random(in: .min ... .max)),
+            now: .now())
+        if let session = engine.controller.session {
+            logger.info(
+                "resumed", metadata: ["session": "\(session.id)", "distance_m": "\(session.track.distance)"])
+        }
+        return engine
     }
 
-    static func newSessionID() -> String { UUID().uuidString.lowercased() }
-
     public func run() async throws {
-        let (inputs, input) = AsyncStream.makeStream(of: EngineInput.self)
-        let (jobs, job) = AsyncStream.makeStream(of: StoreWriter.Job.self)
+        let (inputs, continuation) = AsyncStream.makeStream(of: EngineInput.self)
+        let (requests, storeRequests) = AsyncStream.makeStream(of: StoreRequest.self)
+        let router = ReplyRouter(logger: logger)
+        let inbox = EngineInbox(continuation: continuation, router: router)
+        let fanOut = SinkFanOut(sinks: [JournalSink(logger: logger)] + sinks, logger: logger)
         let writer = StoreWriter(log: store, logger: logger)
-        let gpsd = GPSDConnection(endpoint: config.gpsd.link, logger: logger)
-        let tick = min(1, notifier.watchdogInterval ?? 1)
-        let control = self.control
+        let producers = self.producers()
+        let control = ControlProducer(server: self.control, logger: logger)
+        let server = self.control
         let notifier = self.notifier
-        let strapLink = self.strapLink()
-        let memory = RememberedStrap(directory: config.storageDirectory)
-        let logger = self.logger
-        let remember: @Sendable (BluetoothAddress) -> Void = { address in
-            do {
-                try memory.save(address)
-                logger.notice("remembered the strap", metadata: ["strap": "\(address)", "file": "\(memory.path)"])
-            } catch {
-                logger.warning("cannot remember the strap", metadata: ["file": "\(memory.path)", "error": "\(error)"])
-            }
-        }
-        let startup = self.startup
+        let loop = EngineLoop(
+            engine: engine, store: storeRequests, router: router, sinks: fanOut, notifier: notifier,
+            strapMemory: RememberedStrap(directory: config.storageDirectory), latencyTrace: latencyTrace,
+            logger: logger)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await writer.run(jobs) }
-            group.addTask { [controller, store, logger, config, latencyTrace] in
+            group.addTask { await writer.run(requests) { continuation.yield(.storage($0)) } }
+            group.addTask { await fanOut.run() }
+            group.addTask {
                 // The engine lives and dies on this one task.
-                let engine = Engine(
-                    controller: controller,
-                    store: store,
-                    writer: job,
-                    notifier: notifier,
-                    logger: logger,
-                    gpsLostAfter: config.gpsLostAfter,
-                    latencyTrace: latencyTrace,
-                    strapConfigured: config.strap.choice != .none,
-                    newSessionID: Self.newSessionID
-                )
-                await engine.run(inputs, startup: startup)
+                var loop = loop
+                await loop.run(inputs)
+                continuation.finish()
+                storeRequests.finish()
             }
             group.addTask {
-                // Closed, not cancelled, at shutdown: see `ControlServer.serve`.
+                // Closed, not cancelled, at shutdown: requests in flight are still answered.
                 await withGracefulShutdownHandler {
-                    await Self.serve(control, input: input)
+                    await control.run(into: inbox)
                 } onGracefulShutdown: {
-                    control.shutdown()
+                    server.shutdown()
                 }
             }
             group.addTask {
-                // Producers stop at graceful shutdown; then the engine drains and the writer commits.
                 await cancelWhenGracefulShutdown {
-                    await withTaskGroup(of: Void.self) { producers in
-                        producers.addTask { await gpsd.run { input.yield(.gpsd($0)) } }
-                        producers.addTask { await Self.ticks(every: tick, input: input) }
-                        if let strap = strapLink {
-                            producers.addTask {
-                                await strap.run { event in
-                                    if case .chosen(let address) = event { remember(address) }
-                                    input.yield(.strap(event))
-                                }
-                            }
-                        }
+                    await withTaskGroup(of: Void.self) { running in
+                        for producer in producers { running.addTask { await producer.run(into: inbox) } }
                     }
                 }
                 notifier.stopping()
-                input.finish()
+                inbox.send(.shutdown)
             }
         }
         logger.info("stopped")
+    }
+
+    /// The producers this configuration asks for: gpsd, ticks, and the strap when one is set.
+    private func producers() -> [any EngineProducer] {
+        var producers: [any EngineProducer] = [
+            GPSDProducer(connection: GPSDConnection(endpoint: config.gpsd.link, logger: logger), logger: logger),
+            TickProducer(interval: min(1, notifier.watchdogInterval ?? 1)),
+        ]
+        if let strap = strapLink() { producers.append(StrapProducer(link: strap)) }
+        return producers
     }
 
     /// The strap link the configuration asks for: by address, the remembered first-seen one, or a scan.
@@ -200,24 +166,6 @@ public struct Daemon: Service {
         }
         logger.info("heart-rate strap", metadata: ["target": "\(target)", "adapter": "\(strap.adapter)"])
         return StrapLink(target: target, adapter: strap.adapter, silenceAfter: strap.silenceAfter, logger: logger)
-    }
-
-    private static func serve(_ control: ControlServer, input: AsyncStream<EngineInput>.Continuation) async {
-        await control.serve { request in
-            await withCheckedContinuation { continuation in
-                let result = input.yield(.control(request, respond: { continuation.resume(returning: $0) }))
-                if case .terminated = result {
-                    continuation.resume(returning: .failure("wearbridge is shutting down", id: request.id))
-                }
-            }
-        }
-    }
-
-    private static func ticks(every interval: Double, input: AsyncStream<EngineInput>.Continuation) async {
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) } catch { return }
-            input.yield(.tick)
-        }
     }
 }
 

@@ -1,5 +1,9 @@
-import Bluetooth
+import ATT
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The strap "first-seen" picked, kept in the storage directory (`strap`: "ADDRESS TYPE") so that
 /// the next start connects to the same one instead of whichever strap is nearest.
@@ -21,12 +25,26 @@ struct RememberedStrap {
     }
 
     /// Written to a temporary file and renamed: a crash leaves the old file or the new, never half.
-    func save(_ address: BluetoothAddress) throws {
+    /// Throws when either step fails, naming the file and the system's reason.
+    func save(_ address: BluetoothAddress) throws(RememberedStrapError) {
         let temporary = path + ".tmp"
-        try Data("\(address.text) \(address.kind.rawValue)\n".utf8).write(
-            to: URL(fileURLWithPath: temporary),
-            options: .atomic
-        )
-        _ = rename(temporary, path)
+        do {
+            try Data("\(address.text) \(address.kind.rawValue)\n".utf8).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw RememberedStrapError(path: temporary, reason: "\(error)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw RememberedStrapError(path: path, reason: "cannot rename \(temporary) to it: \(reason)")
+        }
     }
+}
+
+/// Why the strap could not be remembered.
+struct RememberedStrapError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+
+    var description: String { "\(path): \(reason)" }
 }

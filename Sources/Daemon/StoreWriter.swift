@@ -1,52 +1,56 @@
+import LinkTiming
 import Logging
+import SessionCore
 import Store
 
-/// Commits batches on a task of its own, so that an fsync never holds up fixes or replies.
+/// The data log's one writer, on a task of its own so that an fsync never holds up the engine:
+/// each request in order (one transaction per batch), each outcome reported back to the engine,
+/// which alone decides what a failure means (retry, replies, what to give up).
 ///
-/// A failed commit (disk full, SD card hiccup) is logged and retried with what came since; nothing
-/// is dropped. Acknowledgements (command replies) go out once their batch is durable.
+/// Failed commits are logged here at debug, and as a warning at most once a `warnEvery`; the
+/// engine's loop logs when storage starts and stops failing.
 struct StoreWriter: Sendable {
-    struct Job: Sendable {
-        var batch: LogBatch
-        var acknowledgements: [@Sendable () -> Void]
-    }
-
     let log: SessionLog
     let logger: Logger
+    var warnEvery: Double = 60
 
-    func run(_ jobs: AsyncStream<Job>) async {
-        var failed: Job?
-        for await job in jobs {
-            var current = job
-            if let previous = failed {
-                current = Job(
-                    batch: LogBatch(
-                        actions: previous.batch.actions + job.batch.actions,
-                        live: job.batch.live ?? previous.batch.live
-                    ),
-                    acknowledgements: previous.acknowledgements + job.acknowledgements
-                )
+    func run(_ requests: AsyncStream<StoreRequest>, report: @Sendable (StoreReport) -> Void) async {
+        var failures = 0
+        var lastWarning = -Double.infinity
+        for await request in requests {
+            switch request {
+            case .write(let batch):
+                do {
+                    try await log.write(batch)
+                    failures = 0
+                    report(.committed(batch: batch.id))
+                } catch {
+                    failures += 1
+                    let now = MonotonicClock.now()
+                    let metadata: Logger.Metadata = [
+                        "path": "\(log.path)", "error": "\(error)", "attempts": "\(failures)",
+                        "rows": "\(batch.rows.count)",
+                    ]
+                    if failures > 1, now - lastWarning >= warnEvery {
+                        lastWarning = now
+                        logger.warning("the data log still cannot be written", metadata: metadata)
+                    } else {
+                        if failures == 1 { lastWarning = now }
+                        logger.debug("commit failed", metadata: metadata)
+                    }
+                    report(.failed(batch: batch.id, error))
+                }
+            case .lookUp(let id):
+                do {
+                    report(.lookedUp(commandID: id, .success(try await log.reply(toCommand: id))))
+                } catch {
+                    report(.lookedUp(commandID: id, .failure(error)))
+                }
+            case .close:
+                report(.closed)
+                return
             }
-            failed = await commit(current) ? nil : current
         }
-        if let failed {
-            // Last chance at shutdown; replies go out either way so that no client hangs.
-            _ = await commit(failed)
-            for acknowledge in failed.acknowledgements { acknowledge() }
-        }
-    }
-
-    private func commit(_ job: Job) async -> Bool {
-        do {
-            try await log.write(job.batch)
-            for acknowledge in job.acknowledgements { acknowledge() }
-            return true
-        } catch {
-            logger.error(
-                "cannot write the data log, will retry",
-                metadata: ["path": "\(log.path)", "error": "\(error)"]
-            )
-            return false
-        }
+        report(.closed)
     }
 }

@@ -1,4 +1,5 @@
 import GPSD
+import LinkTiming
 import Logging
 import NIOCore
 import NIOPosix
@@ -35,35 +36,19 @@ public struct GPSDConnection: Sendable {
 
     /// Runs until cancelled, reporting to `emit` (called on the event loop: it must not block).
     public func run(_ emit: @escaping @Sendable (GPSDLinkEvent) -> Void) async {
-        var backoff = self.backoff
-        while !Task.isCancelled {
-            let outcome: String
+        let loop = ReconnectLoop(
+            messages: .init(failed: "gpsd unavailable, retrying", ended: "gpsd connection ended, reconnecting"),
+            peer: ["gpsd": "\(endpoint)"], backoff: backoff, logger: logger)
+        await loop.run {
+            let outcome: ReconnectLoop.Outcome
             do {
                 let delivered = try await session(emit)
-                if delivered { backoff.reset() }
-                outcome = "gpsd closed the connection"
+                outcome = ReconnectLoop.Outcome(delivered: delivered, reason: "gpsd closed the connection")
             } catch {
-                outcome = "\(error)"
+                outcome = ReconnectLoop.Outcome(delivered: false, reason: "\(error)")
             }
-            if Task.isCancelled { return }
-            let delay = backoff.nextDelay()
-            if backoff.shouldReport {
-                logger.warning(
-                    "gpsd unavailable, retrying",
-                    metadata: [
-                        "gpsd": "\(endpoint)", "error": "\(outcome)", "retry_s": "\(delay)",
-                        "attempt": "\(backoff.failures)",
-                    ]
-                )
-            } else {
-                logger.debug("gpsd still unavailable", metadata: ["gpsd": "\(endpoint)", "error": "\(outcome)"])
-            }
-            emit(.disconnected(reason: outcome))
-            do {
-                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-            } catch {
-                return
-            }
+            if !Task.isCancelled { emit(.disconnected(reason: outcome.reason)) }
+            return outcome
         }
     }
 

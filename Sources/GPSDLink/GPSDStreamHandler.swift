@@ -1,4 +1,6 @@
 import GPSD
+import LineFraming
+import LinkTiming
 import NIOCore
 
 /// Reads gpsd's stream on the event loop itself: frames, filters and decodes each line there and

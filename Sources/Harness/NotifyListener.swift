@@ -1,4 +1,5 @@
 import Foundation
+import UnixSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -13,15 +14,7 @@ public final class NotifyListener {
         self.path = path
         unlink(path)
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else { throw HarnessError("cannot bind \(path)") }
+        guard let address = UnixSocketAddress(path: path), address.withSockAddr({ bind(fd, $0, $1) }) == 0 else { throw HarnessError("cannot bind \(path)") }
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -10,16 +10,4 @@ public enum StrapEvent: Sendable, Equatable {
     case contactRegained
     /// Battery level in percent, when it changed.
     case battery(level: Int)
-
-    /// The event's name in the session log.
-    public var kind: String {
-        switch self {
-        case .found: "strap_found"
-        case .lost: "strap_lost"
-        case .regained: "strap_regained"
-        case .contactLost: "contact_lost"
-        case .contactRegained: "contact_regained"
-        case .battery: "strap_battery"
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import GPSD
+import LineFraming
 import Logging
 import TrackCore
 

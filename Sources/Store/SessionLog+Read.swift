@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HeartRate
+import SessionCore
 import TrackCore
 
 extension SessionLog {
@@ -10,7 +12,7 @@ extension SessionLog {
 
     /// All sessions, newest first.
     public func sessions() throws -> [StoredSession] {
-        try database.read { db in
+        try reader.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM session ORDER BY started_at DESC, id")
                 .map(Self.session)
         }
@@ -18,7 +20,7 @@ extension SessionLog {
 
     /// Sessions a crash left open (starting, active or paused): the daemon resumes them.
     public func openSessions() throws -> [StoredSession] {
-        try database.read { db in
+        try reader.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -31,7 +33,7 @@ extension SessionLog {
 
     /// One session by id or unique id prefix, with its splits and events.
     public func detail(matching prefix: String) throws -> SessionDetail {
-        try database.read { db in
+        try reader.read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: "SELECT \(Self.sessionColumns) FROM session WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
@@ -73,7 +75,7 @@ extension SessionLog {
 
     /// The inputs of a session in order, to rebuild it after a crash, and the next free sequence.
     public func journal(of sessionID: String) throws -> (entries: [SessionController.JournalEntry], nextSeq: Int) {
-        try database.read { db in
+        try reader.read { db in
             var entries: [(Int, SessionController.JournalEntry)] = []
             let fixes = try Row.fetchCursor(
                 db,
@@ -111,7 +113,7 @@ extension SessionLog {
             while let row = try beats.next() {
                 let sample = HeartRateSample(
                     bpm: row[2],
-                    contact: row[3] ?? "not_supported",
+                    contact: SensorContact(storedName: row[3]),
                     energyExpended: row[4],
                     rrIntervals: Self.rr(row[5]),
                     receivedAt: row[1] ?? 0,
@@ -145,12 +147,19 @@ extension SessionLog {
     }
 
     /// The stored reply to a command id: a retry after a restart is answered, not applied.
-    public func reply(toCommand id: String) throws -> CommandReply? {
-        try database.read { db in
-            guard let json = try String.fetchOne(db, sql: "SELECT reply FROM command WHERE id = ?", arguments: [id])
-            else { return nil }
-            return try JSONDecoder().decode(CommandReply.self, from: Data(json.utf8))
+    /// Read beside the writing connection (WAL), never behind an fsync.
+    public func reply(toCommand id: String) async throws(StorageFailure) -> CommandReply? {
+        do {
+            return try await reader.read { db in try Self.reply(toCommand: id, db) }
+        } catch {
+            throw storageFailure(error)
         }
+    }
+
+    private static func reply(toCommand id: String, _ db: Database) throws -> CommandReply? {
+        guard let json = try String.fetchOne(db, sql: "SELECT reply FROM command WHERE id = ?", arguments: [id])
+        else { return nil }
+        return try JSONDecoder().decode(CommandReply.self, from: Data(json.utf8))
     }
 
     private static func session(_ row: Row) -> StoredSession {
@@ -174,7 +183,7 @@ extension SessionLog {
 
     /// Every beat of a session in order, for `show --beats` and the end-to-end checks.
     public func beats(of sessionID: String) throws -> [StoredBeat] {
-        try database.read { db in
+        try reader.read { db in
             try Row.fetchAll(
                 db,
                 sql: """

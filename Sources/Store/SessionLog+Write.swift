@@ -1,25 +1,42 @@
 import Foundation
 import GRDB
+import SessionCore
 import TrackCore
 
 extension SessionLog {
-    /// Writes one batch in one transaction: one fsync, whatever its size.
-    public func write(_ batch: LogBatch) async throws {
-        guard !batch.isEmpty else { return }
-        try await database.write { db in
-            for action in batch.actions { try Self.apply(action, db) }
-            if let live = batch.live { try Self.update(live.sessionID, with: live.summary, db) }
+    /// Writes one batch in one transaction: one fsync, whatever its size; all of it or none.
+    ///
+    /// Throws the failure as the engine needs it: a full disk, an I/O error, anything else.
+    public func write(_ batch: WriteBatch) async throws(StorageFailure) {
+        guard let writer else { throw StorageFailure(.other, "\(path) is open read-only") }
+        do {
+            try await writer.write { db in
+                for row in batch.rows { try Self.insert(row, db) }
+                if let live = batch.live { try Self.update(live.sessionID, with: live.summary, db) }
+            }
+        } catch {
+            throw storageFailure(error)
         }
     }
 
-    private static func apply(_ action: SessionAction, _ db: Database) throws {
-        switch action {
+    /// SQLite's result code as the engine tells failures apart, with the file named.
+    func storageFailure(_ error: any Error) -> StorageFailure {
+        guard let error = error as? DatabaseError else { return StorageFailure(.other, "\(error) (\(path))") }
+        let message = "\(error.message ?? "\(error.resultCode)") (\(path))"
+        switch error.resultCode {
+        case .SQLITE_FULL: return StorageFailure(.full, message)
+        case .SQLITE_IOERR: return StorageFailure(.io, message)
+        default: return StorageFailure(.other, message)
+        }
+    }
+
+    private static func insert(_ row: SessionRow, _ db: Database) throws {
+        switch row {
         case .begin(let id, let activity, let anchor):
             try db.execute(
                 sql: "INSERT INTO session (id, state, activity, started_at, start_anchor) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue]
-            )
-        case .recordFix(let id, let seq, let fix, let verdict):
+                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue])
+        case .fix(let id, let seq, let fix, let verdict):
             var smoothed: GeoPoint?
             if case .accepted(let point) = verdict { smoothed = point }
             try db.execute(
@@ -32,26 +49,35 @@ extension SessionLog {
                     id, seq, fix.receivedAt, fix.time?.seconds, fix.mode, fix.position?.latitude.finite,
                     fix.position?.longitude.finite, fix.errorEast?.finite, fix.errorNorth?.finite,
                     fix.horizontalError?.finite, fix.speed?.finite, fix.track?.finite, fix.speedError?.finite,
-                    verdict.name, smoothed?.latitude, smoothed?.longitude,
-                ]
-            )
-        case .recordEvent(let id, let seq, let event, let receivedAt):
+                    verdict.storedName, smoothed?.latitude, smoothed?.longitude,
+                ])
+        case .event(let seq, let announcement):
+            guard let id = announcement.sessionID else { return }
+            let event = announcement.event
             try db.execute(
-                sql:
-                    "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [id, seq, event.kind, event.time?.seconds, receivedAt, detailJSON(event.detail)]
-            )
-            if event.kind == "split" { try insertSplit(id, event.detail, db) }
-        case .recordCommand(let id, let seq, let reply, let receivedAt):
+                sql: "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    id, seq, event.storedKind, announcement.time?.seconds, announcement.receivedAt,
+                    detailJSON(event.storedDetail),
+                ])
+            if case .track(.split(let split)) = event {
+                // The split row and the split event are one object: the same figures, always.
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [id, split.index, split.distance, split.duration, split.endTimer])
+            }
+        case .command(let id, let seq, let reply, let receivedAt):
             let json = String(decoding: try JSONEncoder().encode(reply), as: UTF8.self)
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO command (id, session_id, seq, command, accepted, reply, received)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt]
-            )
-        case .recordHeartRate(let id, let seq, let sample, let time):
+                arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt])
+        case .heartRate(let id, let seq, let sample, let time):
             let rr = "[" + sample.rrIntervals.map(String.init).joined(separator: ",") + "]"
             try db.execute(
                 sql: """
@@ -59,11 +85,10 @@ extension SessionLog {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    id, seq, sample.receivedAt, time?.seconds, sample.bpm, sample.contact, sample.energyExpended, rr,
-                    Data(sample.payload),
-                ]
-            )
-        case .stateChanged(let id, let state):
+                    id, seq, sample.receivedAt, time?.seconds, sample.bpm, sample.contact.storedName,
+                    sample.energyExpended, rr, Data(sample.payload),
+                ])
+        case .state(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):
             try update(id, with: summary, db)
@@ -72,8 +97,7 @@ extension SessionLog {
                 arguments: [
                     reason == .command ? "ended" : "abandoned", reason.rawValue, endedAt?.seconds,
                     endedAt?.source.rawValue, id,
-                ]
-            )
+                ])
         }
     }
 
@@ -87,22 +111,10 @@ extension SessionLog {
             arguments: [
                 summary.distance, summary.elapsed, summary.moving, summary.paused, summary.accepted,
                 summary.rejectedTotal, json, id,
-            ]
-        )
+            ])
     }
 
-    private static func insertSplit(_ id: String, _ detail: [String: EventValue], _ db: Database) throws {
-        guard case .number(let index)? = detail["index"], case .number(let distance)? = detail["distance_m"],
-            case .number(let duration)? = detail["duration_s"], case .number(let end)? = detail["end_timer_s"]
-        else { return }
-        try db.execute(
-            sql:
-                "INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s) VALUES (?, ?, ?, ?, ?)",
-            arguments: [id, Int(index), distance, duration, end]
-        )
-    }
-
-    static func detailJSON(_ detail: [String: EventValue]) -> String {
+    static func detailJSON(_ detail: [String: StoredValue]) -> String {
         var object: [String: Any] = [:]
         for (key, value) in detail {
             switch value {
@@ -112,11 +124,19 @@ extension SessionLog {
         }
         guard
             let data = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.sortedKeys, .withoutEscapingSlashes]
-            )
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension LoggedVerdict {
+    /// The `verdict` column: "accepted" or the reason for the rejection.
+    var storedName: String {
+        switch self {
+        case .accepted: "accepted"
+        case .rejected(let reason): reason.rawValue
+        }
     }
 }
 

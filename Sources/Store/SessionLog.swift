@@ -4,17 +4,22 @@ import TrackCore
 
 /// The headless data log: one SQLite file in WAL mode, written in batches, read by the CLI.
 ///
-/// Commits are batched by the caller (about one a second); each commit is durable
-/// (`synchronous = FULL`), so power loss costs at most the batch being written.
+/// The daemon holds the file's one writer (a GRDB `DatabasePool`: one writing connection, reads
+/// beside it in WAL, never behind an fsync). Commits are batched by the engine (about one a
+/// second); each is durable (`synchronous = FULL`), so power loss costs at most the batch being
+/// written, which nobody was told was safe.
 public final class SessionLog: Sendable {
     public static let fileName = "wearbridge.sqlite"
 
     public let path: String
-    let database: DatabaseQueue
+    let reader: any DatabaseReader
+    /// Nil for a log opened read-only (`sessions`, `show`).
+    let writer: (any DatabaseWriter)?
 
-    private init(path: String, database: DatabaseQueue) {
+    private init(path: String, reader: any DatabaseReader, writer: (any DatabaseWriter)?) {
         self.path = path
-        self.database = database
+        self.reader = reader
+        self.writer = writer
     }
 
     /// Opens (creating and migrating) the log in `directory`, for the daemon.
@@ -29,13 +34,13 @@ public final class SessionLog: Sendable {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
-        let database = try classify(path) { try DatabaseQueue(path: path, configuration: configuration) }
+        let pool = try classify(path) { try DatabasePool(path: path, configuration: configuration) }
         try classify(path) {
             // After GRDB's WAL set-up, which chooses NORMAL: each batch's commit must reach the card.
-            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            try Schema.migrator.migrate(database)
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try Schema.migrator.migrate(pool)
         }
-        return SessionLog(path: path, database: database)
+        return SessionLog(path: path, reader: pool, writer: pool)
     }
 
     /// Opens an existing log read-only, for `sessions` and `show`.
@@ -52,12 +57,14 @@ public final class SessionLog: Sendable {
             try database.read { db in try checkOwnership(db, path: path) }
             try checkVersion(database, path: path)
         }
-        return SessionLog(path: path, database: database)
+        return SessionLog(path: path, reader: database, writer: nil)
     }
 
     /// The journal mode and synchronous level actually in force (tests check the durability claim).
     public func pragmas() throws -> (journalMode: String, synchronous: Int) {
-        try database.read { db in
+        // The writer's own connection: `synchronous` is per connection.
+        let connection = writer ?? reader
+        return try connection.unsafeReentrantRead { db in
             (
                 try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
                 try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
@@ -97,7 +104,7 @@ public final class SessionLog: Sendable {
         }
     }
 
-    private static func checkVersion(_ database: DatabaseQueue, path: String) throws {
+    private static func checkVersion(_ database: any DatabaseReader, path: String) throws {
         let known = Set(Schema.migrator.migrations)
         let applied = try database.read { db in try Schema.migrator.appliedIdentifiers(db) }
         if let unknown = applied.subtracting(known).sorted().first {

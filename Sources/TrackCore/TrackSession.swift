@@ -31,11 +31,10 @@ public struct TrackSession: Sendable {
     public private(set) var autoPauseCount = 0
     public private(set) var acceptedCount = 0
     private var rejectedCounts = [Int](repeating: 0, count: RejectReason.allCases.count)
-    public private(set) var gpsLossCount = 0
     public private(set) var bridgedGapCount = 0
     public private(set) var maxSpeed = 0.0
     private var lastUsable: GPSTime?
-    private var gpsLost = false
+    private var gpsWatch: GPSWatch
     private var outlierSince: GPSTime?
     private var impossibleStreak = 0
 
@@ -49,12 +48,13 @@ public struct TrackSession: Sendable {
         splitTracker = SplitTracker(length: profile.splitLength)
         track = TrackSimplifier(tolerance: profile.trackTolerance)
         heartRateStats = heartRateZones.map { HeartRateStats(zones: $0) }
+        gpsWatch = GPSWatch(lostAfter: profile.gpsLostAfter, maxSilence: profile.maxForwardJump)
     }
 
     // MARK: Inputs
 
     public mutating func ingest(_ fix: Fix) -> FixOutcome {
-        var events: [SessionEvent] = []
+        var events: [TrackEvent] = []
         if let time = fix.time { noteSilence(until: time, into: &events) }
         let newTimeline: Bool
         switch gate.judge(fix) {
@@ -65,10 +65,7 @@ public struct TrackSession: Sendable {
         }
         // The gate guarantees both.
         guard let time = fix.time, let position = fix.position else { return reject(.noFix, events: events) }
-        if gpsLost, let lastUsable {
-            gpsLost = false
-            events.append(.gpsRegained(at: time, after: time.since(lastUsable)))
-        }
+        if let regained = gpsWatch.regained(at: time, lastUsable: lastUsable) { events.append(regained) }
         if case .paused(let since) = manualPause {
             // Judged and on the time line, but no distance and no track while paused by hand.
             if since == nil { manualPause = .paused(since: time) }
@@ -139,9 +136,9 @@ public struct TrackSession: Sendable {
     }
 
     /// Notices a silent receiver between fixes; `instant` is on the receive clock of `Fix.receivedAt`.
-    public mutating func tick(receivedAt instant: Double) -> [SessionEvent] {
+    public mutating func tick(receivedAt instant: Double) -> [TrackEvent] {
         guard let now = gate.clockOffset.gpsTime(atReceive: instant) else { return [] }
-        var events: [SessionEvent] = []
+        var events: [TrackEvent] = []
         noteSilence(until: now, into: &events)
         return events
     }
@@ -203,6 +200,11 @@ public struct TrackSession: Sendable {
     /// The GPS time of the last fix the session used.
     public var lastFixTime: GPSTime? { lastUsable }
 
+    /// No usable fix for the profile's `gpsLostAfter`, as last judged (by a fix or a tick).
+    public var isGPSLost: Bool { gpsWatch.isLost }
+
+    public var gpsLossCount: Int { gpsWatch.losses }
+
     /// The GPS time a receive-clock instant corresponds to, once fixes have taught the offset.
     public func gpsTime(atReceive instant: Double) -> GPSTime? {
         gate.clockOffset.gpsTime(atReceive: instant)
@@ -238,7 +240,7 @@ public struct TrackSession: Sendable {
         at time: GPSTime,
         position: GeoPoint,
         fix: Fix,
-        events: [SessionEvent],
+        events: [TrackEvent],
         isFirst: Bool = true
     ) -> FixOutcome {
         if case .resuming(let since) = manualPause {
@@ -267,7 +269,7 @@ public struct TrackSession: Sendable {
         position: GeoPoint,
         fix: Fix,
         dt: Double,
-        events: [SessionEvent]
+        events: [TrackEvent]
     ) -> FixOutcome {
         var events = events
         let noise = model.noise(for: fix)
@@ -319,7 +321,7 @@ public struct TrackSession: Sendable {
         dt: Double,
         speed: Double,
         significant: Bool,
-        events: inout [SessionEvent]
+        events: inout [TrackEvent]
     ) {
         let increment = 0.5 * (current.lastSpeed + current.filter.speed) * dt
         let here = current.filter.localPosition
@@ -346,7 +348,7 @@ public struct TrackSession: Sendable {
         _ current: Motion,
         at time: GPSTime,
         speed filtered: Double,
-        events: inout [SessionEvent]
+        events: inout [TrackEvent]
     ) {
         let speed = current.stillness.isStill ? 0 : filtered
         maxSpeed = max(maxSpeed, speed)
@@ -396,16 +398,11 @@ public struct TrackSession: Sendable {
         case resuming(since: GPSTime?)
     }
 
-    private mutating func noteSilence(until now: GPSTime, into events: inout [SessionEvent]) {
-        guard !gpsLost, let lastUsable else { return }
-        let silence = now.since(lastUsable)
-        guard silence > profile.gpsLostAfter, silence < profile.maxForwardJump else { return }
-        gpsLost = true
-        gpsLossCount += 1
-        events.append(.gpsLost(lastFix: lastUsable))
+    private mutating func noteSilence(until now: GPSTime, into events: inout [TrackEvent]) {
+        if let lost = gpsWatch.judge(now: now, lastUsable: lastUsable) { events.append(lost) }
     }
 
-    private mutating func reject(_ reason: RejectReason, events: [SessionEvent]) -> FixOutcome {
+    private mutating func reject(_ reason: RejectReason, events: [TrackEvent]) -> FixOutcome {
         count(reason)
         return FixOutcome(verdict: .rejected(reason), events: events)
     }

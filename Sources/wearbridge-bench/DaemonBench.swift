@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPSDLink
+import LinkTiming
 import Harness
 
 #if canImport(Glibc)

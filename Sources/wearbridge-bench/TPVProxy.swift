@@ -1,4 +1,6 @@
 import Foundation
+import LineFraming
+import LinkTiming
 import GPSD
 import GPSDLink
 import Harness

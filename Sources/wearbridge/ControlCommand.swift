@@ -53,7 +53,9 @@ struct ControlCommand: AsyncParsableCommand {
 
     static func text(_ reply: ControlReply) -> String {
         guard reply.ok else {
-            return "refused: \(reply.error ?? reply.message ?? "unknown error") (state \(reply.state ?? "?"))"
+            let why = reply.error ?? reply.message ?? "unknown error"
+            if let reason = reply.reason { return "failed (\(reason)): \(why)" }
+            return "refused: \(why) (state \(reply.state ?? "?"))"
         }
         guard let status = reply.status else {
             return "\(reply.message ?? "ok"); state \(reply.state ?? "?")"
@@ -85,6 +87,18 @@ struct ControlCommand: AsyncParsableCommand {
             if let battery = hr.batteryPercent { strap += ", battery \(battery)%" }
             if let age = hr.lastBeatAge { strap += ", last beat \(TextFormat.format(age, 1)) s ago" }
             lines.append("strap     \(strap)")
+        }
+        if let storage = status.storage {
+            var text = storage.state
+            if let error = storage.error {
+                text = "FAILING for \(TextFormat.format(storage.failingFor ?? 0, 0)) s (\(storage.cause ?? "?")): \(error)"
+            }
+            let dropped = storage.dropped
+            if dropped.fixes + dropped.beats + dropped.events > 0 {
+                text += "; given up: \(dropped.fixes) fixes, \(dropped.beats) beats, \(dropped.events) events"
+            }
+            if storage.pendingRows > 0 { text += "; \(storage.pendingRows) rows held" }
+            lines.append("storage   \(text)")
         }
         return lines.joined(separator: "\n")
     }

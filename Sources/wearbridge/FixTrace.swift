@@ -1,3 +1,5 @@
+import SessionCore
+import Store
 import TrackCore
 
 /// One JSON line per fix with the core's verdict: how a field tester sees what the gate and filter did.
@@ -20,7 +22,11 @@ enum FixTrace {
         if let speed = session.currentSpeed { fields.append("\"speed\":\(speed)") }
         fields.append("\"distance\":\(session.distance)")
         fields.append("\"still\":\(session.isStill),\"paused\":\(session.isAutoPaused)")
-        if !outcome.events.isEmpty { fields.append("\"events\":\"\(outcome.events)\"") }
+        if !outcome.events.isEmpty {
+            // The events by the names the data log gives them.
+            let names = outcome.events.map { "\"\(SessionEvent.track($0).storedKind)\"" }
+            fields.append("\"events\":[\(names.joined(separator: ","))]")
+        }
         StandardOutput.line("{" + fields.joined(separator: ",") + "}")
     }
 }

@@ -4,6 +4,8 @@ import Daemon
 import GPSD
 import GPSDLink
 import Logging
+import SessionCore
+import Store
 import TrackCore
 
 /// `wearbridge gps`: live fixes as the core judges them; the field tester's first tool.
@@ -91,7 +93,7 @@ struct GPSCommand: AsyncParsableCommand {
         let speed = fix.speed.map { "\(TextFormat.format($0, 2)) m/s" } ?? "- m/s"
         var text =
             "\(time)  mode \(fix.mode)  \(position)  \(error)  \(speed)  \(verdict)  total \(TextFormat.format(session.distance, 1)) m"
-        for event in outcome.events { text += "  [\(event.logged.kind)]" }
+        for event in outcome.events { text += "  [\(SessionEvent.track(event).storedKind)]" }
         return text
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ATT
 import Bluetooth
 import HeartRate
 import Logging

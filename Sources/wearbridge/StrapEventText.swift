@@ -1,5 +1,7 @@
 import Bluetooth
 import HeartRate
+import SessionCore
+import Store
 
 /// How `wearbridge strap` prints what the link reports.
 enum StrapEventText {
@@ -7,7 +9,7 @@ enum StrapEventText {
         switch event {
         case .beat(let m, let payload, _): "beat  \(DecodeHRMCommand.text(m))  [\(Hex.encode(payload))]"
         case .malformedBeat(let payload, let reason, _): "malformed  \(Hex.encode(payload)): \(reason)"
-        case .strap(let event, _): "event  \(event.kind)" + (detail(event).map { " \($0)" } ?? "")
+        case .strap(let event, _): "event  \(SessionEvent.strap(event).storedKind)" + (detail(event).map { " \($0)" } ?? "")
         case .subscribed(let address, _): "subscribed  \(address)"
         case .bodySensorLocation(let name, _): "location  \(name)"
         case .chosen(let address): "chosen  \(address)"
@@ -54,7 +56,7 @@ private struct StrapEventJSON: Encodable {
         case .malformedBeat(let payload, let why, let at):
             (kind, t, hex, reason) = ("malformed", at, Hex.encode(payload), why)
         case .strap(let strapEvent, let at):
-            kind = strapEvent.kind
+            kind = SessionEvent.strap(strapEvent).storedKind
             t = at
             detail = StrapEventText.detail(strapEvent)
         case .subscribed(let strap, let at):

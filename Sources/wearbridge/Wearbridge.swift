@@ -1,5 +1,5 @@
 import ArgumentParser
-import Daemon
+import JournalLog
 import Foundation
 import Logging
 
@@ -25,7 +25,7 @@ struct LoggingOptions: ParsableArguments {
         let level = self.level ?? fallback
         let environment = ProcessInfo.processInfo.environment
         LoggingSystem.bootstrap { name in
-            DaemonLogHandler(label: name, level: level, environment: environment)
+            JournalLogHandler(label: name, level: level, environment: environment)
         }
         return Logger(label: label)
     }

@@ -1,4 +1,5 @@
 import Config
+import SessionCore
 import Foundation
 import Testing
 import TrackCore

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import Testing
+import UnixSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -12,15 +13,7 @@ import Glibc
 private func exchange(_ path: String, _ bytes: [UInt8], replies: Int) throws -> [[String: Any]] {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    guard let address = UnixSocketAddress(path: path), address.withSockAddr({ connect(fd, $0, $1) }) == 0 else { throw POSIXError(.ECONNREFUSED) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

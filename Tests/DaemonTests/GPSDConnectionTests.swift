@@ -2,6 +2,7 @@ import Foundation
 import GPSD
 import GPSDLink
 import Harness
+import LinkTiming
 import Logging
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
-import Store
+@testable import Store
 import Testing
+import SessionCore
 import TrackCore
 
 @Suite("Data log (real SQLite files)")
@@ -32,38 +33,18 @@ struct SessionLogTests {
         #expect(pragmas.synchronous == 2, "FULL: a committed batch survives power loss")
 
         let anchor = TimeAnchor(source: .gps, seconds: 1_750_000_000)
-        var actions: [SessionAction] = [
+        var rows: [SessionRow] = [
             .begin(sessionID: "abc", activity: .walking, startedAt: anchor),
-            .recordCommand(sessionID: "abc", seq: 1, reply: reply("c1", .start, session: "abc"), receivedAt: 999),
+            .command(sessionID: "abc", seq: 1, reply("c1", .start, session: "abc"), receivedAt: 999),
         ]
         for i in 0..<20 {
-            actions.append(
-                .recordFix(
-                    sessionID: "abc",
-                    seq: 2 + i,
-                    fix: fix(i),
-                    verdict: i == 5 ? .rejected(.outlier) : .accepted(smoothed: fix(i).position!)
-                )
-            )
+            let verdict: LoggedVerdict = i == 5 ? .rejected(.outlier) : .accepted(smoothed: fix(i).position!)
+            rows.append(.fix(sessionID: "abc", seq: 2 + i, fix(i), verdict))
         }
-        actions.append(
-            .recordCommand(sessionID: "abc", seq: 22, reply: reply("c2", .pause, session: "abc"), receivedAt: 1020)
-        )
-        actions.append(
-            .recordEvent(
-                sessionID: "abc",
-                seq: 23,
-                event: LoggedEvent(
-                    kind: "split",
-                    detail: [
-                        "index": .number(1), "distance_m": .number(1000), "duration_s": .number(300),
-                        "end_timer_s": .number(300),
-                    ]
-                ),
-                receivedAt: 1021
-            )
-        )
-        try await log.write(LogBatch(actions: actions))
+        rows.append(.command(sessionID: "abc", seq: 22, reply("c2", .pause, session: "abc"), receivedAt: 1020))
+        let split = Split(index: 1, distance: 1000, duration: 300, endTimer: 300)
+        rows.append(.event(seq: 23, Announcement(.track(.split(split)), sessionID: "abc", receivedAt: 1021)))
+        try await log.write(WriteBatch(id: 1, rows: rows))
 
         let journal = try log.journal(of: "abc")
         #expect(journal.nextSeq == 24)
@@ -71,13 +52,13 @@ struct SessionLogTests {
         #expect(journal.entries.first == .command(.start, id: "c1"))
         #expect(journal.entries[1] == .fix(fix(0)), "every field of a fix, bit for bit")
         #expect(journal.entries.last == .command(.pause, id: "c2"))
-        #expect(try log.reply(toCommand: "c2") == reply("c2", .pause, session: "abc"))
-        #expect(try log.reply(toCommand: "nope") == nil)
+        #expect(try await log.reply(toCommand: "c2") == reply("c2", .pause, session: "abc"))
+        #expect(try await log.reply(toCommand: "nope") == nil)
         #expect(try log.openSessions().map(\.id) == ["abc"])
 
         let detail = try log.detail(matching: "ab")
         #expect(detail.fixCount == 20)
-        #expect(detail.splits.first?.distance == 1000)
+        #expect(detail.splits == [StoredSplit(index: 1, distance: 1000, duration: 300, endTimer: 300)])
         #expect(detail.session.activity == "walking" && detail.session.startAnchor == "gps")
         #expect(throws: StoreError.noSuchSession("zz")) { try log.detail(matching: "zz") }
     }
@@ -87,41 +68,52 @@ struct SessionLogTests {
         let log = try SessionLog.open(directory: directory)
         let samples = [
             HeartRateSample(
-                bpm: 72,
-                contact: "detected",
-                rrIntervals: [853, 860],
-                receivedAt: 10.5,
-                payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]
-            ),
+                bpm: 72, contact: .detected, rrIntervals: [853, 860], receivedAt: 10.5,
+                payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]),
             HeartRateSample(
-                bpm: 300,
-                contact: "not_supported",
-                energyExpended: 12,
-                receivedAt: 11.5,
-                payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]
-            ),
+                bpm: 300, contact: .notSupported, energyExpended: 12, receivedAt: 11.5,
+                payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]),
         ]
-        var actions: [SessionAction] = [
+        var rows: [SessionRow] = [
             .begin(sessionID: "hr", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 5))
         ]
         for (i, sample) in samples.enumerated() {
-            actions.append(
-                .recordHeartRate(
-                    sessionID: "hr",
-                    seq: i + 1,
-                    sample: sample,
-                    time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil
-                )
-            )
+            rows.append(
+                .heartRate(sessionID: "hr", seq: i + 1, sample, time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil))
         }
-        try await log.write(LogBatch(actions: actions))
+        try await log.write(WriteBatch(id: 1, rows: rows))
         let beats = try log.beats(of: "hr")
         #expect(beats.map(\.payload) == samples.map(\.payload))
+        #expect(beats.map(\.contact) == ["detected", "not_supported"])
         #expect(beats.map(\.rrIntervals) == [[853, 860], []] && beats.map(\.energyExpended) == [nil, 12])
         #expect(beats.map(\.time) == [1_750_000_000, nil] && beats.map(\.received) == [10.5, 11.5])
         let journal = try log.journal(of: "hr")
         #expect(journal.entries == samples.map { .heartRate($0) } && journal.nextSeq == 3)
         #expect(try log.detail(matching: "hr").beatCount == 2)
+    }
+
+    /// A batch is one transaction: when SQLite cannot take it (here `max_page_count`, as a full
+    /// card), none of it is on disk, the failure says "full" with the file, and the same rows
+    /// go in whole once there is room.
+    @Test func aBatchTheDiskCannotTakeLeavesNothingAndSaysFull() async throws {
+        let directory = try temporaryDirectory("full")
+        let log = try SessionLog.open(directory: directory)
+        try await log.write(WriteBatch(id: 1, rows: [.begin(sessionID: "f", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1))]))
+        let pages = try await log.writer!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        try await log.writer!.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }
+        let rows: [SessionRow] = (0..<2000).map {
+            .fix(sessionID: "f", seq: $0 + 1, fix($0), .accepted(smoothed: fix($0).position!))
+        }
+        do {
+            try await log.write(WriteBatch(id: 2, rows: rows))
+            Issue.record("a batch larger than the file may grow was written")
+        } catch {
+            #expect(error.kind == .full && error.message.contains(log.path), "\(error)")
+        }
+        #expect(try log.journal(of: "f").entries.isEmpty, "all or nothing")
+        try await log.writer!.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1000000") }
+        try await log.write(WriteBatch(id: 3, rows: rows))
+        #expect(try log.journal(of: "f").entries.count == 2000)
     }
 
     @Test func aForeignDatabaseIsRefusedAndLeftAlone() async throws {

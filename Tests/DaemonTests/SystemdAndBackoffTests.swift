@@ -1,9 +1,13 @@
+import ATT
 import Bluetooth
 import Foundation
 import GPSDLink
+import JournalLog
+import LinkTiming
 import Harness
 import Logging
 import Testing
+import UnixSockets
 
 @testable import Daemon
 
@@ -30,10 +34,10 @@ struct SystemdAndBackoffTests {
     }
 
     @Test func journaldGetsSyslogPrioritiesAndNoColours() {
-        #expect(DaemonLogHandler.priorityPrefix(.error) == "<3>")
-        #expect(DaemonLogHandler.priorityPrefix(.warning) == "<4>")
-        #expect(DaemonLogHandler.priorityPrefix(.info) == "<6>")
-        #expect(DaemonLogHandler.priorityPrefix(.debug) == "<7>")
+        #expect(JournalLogHandler.priorityPrefix(.error) == "<3>")
+        #expect(JournalLogHandler.priorityPrefix(.warning) == "<4>")
+        #expect(JournalLogHandler.priorityPrefix(.info) == "<6>")
+        #expect(JournalLogHandler.priorityPrefix(.debug) == "<7>")
     }
 
     @Test func backoffDoublesToItsCapAndNeverGivesUp() {
@@ -62,5 +66,46 @@ struct RememberedStrapTests {
             let (address, problem) = memory.load()
             #expect(address == nil && problem?.contains("not \"ADDRESS random|public\"") == true, "\(garbage)")
         }
+    }
+}
+
+@Suite("Remembered strap: failures")
+struct RememberedStrapFailureTests {
+    /// The review found `save` ignoring a failed rename and the daemon logging the strap as
+    /// remembered: a directory where the file belongs makes the rename fail, and that must throw,
+    /// naming the file and the reason, leaving no temporary file behind.
+    @Test func aRenameThatFailsIsAnErrorNotARememberedStrap() throws {
+        let directory = try temporaryDirectory("remember-fail")
+        try FileManager.default.createDirectory(
+            atPath: "\(directory)/strap/occupied", withIntermediateDirectories: true)
+        let memory = RememberedStrap(directory: directory)
+        let strap = try #require(BluetoothAddress("A0:9E:1A:12:34:56", kind: .random))
+        do {
+            try memory.save(strap)
+            Issue.record("save reported success although nothing was remembered")
+        } catch {
+            #expect(error.description.contains("\(directory)/strap") && error.description.contains("rename"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/strap.tmp"))
+        #expect(memory.load().address == nil)
+    }
+}
+
+@Suite("Unix socket addresses")
+struct UnixSocketAddressTests {
+    /// One builder for every sockaddr_un: a path carries its NUL, an abstract name does not, and a
+    /// path too long for sun_path is refused rather than cut.
+    @Test func pathsAbstractNamesAndLengths() throws {
+        let path = try #require(UnixSocketAddress(path: "/run/x.sock"))
+        #expect(path.withSockAddr { $1 } == socklen_t(2 + 11 + 1) && !path.isAbstract)
+        let abstract = try #require(UnixSocketAddress(path: "@wearbridge-test"))
+        #expect(abstract.withSockAddr { $1 } == socklen_t(2 + 16) && abstract.isAbstract)
+        #expect(UnixSocketAddress(path: "/" + String(repeating: "x", count: 107)) == nil)
+        #expect(UnixSocketAddress(path: "") == nil)
+        // systemd's abstract NOTIFY_SOCKET works end to end.
+        let name = "@wbt-notify-\(getpid())"
+        let listener = try NotifyListener(path: name)
+        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).send("STATUS=abstract"))
+        #expect(listener.receive() == "STATUS=abstract")
     }
 }

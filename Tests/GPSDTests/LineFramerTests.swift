@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GPSD
+@testable import LineFraming
 
 @Suite struct LineFramerTests {
     /// Feeds `input` in pieces of `step` bytes and collects every frame, the trailing one included.

@@ -1,3 +1,4 @@
+import ATT
 import Bluetooth
 import Harness
 import HeartRate

@@ -64,7 +64,7 @@ import Testing
             fixes[i].position = nil
         }
         var session = TrackSession(activity: .running)
-        var events: [SessionEvent] = []
+        var events: [TrackEvent] = []
         for fix in fixes { events += session.ingest(fix).events }
         #expect(abs(session.distance - truth) / truth < 0.01)
         #expect(session.rejected[.noFix] == 30)

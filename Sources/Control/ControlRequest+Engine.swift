@@ -1,0 +1,90 @@
+import SessionCore
+import TrackCore
+
+extension ControlRequest {
+    /// A request as the engine takes it, or the refusal this edge gives at once.
+    public enum Translation: Sendable {
+        /// The engine's input, given the reply token.
+        case ask(@Sendable (ReplyToken) -> EngineInput)
+        /// Not the engine's to judge: no id, an unknown activity.
+        case refuse(ControlReply)
+    }
+
+    /// The control socket's wire format ends here.
+    public var translated: Translation {
+        let command: SessionCommand
+        switch self.command {
+        case .status: return .ask { .status($0) }
+        case .start: command = .start
+        case .pause: command = .pause
+        case .resume: command = .resume
+        case .end: command = .end
+        }
+        guard let id else {
+            return .refuse(.failure("\(command.rawValue) needs an \"id\" so that a retry is not applied twice"))
+        }
+        var activity: Activity?
+        if let name = self.activity {
+            guard let parsed = Activity(rawValue: name) else {
+                let allowed = Activity.allCases.map(\.rawValue).joined(separator: ", ")
+                return .refuse(.failure("unknown activity \"\(name)\"; one of \(allowed)", id: id))
+            }
+            activity = parsed
+        }
+        return .ask { [activity] token in .command(CommandRequest(command, id: id, activity: activity, token: token)) }
+    }
+}
+
+extension ControlReply {
+    /// The engine's answer on the wire.
+    public init(_ reply: EngineReply) {
+        switch reply {
+        case .command(let reply):
+            self.init(
+                ok: reply.accepted, id: reply.commandID, command: reply.command.rawValue, message: reply.message,
+                state: reply.state.name, sessionID: reply.sessionID, error: reply.accepted ? nil : reply.message)
+        case .failed(let failure):
+            self.init(
+                ok: false, id: failure.commandID, command: failure.command.rawValue, error: failure.message,
+                reason: failure.reason.rawValue)
+        case .status(let status):
+            self.init(ok: true, command: "status", state: status.state.name, sessionID: status.figures?.sessionID,
+                status: StatusReport(status))
+        }
+    }
+}
+
+extension StatusReport {
+    init(_ status: SessionStatus) {
+        let figures = status.figures
+        let gps = status.gps
+        self.init(
+            state: status.state.name, sessionID: figures?.sessionID, activity: figures?.activity.rawValue,
+            distance: figures?.distance, elapsed: figures?.elapsed, moving: figures?.moving, paused: figures?.paused,
+            averagePace: figures?.averagePace, currentPace: figures?.currentPace,
+            fixesAccepted: figures?.fixesAccepted, fixesRejected: figures?.fixesRejected,
+            gps: GPS(
+                gpsdConnected: gps.gpsdConnected, mode: gps.mode, horizontalError: gps.horizontalError,
+                lastFixAge: gps.lastFixAge, lost: gps.lost),
+            heartRate: status.heartRate.map(HeartRate.init), storage: Storage(status.storage))
+    }
+}
+
+extension StatusReport.HeartRate {
+    init(_ strap: SessionStatus.HeartRate) {
+        self.init(
+            link: strap.link.rawValue, address: strap.address, bpm: strap.bpm, contact: strap.contact?.rawValue,
+            batteryPercent: strap.batteryPercent, location: strap.location, lastBeatAge: strap.lastBeatAge,
+            beats: strap.beats, malformed: strap.malformed)
+    }
+}
+
+extension StatusReport.Storage {
+    init(_ storage: SessionStatus.Storage) {
+        self.init(
+            state: storage.failure == nil ? "ok" : "failing", error: storage.failure?.message,
+            cause: storage.failure?.kind.rawValue, failingFor: storage.failingFor, pendingRows: storage.pendingRows,
+            dropped: Dropped(
+                fixes: storage.dropped.fixes, beats: storage.dropped.beats, events: storage.dropped.events))
+    }
+}

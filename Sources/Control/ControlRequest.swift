@@ -1,0 +1,18 @@
+/// One request on the control socket: a JSON object on one line.
+public struct ControlRequest: Sendable, Codable, Equatable {
+    public enum Command: String, Sendable, Codable, CaseIterable {
+        case start, pause, resume, end, status
+    }
+
+    public var command: Command
+    /// Commands that change the session need an id: a retry with the same id is not applied twice.
+    public var id: String?
+    /// For `start`: running, walking or cycling; the configured activity when absent.
+    public var activity: String?
+
+    public init(command: Command, id: String? = nil, activity: String? = nil) {
+        self.command = command
+        self.id = id
+        self.activity = activity
+    }
+}

@@ -1,0 +1,95 @@
+/// The figures `ctl status` shows, as the control socket's JSON carries them.
+public struct StatusReport: Sendable, Codable, Equatable {
+    public struct GPS: Sendable, Codable, Equatable {
+        public var gpsdConnected: Bool
+        /// gpsd mode of the last report: 1 no fix, 2 2D, 3 3D.
+        public var mode: Int?
+        public var horizontalError: Double?
+        public var lastFixAge: Double?
+        public var lost: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case gpsdConnected = "gpsd_connected"
+            case mode
+            case horizontalError = "horizontal_error_m"
+            case lastFixAge = "last_fix_age_s"
+            case lost
+        }
+    }
+
+    /// The strap as the daemon sees it now; nil when no strap is configured.
+    public struct HeartRate: Sendable, Codable, Equatable {
+        /// "searching" (no beat yet), "streaming" or "lost".
+        public var link: String
+        public var address: String?
+        public var bpm: Int?
+        public var contact: String?
+        public var batteryPercent: Int?
+        public var location: String?
+        public var lastBeatAge: Double?
+        public var beats: Int
+        public var malformed: Int
+
+        enum CodingKeys: String, CodingKey {
+            case link, address, bpm, contact, location, beats, malformed
+            case batteryPercent = "battery_percent"
+            case lastBeatAge = "last_beat_age_s"
+        }
+    }
+
+    /// The data log: "ok", or "failing" with why and since when, and what memory holds.
+    public struct Storage: Sendable, Codable, Equatable {
+        public struct Dropped: Sendable, Codable, Equatable {
+            public var fixes: Int
+            public var beats: Int
+            public var events: Int
+        }
+
+        public var state: String
+        public var error: String?
+        /// full, io or other.
+        public var cause: String?
+        public var failingFor: Double?
+        public var pendingRows: Int
+        public var dropped: Dropped
+
+        enum CodingKeys: String, CodingKey {
+            case state, error, cause, dropped
+            case failingFor = "failing_for_s"
+            case pendingRows = "pending_rows"
+        }
+    }
+
+    public var state: String
+    public var sessionID: String?
+    public var activity: String?
+    public var distance: Double?
+    public var elapsed: Double?
+    public var moving: Double?
+    public var paused: Double?
+    public var averagePace: Double?
+    public var currentPace: Double?
+    public var fixesAccepted: Int?
+    public var fixesRejected: Int?
+    public var gps: GPS
+    public var heartRate: HeartRate?
+    /// Nil only from a daemon older than the storage figures.
+    public var storage: Storage?
+
+    enum CodingKeys: String, CodingKey {
+        case state
+        case sessionID = "session_id"
+        case activity
+        case distance = "distance_m"
+        case elapsed = "elapsed_s"
+        case moving = "moving_s"
+        case paused = "paused_s"
+        case averagePace = "avg_pace_s_per_km"
+        case currentPace = "current_pace_s_per_km"
+        case fixesAccepted = "fixes_accepted"
+        case fixesRejected = "fixes_rejected"
+        case gps
+        case heartRate = "heart_rate"
+        case storage
+    }
+}

@@ -1,0 +1,41 @@
+import GPSD
+import GPSDLink
+import Logging
+import Synchronization
+
+/// gpsd's reports into the engine. What the session does not use but a field tester wants to see
+/// (versions, gpsd's own errors, malformed lines) is logged here, at the link's edge.
+struct GPSDProducer: EngineProducer {
+    let name = "gpsd"
+    let connection: GPSDConnection
+    let logger: Logger
+    /// Malformed lines logged one by one; past that, only counted (and the count logged now and then).
+    let maxLoggedMalformed = 50
+
+    func run(into inbox: EngineInbox) async {
+        let malformed = Atomic<Int>(0)
+        let logger = self.logger
+        let limit = maxLoggedMalformed
+        await connection.run { event in
+            switch event {
+            case .message(.version(let version), _):
+                logger.info("gpsd version", metadata: ["gpsd.release": "\(version.release ?? "?")"])
+            case .message(.error(let message), _):
+                logger.warning("gpsd reported an error", metadata: ["gpsd.error": "\(message)"])
+            case .message(.device(let device), _):
+                if let active = device.isActive {
+                    logger.info("gps device", metadata: ["path": "\(device.path ?? "?")", "active": "\(active)"])
+                }
+            case .malformed(let reason, let line):
+                let count = malformed.add(1, ordering: .relaxed).newValue
+                if count <= limit || count.isMultiple(of: 1000) {
+                    logger.warning(
+                        "malformed gpsd line", metadata: ["line": "\(line)", "error": "\(reason)", "count": "\(count)"])
+                }
+            default:
+                break
+            }
+            inbox.send(.gpsd(event))
+        }
+    }
+}

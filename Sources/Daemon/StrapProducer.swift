@@ -1,0 +1,11 @@
+import Bluetooth
+
+/// The strap link's beats and events into the engine.
+struct StrapProducer: EngineProducer {
+    let name = "strap"
+    let link: StrapLink
+
+    func run(into inbox: EngineInbox) async {
+        await link.run { inbox.send(.strap($0)) }
+    }
+}

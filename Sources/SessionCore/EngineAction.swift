@@ -1,0 +1,22 @@
+import ATT
+import TrackCore
+
+/// What the engine's shell must do, in order.
+public enum EngineAction: Sendable, Equatable {
+    /// Hand to the store's writer.
+    case persist(StoreRequest)
+    /// Answer whoever holds this token: exactly once per token.
+    case reply(ReplyToken, EngineReply)
+    /// Tell every sink.
+    case announce(Announcement)
+    /// The main loop is alive (systemd's watchdog).
+    case watchdog
+    /// "first-seen" picked this strap: the next start connects to it.
+    case rememberStrap(BluetoothAddress)
+    /// A fix entered the core (only with `traceFixes`, for the latency benchmark).
+    case traceFix(epoch: GPSTime)
+    /// Storage started or stopped failing (systemd's STATUS line, say).
+    case storageHealth(StorageFailure?)
+    /// All done after shutdown: every reply given; `unwritten` rows never reached the disk.
+    case finished(unwritten: Int)
+}

@@ -1,0 +1,16 @@
+import GPSD
+import HeartRate
+
+/// Everything that reaches the engine, one at a time.
+public enum EngineInput: Sendable {
+    case gpsd(GPSDLinkEvent)
+    case strap(StrapLinkEvent)
+    case command(CommandRequest)
+    case status(ReplyToken)
+    /// The writer's answer to an earlier `.persist` request.
+    case storage(StoreReport)
+    /// The main loop's heartbeat: GPS loss by silence, the batch commit, the watchdog, a held epoch.
+    case tick
+    /// Producers have stopped: flush, write the last batch, close the writer, answer everyone.
+    case shutdown
+}

@@ -1,0 +1,77 @@
+import TrackCore
+
+/// A session a crash or power loss left open, as the log gives it back.
+public struct RecoveredSession: Sendable {
+    public var id: String
+    public var activity: Activity
+    public var startedAt: TimeAnchor
+    /// Its fixes, beats and commands in the order they were logged.
+    public var journal: [SessionController.JournalEntry]
+    /// The first sequence number not used yet.
+    public var nextSeq: Int
+
+    public init(
+        id: String,
+        activity: Activity,
+        startedAt: TimeAnchor,
+        journal: [SessionController.JournalEntry],
+        nextSeq: Int
+    ) {
+        self.id = id
+        self.activity = activity
+        self.startedAt = startedAt
+        self.journal = journal
+        self.nextSeq = nextSeq
+    }
+}
+
+extension SessionController {
+    /// Rebuilds an open session from its logged inputs: the core is deterministic, so the same
+    /// inputs give the same distance, timers and state, and nothing is counted twice.
+    public init(
+        recovering recovered: RecoveredSession,
+        configuration: Configuration,
+        ids: SessionIDGenerator,
+        restartedAt: Double
+    ) {
+        self.init(configuration: configuration, ids: ids)
+        lifecycle = SessionLifecycle(state: .starting)
+        lifecycle.confirmStart()
+        session = OpenSession(
+            id: recovered.id, startedAt: recovered.startedAt, track: makeTrack(recovered.activity),
+            lastSample: restartedAt, downSince: nil, recovering: true)
+        var discarded = SessionOutput()
+        for entry in recovered.journal {
+            switch entry {
+            case .fix(let fix): ingest(fix, into: &discarded)
+            case .heartRate(let sample): heartRate(sample, into: &discarded)
+            case .command(.start, let commandID):
+                // The command that began this session: its answer stays "started".
+                ledger.record(
+                    CommandReply(
+                        commandID: commandID, command: .start, accepted: true, message: "session started",
+                        sessionID: recovered.id, state: .active))
+            case .command(let command, let commandID):
+                _ = handle(command, id: commandID, receivedAt: restartedAt, systemTime: 0, into: &discarded)
+            }
+        }
+        session?.recovering = false
+        session?.lastSample = restartedAt
+        let lastFixTime = session?.track.lastFixTime
+        session?.downSince = lastFixTime
+        nextSeq = recovered.nextSeq
+    }
+
+    /// The event that says a restarted daemon took the session over.
+    public mutating func recovered(into output: inout SessionOutput) {
+        guard let session else { return }
+        let event = SessionEvent.recovered(distance: session.track.distance, lastFix: session.track.lastFixTime)
+        record(event, time: session.track.lastFixTime, receivedAt: nil, into: &output)
+    }
+
+    /// Closes a recovered session as abandoned at its last fix (a newer one is open).
+    public mutating func abandonNow(into output: inout SessionOutput) {
+        let last = session?.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+        abandon(endedAt: last, into: &output)
+    }
+}

@@ -1,0 +1,347 @@
+import TrackCore
+
+/// A session's own logic: commands, fixes, beats and events in; rows and announcements out.
+///
+/// It owns the lifecycle, the command ledger and the open session's `TrackSession`. Times:
+/// `receivedAt` is the process's monotonic clock, `systemTime` the wall clock (possibly wrong at
+/// boot), fixes carry GPS time. Deterministic: the journal of a session (its fixes, beats and
+/// commands) fed again gives the same state, which is how a crash is recovered.
+public struct SessionController: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var activity: Activity
+        public var autostart: Bool
+        /// An open session with no accepted fix for this long is closed as abandoned (s).
+        public var abandonAfter: Double
+        /// No usable fix for this long is "GPS lost" (s); nil keeps the activity's default.
+        public var gpsLostAfter: Double?
+        /// The wearer's zones; heart-rate figures need them.
+        public var heartRateZones: HeartRateZones?
+
+        public init(
+            activity: Activity = .running,
+            autostart: Bool = false,
+            abandonAfter: Double = 6 * 3600,
+            gpsLostAfter: Double? = nil,
+            heartRateZones: HeartRateZones? = nil
+        ) {
+            self.activity = activity
+            self.autostart = autostart
+            self.abandonAfter = abandonAfter
+            self.gpsLostAfter = gpsLostAfter
+            self.heartRateZones = heartRateZones
+        }
+    }
+
+    /// The session being recorded.
+    public struct OpenSession: Sendable {
+        public let id: String
+        public let startedAt: TimeAnchor
+        public var track: TrackSession
+        /// Receive instant of the last accepted fix, or of the restart that recovered the session.
+        var lastSample: Double
+        /// Set by recovery: the first fix afterwards measures the gap the daemon was down.
+        var downSince: GPSTime?
+        var recovering: Bool
+    }
+
+    /// What the log needs to rebuild a session after a crash: its inputs, in order.
+    public enum JournalEntry: Sendable, Equatable {
+        case fix(Fix)
+        case command(SessionCommand, id: String)
+        case heartRate(HeartRateSample)
+    }
+
+    public let configuration: Configuration
+    public internal(set) var lifecycle = SessionLifecycle()
+    public internal(set) var session: OpenSession?
+    var ledger = CommandLedger()
+    /// GPS time learnt from every fix the session logic saw: anchors a start by command.
+    var clock = ClockOffset()
+    public private(set) var gpsdConnected = false
+    var ids: SessionIDGenerator
+    /// Sequence of the next logged row in the open session; rows of a session are totally ordered.
+    public internal(set) var nextSeq = 1
+    private var lastEnded: String?
+
+    public init(configuration: Configuration, ids: SessionIDGenerator) {
+        self.configuration = configuration
+        self.ids = ids
+    }
+
+    // MARK: Inputs
+
+    /// Answers a command; a repeated id gets its first answer again and changes nothing.
+    public mutating func handle(
+        _ command: SessionCommand,
+        id: String,
+        activity: Activity? = nil,
+        receivedAt: Double,
+        systemTime: Double,
+        into output: inout SessionOutput
+    ) -> CommandReply {
+        if let previous = ledger.reply(for: id) { return previous }
+        var produced = SessionOutput()
+        let reply: CommandReply
+        switch lifecycle.apply(command) {
+        case .failure(let refusal):
+            reply = CommandReply(
+                commandID: id, command: command, accepted: false, message: refusal.reason, sessionID: session?.id,
+                state: lifecycle.state)
+        case .success(let transition):
+            let message = perform(
+                transition, activity: activity, receivedAt: receivedAt, systemTime: systemTime, into: &produced)
+            reply = CommandReply(
+                commandID: id, command: command, accepted: true, message: message, sessionID: session?.id ?? lastEnded,
+                state: lifecycle.state)
+        }
+        ledger.record(reply)
+        guard !isRecovering else { return reply }
+        // The command row goes first (after a start's `begin`), with the next sequence number.
+        let row = SessionRow.command(sessionID: reply.sessionID, seq: takeSeq(), reply, receivedAt: receivedAt)
+        produced.rows.insert(row, at: command == .start ? min(1, produced.rows.count) : 0)
+        if command == .end, reply.accepted { nextSeq = 1 }
+        output.rows += produced.rows
+        output.announcements += produced.announcements
+        return reply
+    }
+
+    /// Judges a fix; in an open session, logs it with its verdict and whatever it caused.
+    public mutating func ingest(_ fix: Fix, into output: inout SessionOutput) {
+        if let time = fix.time, let receivedAt = fix.receivedAt { _ = clock.observe(epoch: time, receivedAt: receivedAt) }
+        if session != nil, let time = fix.time, let down = session?.downSince, fix.isUsable {
+            session?.downSince = nil
+            let gap = time.since(down)
+            if gap > configuration.abandonAfter {
+                abandon(endedAt: TimeAnchor(source: .gps, seconds: down.seconds), into: &output)
+            } else {
+                record(.restartGap(down: gap), time: time, receivedAt: fix.receivedAt, into: &output)
+            }
+        }
+        if session == nil, lifecycle.state == .idle, configuration.autostart, fix.isUsable, let time = fix.time {
+            let anchor = TimeAnchor(source: .gps, seconds: time.seconds)
+            let id = begin(activity: configuration.activity, at: anchor, into: &output)
+            lifecycle = SessionLifecycle(state: .starting)
+            lifecycle.confirmStart()
+            output.rows.append(.state(sessionID: id, lifecycle.state))
+        }
+        guard var open = session else { return }
+        let outcome = open.track.ingest(fix)
+        let verdict: LoggedVerdict
+        switch outcome.verdict {
+        case .accepted(let point):
+            verdict = .accepted(smoothed: point.position)
+            if let receivedAt = fix.receivedAt { open.lastSample = receivedAt }
+        case .rejected(let reason):
+            verdict = .rejected(reason)
+        }
+        session = open
+        guard !isRecovering else {
+            follow(outcome.events)
+            return
+        }
+        output.rows.append(.fix(sessionID: open.id, seq: takeSeq(), fix, verdict))
+        for event in outcome.events { record(event, receivedAt: fix.receivedAt, into: &output) }
+    }
+
+    /// The passage of time: GPS loss by silence, abandoned sessions.
+    public mutating func tick(receivedAt now: Double, into output: inout SessionOutput) {
+        guard var open = session else { return }
+        if now - open.lastSample > configuration.abandonAfter {
+            let last = open.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+            abandon(endedAt: last, into: &output)
+            return
+        }
+        let events = open.track.tick(receivedAt: now)
+        session = open
+        for event in events { record(event, receivedAt: now, into: &output) }
+    }
+
+    /// gpsd connected or gone; logged in an open session, shown by `status` always.
+    public mutating func gpsd(connected: Bool, receivedAt: Double, into output: inout SessionOutput) {
+        guard connected != gpsdConnected else { return }
+        gpsdConnected = connected
+        note(connected ? .gpsdConnected : .gpsdDisconnected, receivedAt: receivedAt, into: &output)
+    }
+
+    /// A device event from gpsd (receiver unplugged or plugged back).
+    public mutating func device(path: String, activated: Bool, receivedAt: Double, into output: inout SessionOutput) {
+        note(activated ? .deviceAdded(path: path) : .deviceRemoved(path: path), receivedAt: receivedAt, into: &output)
+    }
+
+    /// A beat from the strap: into the open session's log and its heart-rate figures.
+    public mutating func heartRate(_ sample: HeartRateSample, into output: inout SessionOutput) {
+        guard var open = session else { return }
+        if sample.countsForFigures { open.track.heartRate(bpm: sample.bpm, at: sample.receivedAt) }
+        session = open
+        guard !isRecovering else { return }
+        let time = gpsTime(atReceive: sample.receivedAt)
+        output.rows.append(.heartRate(sessionID: open.id, seq: takeSeq(), sample, time: time))
+    }
+
+    /// An event from outside the path of a fix (strap, storage): logged in an open session, dated
+    /// by the GPS time it arrived at; announced either way.
+    public mutating func event(_ event: SessionEvent, receivedAt: Double, into output: inout SessionOutput) {
+        let time = gpsTime(atReceive: receivedAt)
+        guard session != nil, !isRecovering else {
+            output.announcements.append(Announcement(event, sessionID: session?.id, time: time, receivedAt: receivedAt))
+            return
+        }
+        record(event, time: time, receivedAt: receivedAt, into: &output)
+    }
+
+    /// Commits work again after an outage of the disk: the silence while nothing could be recorded
+    /// is not an abandoned session.
+    public mutating func storageRecovered(at now: Double) {
+        session?.lastSample = now
+    }
+
+    // MARK: Outputs
+
+    public var isRecovering: Bool { session?.recovering ?? false }
+
+    /// The answer already given to a command id in this process, or recovered from its log.
+    public func reply(for id: String) -> CommandReply? { ledger.reply(for: id) }
+
+    /// A reply the log had for an id this process had not seen: kept, so a retry costs no read.
+    public mutating func remember(_ reply: CommandReply) { ledger.record(reply) }
+
+    /// The GPS time now, when fixes have taught it.
+    public func gpsTime(atReceive instant: Double) -> GPSTime? {
+        clock.gpsTime(atReceive: instant)
+    }
+
+    // MARK: Steps
+
+    func makeTrack(_ activity: Activity) -> TrackSession {
+        var profile = activity.profile
+        if let lost = configuration.gpsLostAfter { profile.gpsLostAfter = lost }
+        return TrackSession(activity: activity, profile: profile, heartRateZones: configuration.heartRateZones)
+    }
+
+    private mutating func perform(
+        _ transition: SessionLifecycle.Transition,
+        activity: Activity?,
+        receivedAt: Double,
+        systemTime: Double,
+        into output: inout SessionOutput
+    ) -> String {
+        switch transition {
+        case .begin:
+            let anchor =
+                clock.gpsTime(atReceive: receivedAt).map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+                ?? TimeAnchor(source: .system, seconds: systemTime)
+            let id = begin(activity: activity ?? configuration.activity, at: anchor, into: &output)
+            session?.lastSample = receivedAt
+            lifecycle.confirmStart()
+            output.rows.append(.state(sessionID: id, lifecycle.state))
+            return "session started"
+        case .suspend:
+            session?.track.pauseByCommand()
+            pauseChanged(.paused, receivedAt: receivedAt, into: &output)
+            return "session paused"
+        case .resume:
+            session?.track.resumeByCommand()
+            pauseChanged(.resumed, receivedAt: receivedAt, into: &output)
+            return "session resumed"
+        case .end:
+            guard let open = session else {
+                lifecycle.finish()
+                return "session ended"
+            }
+            let endedAt =
+                open.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+                ?? TimeAnchor(source: .system, seconds: systemTime)
+            finish(open, reason: .command, endedAt: endedAt, receivedAt: receivedAt, into: &output)
+            return "session ended"
+        }
+    }
+
+    /// A pause or resume by command: an event at the last fix and the new state, written at once.
+    private mutating func pauseChanged(_ event: SessionEvent, receivedAt: Double, into output: inout SessionOutput) {
+        guard let id = session?.id, !isRecovering else { return }
+        record(event, time: session?.track.lastFixTime, receivedAt: receivedAt, into: &output)
+        output.rows.append(.state(sessionID: id, lifecycle.state))
+    }
+
+    @discardableResult
+    mutating func begin(activity: Activity, at anchor: TimeAnchor, into output: inout SessionOutput) -> String {
+        let id = ids.next()
+        session = OpenSession(
+            id: id, startedAt: anchor, track: makeTrack(activity), lastSample: 0, downSince: nil, recovering: false)
+        nextSeq = 1
+        output.rows.append(.begin(sessionID: id, activity: activity, startedAt: anchor))
+        let time = anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil
+        record(.started(anchor), time: time, receivedAt: nil, into: &output)
+        return id
+    }
+
+    mutating func abandon(endedAt: TimeAnchor?, into output: inout SessionOutput) {
+        guard let open = session else { return }
+        lifecycle = SessionLifecycle(state: .ending)
+        finish(open, reason: .abandoned, endedAt: endedAt, receivedAt: nil, into: &output)
+    }
+
+    private mutating func finish(
+        _ open: OpenSession,
+        reason: EndReason,
+        endedAt: TimeAnchor?,
+        receivedAt: Double?,
+        into output: inout SessionOutput
+    ) {
+        record(.ended(reason), time: open.track.lastFixTime, receivedAt: receivedAt, into: &output)
+        output.rows.append(.finish(sessionID: open.id, summary: open.track.summary, reason: reason, endedAt: endedAt))
+        lifecycle.finish()
+        lastEnded = open.id
+        session = nil
+    }
+
+    /// Follows the core's auto-pause in the lifecycle.
+    mutating func follow(_ events: [TrackEvent]) {
+        for event in events {
+            switch event {
+            case .autoPaused: lifecycle.autoPaused()
+            case .autoResumed: lifecycle.autoResumed()
+            default: break
+            }
+        }
+    }
+
+    private mutating func record(_ event: TrackEvent, receivedAt: Double?, into output: inout SessionOutput) {
+        let before = lifecycle.state
+        follow([event])
+        record(.track(event), time: event.time, receivedAt: receivedAt, into: &output)
+        if lifecycle.state != before, let id = session?.id {
+            output.rows.append(.state(sessionID: id, lifecycle.state))
+        }
+    }
+
+    /// An event of the open session: a row in its sequence, and its announcement.
+    mutating func record(_ event: SessionEvent, time: GPSTime?, receivedAt: Double?, into output: inout SessionOutput) {
+        guard let id = session?.id else { return }
+        let announcement = Announcement(event, sessionID: id, time: time, receivedAt: receivedAt)
+        output.rows.append(.event(seq: takeSeq(), announcement))
+        output.announcements.append(announcement)
+    }
+
+    /// An event logged in an open session without a date of its own (gpsd, devices), announced always.
+    private mutating func note(_ event: SessionEvent, receivedAt: Double, into output: inout SessionOutput) {
+        guard session != nil, !isRecovering else {
+            output.announcements.append(Announcement(event, sessionID: session?.id, receivedAt: receivedAt))
+            return
+        }
+        record(event, time: nil, receivedAt: receivedAt, into: &output)
+    }
+
+    private mutating func takeSeq() -> Int {
+        defer { nextSeq += 1 }
+        return nextSeq
+    }
+}
+
+extension Fix {
+    /// Good enough to start a session on: a 2D/3D fix with a time and a real position.
+    public var isUsable: Bool {
+        guard mode >= 2, time != nil, let position else { return false }
+        return position.isPlausible
+    }
+}

@@ -1,0 +1,75 @@
+extension SessionEngine {
+    /// A command: answered from the ledger (once durable), applied once the log has said the id
+    /// is new, or refused while storage is failing or the daemon stops.
+    mutating func command(_ request: CommandRequest, _ now: Instant) {
+        guard phase == .running else {
+            fail(request.token, request.id, request.command, .shuttingDown, "wearbridge is shutting down: not applied")
+            return
+        }
+        if let known = controller.reply(for: request.id) {
+            if queue.isUndurable(request.id) {
+                queue.wait(WriteQueue.Waiter(token: request.token, reply: known))
+            } else {
+                actions.append(.reply(request.token, .command(known)))
+            }
+            return
+        }
+        let pending = PendingCommand(request: request, receivedAt: now.monotonic, systemTime: now.system)
+        if lookups[request.id] != nil {
+            lookups[request.id]?.append(pending)
+            return
+        }
+        if case .failing(let since, let failure, _) = queue.health {
+            let failingFor = Int((now.monotonic - since).rounded())
+            fail(
+                request.token, request.id, request.command, .storageFailing,
+                "not applied: nothing can be recorded (\(failure), for \(failingFor) s); retry with the same id")
+            return
+        }
+        lookups[request.id] = [pending]
+        actions.append(.persist(.lookUp(commandID: request.id)))
+    }
+
+    /// The writer's answer on an id this process had not seen.
+    mutating func lookedUp(_ id: String, _ result: Result<CommandReply?, StorageFailure>, _ now: Instant) {
+        guard let waiting = lookups.removeValue(forKey: id), let first = waiting.first else { return }
+        switch result {
+        case .failure(let failure):
+            for pending in waiting {
+                fail(
+                    pending.request.token, id, pending.request.command, .lookupFailed,
+                    "cannot tell whether this id was already applied (\(failure)); not applied")
+            }
+        case .success(let stored?):
+            controller.remember(stored)
+            for pending in waiting { actions.append(.reply(pending.request.token, .command(stored))) }
+        case .success(nil):
+            let refusal: (CommandFailure.Reason, String)? =
+                if phase != .running {
+                    (.shuttingDown, "wearbridge is shutting down: not applied")
+                } else if case .failing(_, let failure, _) = queue.health {
+                    (.storageFailing, "not applied: nothing can be recorded (\(failure)); retry with the same id")
+                } else {
+                    nil
+                }
+            if let (reason, message) = refusal {
+                for pending in waiting { fail(pending.request.token, id, pending.request.command, reason, message) }
+                return
+            }
+            let request = first.request
+            let reply = controller.handle(
+                request.command, id: id, activity: request.activity, receivedAt: first.receivedAt,
+                systemTime: first.systemTime, into: &output)
+            // The command's row must be in the queue before its waiters are attached to it.
+            absorbOutput()
+            for pending in waiting { queue.wait(WriteQueue.Waiter(token: pending.request.token, reply: reply)) }
+        }
+    }
+
+    mutating func fail(
+        _ token: ReplyToken, _ id: String, _ command: SessionCommand, _ reason: CommandFailure.Reason, _ message: String
+    ) {
+        let failure = CommandFailure(commandID: id, command: command, reason: reason, message: message)
+        actions.append(.reply(token, .failed(failure)))
+    }
+}

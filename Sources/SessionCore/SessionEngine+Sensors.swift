@@ -1,0 +1,71 @@
+import GPSD
+import HeartRate
+import TrackCore
+
+extension SessionEngine {
+    mutating func gpsd(_ event: GPSDLinkEvent, _ now: Instant) {
+        switch event {
+        case .connected:
+            controller.gpsd(connected: true, receivedAt: now.monotonic, into: &output)
+        case .disconnected:
+            if let fix = merger.flushAll() { ingest(fix, now) }
+            controller.gpsd(connected: false, receivedAt: now.monotonic, into: &output)
+        case .message(.tpv(let tpv), let receivedAt):
+            for fix in merger.add(tpv.fix(receivedAt: receivedAt), now: receivedAt) { ingest(fix, now) }
+        case .message(.device(let device), let receivedAt):
+            if let active = device.isActive {
+                controller.device(path: device.path ?? "", activated: active, receivedAt: receivedAt, into: &output)
+            }
+        case .message, .malformed:
+            // Versions, errors and malformed lines are the gpsd link's to log and count.
+            break
+        }
+    }
+
+    /// A fix for the session, unless storage cannot log it: then it is given up whole (neither
+    /// logged nor taken in), so that the session stays exactly what its log rebuilds, and the
+    /// time without fixes is bridged like a GPS outage once storage is back.
+    mutating func ingest(_ fix: Fix, _ now: Instant) {
+        lastFix = fix
+        if let receivedAt = fix.receivedAt {
+            if fix.mode >= 2, fix.position != nil { lastPositionAt = receivedAt }
+            if fix.isUsable {
+                let instant = GPSTime(seconds: receivedAt)
+                _ = standbyWatch.regained(at: instant, lastUsable: lastUsableAt.map(GPSTime.init))
+                lastUsableAt = receivedAt
+            }
+        }
+        guard !queue.isFailing, phase != .closing, phase != .finished else {
+            queue.skipped(.fix)
+            return
+        }
+        controller.ingest(fix, into: &output)
+        if configuration.traceFixes, let time = fix.time { actions.append(.traceFix(epoch: time)) }
+    }
+
+    mutating func strap(_ event: StrapLinkEvent, _ now: Instant) {
+        let previousLocation = strap?.location
+        strap?.update(event)
+        switch event {
+        case .beat(let measurement, let payload, let receivedAt):
+            guard !queue.isFailing else {
+                if controller.session != nil { queue.skipped(.beat) }
+                return
+            }
+            let sample = HeartRateSample(measurement, payload: payload, receivedAt: receivedAt)
+            controller.heartRate(sample, into: &output)
+        case .malformedBeat(let payload, let reason, let receivedAt):
+            controller.event(.malformedBeat(payload: payload, reason: reason), receivedAt: receivedAt, into: &output)
+        case .strap(let strapEvent, let receivedAt):
+            controller.event(.strap(strapEvent), receivedAt: receivedAt, into: &output)
+        case .bodySensorLocation(let name, let receivedAt):
+            // Where the strap is worn is logged when it changes, not at every reconnection.
+            guard previousLocation != name else { return }
+            controller.event(.strapLocation(name), receivedAt: receivedAt, into: &output)
+        case .subscribed:
+            break
+        case .chosen(let address):
+            actions.append(.rememberStrap(address))
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import GPSD
+import HeartRate
+import TrackCore
+
+/// The daemon's engine as a pure state machine: gpsd reports, strap events, commands, storage
+/// reports and ticks in, with the time; typed actions out (persist, reply, announce, watchdog,
+/// remember the strap). No clock, no I/O: the daemon's loop is a thin shell that performs the
+/// actions, and tests drive it with scripted inputs and a manual clock.
+///
+/// Replies to commands go out only once the batch holding their row has committed (exactly once
+/// per token); rows are batched about once a second, lifecycle rows and commands at once, one
+/// batch in flight at a time (`WriteQueue`).
+public struct SessionEngine: Sendable {
+    public struct Configuration: Sendable {
+        public var session: SessionController.Configuration
+        public var strapConfigured: Bool
+        /// No usable fix for this long is "GPS lost" (s), for `status` outside a fed session.
+        public var gpsLostAfter: Double
+        /// While storage fails, a commit is retried this often (s).
+        public var retryInterval: Double
+        /// Rows held in memory before raw fixes, then beats, then notices are given up.
+        public var maxPendingRows: Int
+        /// Emit `.traceFix` for every fix entering the core (the latency benchmark).
+        public var traceFixes: Bool
+
+        public init(
+            session: SessionController.Configuration,
+            strapConfigured: Bool = false,
+            gpsLostAfter: Double = 5,
+            retryInterval: Double = 2,
+            maxPendingRows: Int = 20_000,
+            traceFixes: Bool = false
+        ) {
+            self.session = session
+            self.strapConfigured = strapConfigured
+            self.gpsLostAfter = gpsLostAfter
+            self.retryInterval = retryInterval
+            self.maxPendingRows = maxPendingRows
+            self.traceFixes = traceFixes
+        }
+    }
+
+    /// Running, then (after `.shutdown`) draining to the writer, closing it, finished.
+    enum Phase: Sendable, Equatable {
+        case running
+        /// `attempted`: the last batch was handed to the writer once.
+        case draining(attempted: Bool)
+        case closing
+        case finished
+    }
+
+    /// A command waiting for the writer to say whether the log already answered its id.
+    struct PendingCommand: Sendable {
+        var request: CommandRequest
+        var receivedAt: Double
+        var systemTime: Double
+    }
+
+    public let configuration: Configuration
+    public internal(set) var controller: SessionController
+    var merger = LiveEpochMerger()
+    var queue: WriteQueue
+    var strap: StrapStatus?
+    var lookups: [String: [PendingCommand]] = [:]
+    var phase = Phase.running
+    /// The figures last handed to the writer, so that a quiet second costs no commit.
+    var lastLive: SessionSummary?
+    /// The last fix of any kind, the receive instants of the last one with a position and the last
+    /// usable one: `status` outside a fed session (idle, or storage failing).
+    var lastFix: Fix?
+    var lastPositionAt: Double?
+    var lastUsableAt: Double?
+    var standbyWatch: GPSWatch
+    var output = SessionOutput()
+    var actions: [EngineAction] = []
+
+    /// A new engine; `startup` is what recovery produced, written at the first input.
+    public init(configuration: Configuration, controller: SessionController, startup: SessionOutput = SessionOutput()) {
+        self.configuration = configuration
+        self.controller = controller
+        queue = WriteQueue(maxPendingRows: configuration.maxPendingRows, retryInterval: configuration.retryInterval)
+        strap = configuration.strapConfigured ? StrapStatus() : nil
+        standbyWatch = GPSWatch(lostAfter: configuration.gpsLostAfter)
+        output = startup
+        if !startup.rows.isEmpty { queue.flushNow() }
+    }
+
+    /// Takes over the sessions a crash left open: the newest is resumed, older ones are closed as
+    /// abandoned where they stopped.
+    public static func recovering(
+        _ open: [RecoveredSession],
+        configuration: Configuration,
+        ids: SessionIDGenerator,
+        now: Instant
+    ) -> SessionEngine {
+        var controller = SessionController(configuration: configuration.session, ids: ids)
+        var startup = SessionOutput()
+        for (index, stored) in open.enumerated() {
+            var recovered = SessionController(
+                recovering: stored, configuration: configuration.session, ids: ids, restartedAt: now.monotonic)
+            if index < open.count - 1 {
+                // Only one session can be open; an older one is closed where it stopped.
+                recovered.abandonNow(into: &startup)
+            } else {
+                recovered.recovered(into: &startup)
+                controller = recovered
+            }
+        }
+        return SessionEngine(configuration: configuration, controller: controller, startup: startup)
+    }
+
+    public var isFinished: Bool { phase == .finished }
+
+    /// One input at `now`; what the shell must do, in order.
+    public mutating func handle(_ input: EngineInput, now: Instant) -> [EngineAction] {
+        switch input {
+        case .gpsd(let event): gpsd(event, now)
+        case .strap(let event): strap(event, now)
+        case .command(let request): command(request, now)
+        case .status(let token): actions.append(.reply(token, .status(status(now))))
+        case .storage(let report): storage(report, now)
+        case .tick: tick(now)
+        case .shutdown: shutdown(now)
+        }
+        flush(now)
+        var result: [EngineAction] = []
+        swap(&result, &actions)
+        return result
+    }
+
+    private mutating func tick(_ now: Instant) {
+        if let fix = merger.flush(now: now.monotonic) { ingest(fix, now) }
+        if phase == .running, !queue.isFailing { controller.tick(receivedAt: now.monotonic, into: &output) }
+        _ = standbyWatch.judge(now: GPSTime(seconds: now.monotonic), lastUsable: lastUsableAt.map(GPSTime.init))
+        queue.commitDue()
+        actions.append(.watchdog)
+    }
+
+    /// Moves what the session logic produced into the queue and out to the sinks. While storage
+    /// fails, only critical rows are held: notices are announced, not logged, and counted.
+    mutating func absorbOutput() {
+        for announcement in output.announcements { actions.append(.announce(announcement)) }
+        if queue.isFailing {
+            var kept: [SessionRow] = []
+            for row in output.rows {
+                if row.retention == .critical {
+                    kept.append(row)
+                } else {
+                    queue.skipped(row.retention)
+                }
+            }
+            queue.append(kept)
+        } else {
+            queue.append(output.rows)
+        }
+        output.removeAll()
+    }
+
+    /// Hands the next batch to the writer when one is due; after shutdown, the last one and then
+    /// the writer's close.
+    private mutating func flush(_ now: Instant) {
+        absorbOutput()
+        switch phase {
+        case .running:
+            if queue.isReady(now: now.monotonic) { write() }
+        case .draining(let attempted):
+            guard !queue.hasInFlight else { return }
+            // One last attempt even on failing storage; more only while commits succeed.
+            if !attempted || (!queue.isFailing && queue.hasPendingRows), write() {
+                phase = .draining(attempted: true)
+                return
+            }
+            phase = .closing
+            actions.append(.persist(.close))
+        case .closing, .finished:
+            break
+        }
+    }
+
+    /// Takes a batch with the live figures (when they changed); false when there was nothing to write.
+    @discardableResult
+    private mutating func write() -> Bool {
+        var live: LiveFigures?
+        if let session = controller.session {
+            let summary = session.track.summary
+            if summary != lastLive { live = LiveFigures(sessionID: session.id, summary: summary) }
+        }
+        guard let batch = queue.take(live: live) else { return false }
+        if let live { lastLive = live.summary }
+        actions.append(.persist(.write(batch)))
+        return true
+    }
+
+    private mutating func shutdown(_ now: Instant) {
+        guard phase == .running else { return }
+        // The held epoch and the open session's figures are written; the session stays open, to be
+        // resumed by the next start.
+        if let fix = merger.flushAll() { ingest(fix, now) }
+        phase = .draining(attempted: false)
+        queue.flushNow()
+    }
+}

@@ -1,0 +1,60 @@
+import HeartRate
+import TrackCore
+
+/// Everything a session's listeners (the data log, cues, the phone, a dashboard) hear about: one
+/// typed enum from the core to every sink; only Store turns it into a stored kind and detail.
+public enum SessionEvent: Sendable, Equatable {
+    // MARK: Lifecycle
+
+    case started(TimeAnchor)
+    /// Paused or resumed by command (auto-pause is a `track` event).
+    case paused
+    case resumed
+    case ended(EndReason)
+    /// A restarted daemon took the session over, at this distance.
+    case recovered(distance: Double, lastFix: GPSTime?)
+    /// The first fix after a restart: the daemon was down this long (s).
+    case restartGap(down: Double)
+
+    // MARK: The path of a fix
+
+    /// Auto-pause, splits, GPS lost and regained, bridged gaps, resets.
+    case track(TrackEvent)
+
+    // MARK: gpsd
+
+    case gpsdConnected
+    case gpsdDisconnected
+    case deviceAdded(path: String)
+    case deviceRemoved(path: String)
+
+    // MARK: The strap
+
+    /// Found, lost, regained, contact, battery.
+    case strap(StrapEvent)
+    /// Where the strap says it is worn, when that changes.
+    case strapLocation(String)
+    /// A notification that is not a measurement: its bytes and why.
+    case malformedBeat(payload: [UInt8], reason: String)
+
+    // MARK: Storage
+
+    /// A commit failed: rows are held (raw fixes given up first) and retried.
+    case storageFailed(StorageFailure)
+    /// Commits succeed again after `after` seconds; what could not be kept meanwhile.
+    case storageRecovered(after: Double, dropped: DropCounts)
+}
+
+extension SessionEvent {
+    /// Events that must reach the log whatever happens; the others are notices, given up before
+    /// lifecycle rows when storage is short.
+    public var isCritical: Bool {
+        switch self {
+        case .started, .paused, .resumed, .ended, .recovered, .restartGap, .storageFailed, .storageRecovered: true
+        case .track(.autoPaused), .track(.autoResumed), .track(.split): true
+        case .track, .gpsdConnected, .gpsdDisconnected, .deviceAdded, .deviceRemoved, .strap, .strapLocation,
+            .malformedBeat:
+            false
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import HeartRate
+import TrackCore
+
+/// What `status` shows: the session's figures, GPS, the strap and storage, as the core sees them
+/// now. The control socket (and later the phone link) turns it into its own wire format.
+public struct SessionStatus: Sendable, Equatable {
+    public struct Figures: Sendable, Equatable {
+        public var sessionID: String
+        public var activity: Activity
+        public var distance: Double
+        public var elapsed: Double
+        public var moving: Double
+        public var paused: Double
+        public var averagePace: Double?
+        public var currentPace: Double?
+        public var fixesAccepted: Int
+        public var fixesRejected: Int
+    }
+
+    public struct GPS: Sendable, Equatable {
+        public var gpsdConnected: Bool
+        /// gpsd mode of the last report: 1 no fix, 2 2D, 3 3D.
+        public var mode: Int?
+        public var horizontalError: Double?
+        public var lastFixAge: Double?
+        /// gpsd gone, or no usable fix for the lost-after time: the same judgement as the
+        /// session's `gps_lost` events.
+        public var lost: Bool
+    }
+
+    public struct HeartRate: Sendable, Equatable {
+        public enum Link: String, Sendable {
+            /// No beat yet.
+            case searching
+            case streaming
+            case lost
+        }
+
+        public var link: Link
+        public var address: String?
+        public var bpm: Int?
+        public var contact: SensorContact?
+        public var batteryPercent: Int?
+        public var location: String?
+        public var lastBeatAge: Double?
+        public var beats: Int
+        public var malformed: Int
+    }
+
+    public struct Storage: Sendable, Equatable {
+        /// Nil while commits succeed.
+        public var failure: StorageFailure?
+        /// How long commits have been failing (s).
+        public var failingFor: Double?
+        /// Rows logged in memory, not yet committed.
+        public var pendingRows: Int
+        /// Given up since the daemon started, because storage could not take them.
+        public var dropped: DropCounts
+    }
+
+    public var state: SessionLifecycle.State
+    /// Nil when no session is open.
+    public var figures: Figures?
+    public var gps: GPS
+    /// Nil when no strap is configured.
+    public var heartRate: HeartRate?
+    public var storage: Storage
+}

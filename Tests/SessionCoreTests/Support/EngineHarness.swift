@@ -1,0 +1,239 @@
+import GPSD
+import HeartRate
+import SessionCore
+import Testing
+import TrackCore
+
+/// GPS time of the first synthetic fix; monotonic receive instants run 1000 s ahead of it minus
+/// this (a boot with a wrong wall clock).
+let t0 = 1_750_000_000.0
+
+/// Receive instant of a fix at GPS time `t`.
+func received(_ t: Double) -> Double { t - t0 + 1000.05 }
+
+/// A straight line east at `speed`, one fix a second from `start` on.
+func line(from start: Double, seconds: Int, speed: Double = 3, startEast: Double = 0) -> [Fix] {
+    let frame = LocalFrame(origin: GeoPoint(latitude: 48.137, longitude: 11.575))
+    return (0..<seconds).map { i in
+        let t = start + Double(i)
+        let east = startEast + speed * (t - t0)
+        return Fix(
+            mode: 3, time: GPSTime(seconds: t), position: frame.unproject(LocalPoint(east: east, north: 0)),
+            errorEast: 3, errorNorth: 3, horizontalError: 4, speed: speed, track: 90, speedError: 0.3,
+            receivedAt: received(t))
+    }
+}
+
+/// gpsd's report of a fix.
+func tpv(_ fix: Fix) -> TPV {
+    TPV(
+        mode: fix.mode, time: fix.time, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
+        epx: fix.errorEast, epy: fix.errorNorth, eph: fix.horizontalError, speed: fix.speed, track: fix.track,
+        eps: fix.speedError)
+}
+
+/// The engine with a manual clock, scripted inputs, and a stand-in for the store's writer: a list
+/// of committed rows ("the disk") and an outcome chosen by the test. Every reply is checked as it
+/// comes: a command's reply only once its row is on the disk, and one reply per token.
+struct EngineHarness {
+    enum Disk {
+        case healthy
+        case failing(StorageFailure)
+    }
+
+    var engine: SessionEngine
+    var now: Instant
+    /// Every action so far, in order.
+    private(set) var actions: [EngineAction] = []
+    /// Rows committed, in commit order.
+    private(set) var disk: [SessionRow] = []
+    private(set) var commits = 0
+    private(set) var failedAttempts = 0
+    var health = Disk.healthy
+    /// Store requests handed out and not yet answered.
+    private(set) var requests: [StoreRequest] = []
+    /// Answer store requests as they come (off: the test answers them by hand).
+    var autoSettle = true
+    private var nextToken: UInt64 = 1
+    private(set) var replies: [ReplyToken: [EngineReply]] = [:]
+
+    static let full = StorageFailure(.full, "database or disk is full (/data/wearbridge.sqlite)")
+
+    init(
+        _ configuration: SessionController.Configuration = .init(),
+        strap: Bool = false,
+        maxPendingRows: Int = 20_000,
+        open: [RecoveredSession] = [],
+        disk: [SessionRow] = [],
+        startingAt monotonic: Double = 1000
+    ) {
+        self.disk = disk
+        let engineConfiguration = SessionEngine.Configuration(
+            session: configuration, strapConfigured: strap, gpsLostAfter: configuration.gpsLostAfter ?? 5,
+            retryInterval: 2, maxPendingRows: maxPendingRows, traceFixes: true)
+        now = Instant(monotonic: monotonic, system: 1_700_000_000)
+        engine = SessionEngine.recovering(
+            open, configuration: engineConfiguration, ids: SessionIDGenerator(seed: 7), now: now)
+    }
+
+    // MARK: Inputs
+
+    @discardableResult
+    mutating func send(_ input: EngineInput) -> [EngineAction] {
+        var produced = engine.handle(input, now: now)
+        record(produced)
+        if autoSettle { produced += settle() }
+        return produced
+    }
+
+    /// Fixes as gpsd reports them, each at its own receive instant.
+    mutating func feed(_ fixes: [Fix]) {
+        for fix in fixes {
+            if let at = fix.receivedAt, at > now.monotonic { now.monotonic = at }
+            send(.gpsd(.message(.tpv(tpv(fix)), receivedAt: fix.receivedAt ?? now.monotonic)))
+        }
+    }
+
+    /// Fixes with the daemon's once-a-second tick after each, as a live run has them.
+    mutating func ride(_ fixes: [Fix]) {
+        for fix in fixes {
+            feed([fix])
+            send(.tick)
+        }
+    }
+
+    /// Moves the clock on to `monotonic`, ticking once a second on the way.
+    mutating func tick(until monotonic: Double) {
+        while now.monotonic + 1 <= monotonic {
+            now.monotonic += 1
+            send(.tick)
+        }
+        now.monotonic = monotonic
+        send(.tick)
+    }
+
+    /// A command with a fresh token; the token, to look up its replies.
+    @discardableResult
+    mutating func command(_ command: SessionCommand, id: String, activity: Activity? = nil) -> ReplyToken {
+        let token = ReplyToken(nextToken)
+        nextToken += 1
+        send(.command(CommandRequest(command, id: id, activity: activity, token: token)))
+        return token
+    }
+
+    mutating func status() -> SessionStatus? {
+        let token = ReplyToken(nextToken)
+        nextToken += 1
+        send(.status(token))
+        guard case .status(let status)? = replies[token]?.first else { return nil }
+        return status
+    }
+
+    /// Answers every store request handed out, as the disk stands; what that produced.
+    @discardableResult
+    mutating func settle() -> [EngineAction] {
+        var produced: [EngineAction] = []
+        while !requests.isEmpty { produced += settleOne() }
+        return produced
+    }
+
+    /// Answers the oldest store request handed out.
+    @discardableResult
+    mutating func settleOne() -> [EngineAction] {
+        var produced: [EngineAction] = []
+        if !requests.isEmpty {
+            let request = requests.removeFirst()
+            let report: StoreReport
+            switch (request, health) {
+            case (.write(let batch), .healthy):
+                disk += batch.rows
+                commits += 1
+                report = .committed(batch: batch.id)
+            case (.write(let batch), .failing(let failure)):
+                failedAttempts += 1
+                report = .failed(batch: batch.id, failure)
+            case (.lookUp(let id), _):
+                report = .lookedUp(commandID: id, .success(storedReply(id)))
+            case (.close, _):
+                report = .closed
+            }
+            let more = engine.handle(.storage(report), now: now)
+            record(more)
+            produced += more
+        }
+        return produced
+    }
+
+    // MARK: Looking at what happened
+
+    func reply(_ token: ReplyToken) -> EngineReply? {
+        let all = replies[token] ?? []
+        #expect(all.count <= 1, "token \(token) answered \(all.count) times")
+        return all.first
+    }
+
+    var announcements: [Announcement] {
+        actions.compactMap { if case .announce(let announcement) = $0 { announcement } else { nil } }
+    }
+
+    var events: [SessionEvent] { announcements.map(\.event) }
+
+    /// Event rows on the disk.
+    var storedEvents: [(seq: Int, announcement: Announcement)] {
+        disk.compactMap { if case .event(let seq, let announcement) = $0 { (seq, announcement) } else { nil } }
+    }
+
+    /// What the log would give back to rebuild `session`: its fixes, beats and commands by sequence.
+    func journal(of session: String) -> RecoveredSession? {
+        var entries: [(Int, SessionController.JournalEntry)] = []
+        var start: (Activity, TimeAnchor)?
+        var maxSeq = 0
+        for row in disk {
+            switch row {
+            case .begin(session, let activity, let anchor): start = (activity, anchor)
+            case .fix(session, let seq, let fix, _):
+                entries.append((seq, .fix(fix)))
+                maxSeq = max(maxSeq, seq)
+            case .heartRate(session, let seq, let sample, _):
+                entries.append((seq, .heartRate(sample)))
+                maxSeq = max(maxSeq, seq)
+            case .command(session, let seq, let reply, _):
+                entries.append((seq, .command(reply.command, id: reply.commandID)))
+                maxSeq = max(maxSeq, seq)
+            case .event(let seq, let announcement) where announcement.sessionID == session:
+                maxSeq = max(maxSeq, seq)
+            default: break
+            }
+        }
+        guard let (activity, anchor) = start else { return nil }
+        entries.sort { $0.0 < $1.0 }
+        return RecoveredSession(
+            id: session, activity: activity, startedAt: anchor, journal: entries.map(\.1), nextSeq: maxSeq + 1)
+    }
+
+    var sessionID: String? { engine.controller.session?.id }
+
+    // MARK: Checks
+
+    private func storedReply(_ id: String) -> CommandReply? {
+        for case .command(_, _, let reply, _) in disk where reply.commandID == id { return reply }
+        return nil
+    }
+
+    private mutating func record(_ produced: [EngineAction]) {
+        for action in produced {
+            switch action {
+            case .persist(let request):
+                requests.append(request)
+            case .reply(let token, let reply):
+                if case .command(let answer) = reply {
+                    #expect(storedReply(answer.commandID) != nil, "\(answer.commandID) acknowledged before it is on disk")
+                }
+                replies[token, default: []].append(reply)
+            default:
+                break
+            }
+        }
+        actions += produced
+    }
+}

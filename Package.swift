@@ -114,11 +114,14 @@ let package = Package(
             ]
         ),
         // What tests and benchmarks both need around real processes: /proc figures, a notify socket.
-        .target(name: "Harness", dependencies: ["UnixSockets"]),
+        .target(
+            name: "Harness",
+            dependencies: ["UnixSockets", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
-                "TrackCore", "GPSD", "GPSDLink", "LinkTiming", "LineFraming", "Replay", "Harness",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "LinkTiming", "LineFraming", "Replay", "Harness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -8,7 +8,8 @@ activity=${2:-running}
 scripts/setup.sh
 bin=$(scripts/build-release.sh | tail -1)
 work=$(mktemp -d /tmp/wearbridge-demo.XXXXXX)
-trap 'kill "${daemon:-}" 2>/dev/null || true; kill "${fake:-}" 2>/dev/null || true' EXIT
+# gpsfake runs in a process group of its own (setsid), so that its gpsd ends with it.
+trap 'kill "${daemon:-}" 2>/dev/null || true; [ -z "${fake:-}" ] || kill -KILL -- "-$fake" 2>/dev/null || true' EXIT
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$work/data"
 cat >"$work/wearbridge.toml" <<TOML
@@ -23,7 +24,7 @@ activity = "$activity"
 autostart = true
 TOML
 echo "gpsfake: replaying $recording into a real gpsd on port $port (about 60x real time)"
-gpsfake -1 -q -W 900 -c 0.004 -P "$port" "$recording" >"$work/gpsfake.log" 2>&1 &
+setsid gpsfake -1 -q -W 900 -c 0.004 -P "$port" "$recording" >"$work/gpsfake.log" 2>&1 &
 fake=$!
 "$bin" run --config "$work/wearbridge.toml" 2>"$work/daemon.log" &
 daemon=$!

@@ -8,7 +8,15 @@ cd "$(dirname "$0")/.."
 # Formatting and lint first: seconds, and the style is part of the contract (.swift-format).
 swift format lint --strict --recursive --parallel Package.swift Sources Tests
 swift build --build-tests
-swift test --skip-build
+# Every process the suite starts carries this mark; none may outlive it (scripts/no-leftovers.sh).
+WEARBRIDGE_TEST_RUN="run-$$-$(date +%s)"
+export WEARBRIDGE_TEST_RUN
+status=0
+swift test --skip-build || status=$?
+scripts/no-leftovers.sh || status=1
+[ "$status" -eq 0 ] || exit "$status"
 if [ "${BLE_E2E:-1}" != 0 ]; then
-    scripts/ble-e2e.sh
+    scripts/ble-e2e.sh || status=$?
+    scripts/no-leftovers.sh || status=1
 fi
+exit "$status"

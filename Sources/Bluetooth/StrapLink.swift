@@ -58,10 +58,14 @@ public struct StrapLink: Sendable {
         var monitor: StrapMonitor?
         let loop = ReconnectLoop(
             messages: .init(failed: "strap connection failed", ended: "strap link ended"),
-            peer: ["adapter": "\(adapter)"], backoff: backoff, logger: logger)
+            peer: ["adapter": "\(adapter)"],
+            backoff: backoff,
+            logger: logger
+        )
         await loop.run {
             let (known, carried) = (address, monitor)
-            let result = await Self.blocking { stop in attempt(address: known, monitor: carried, stop: stop, emit: emit) }
+            let result = await Self.blocking { stop in attempt(address: known, monitor: carried, stop: stop, emit: emit)
+            }
             address = result.address
             // The monitor outlives connections: "lost" and "regained" span them.
             monitor = result.monitor
@@ -78,7 +82,9 @@ public struct StrapLink: Sendable {
 
     /// One attempt, on a blocking thread: find the strap (first-seen), connect, stream until the link ends.
     func attempt(
-        address known: BluetoothAddress?, monitor carried: StrapMonitor?, stop: StopFlag,
+        address known: BluetoothAddress?,
+        monitor carried: StrapMonitor?,
+        stop: StopFlag,
         emit: (StrapLinkEvent) -> Void
     ) -> Attempt {
         let peer: BluetoothAddress
@@ -97,18 +103,26 @@ public struct StrapLink: Sendable {
         let attemptStarted = MonotonicClock.now()
         let bearer: ATTBearer
         do {
-            bearer = try L2CAPConnector(adapter: adapter, connectTimeout: connectTimeout).connect(to: peer) { stop.isSet }
+            bearer = try L2CAPConnector(adapter: adapter, connectTimeout: connectTimeout).connect(to: peer) {
+                stop.isSet
+            }
         } catch {
             return Attempt(
-                address: peer, monitor: strap,
-                outcome: .init(delivered: false, reason: "\(error)", metadata: ["strap": "\(peer)"]))
+                address: peer,
+                monitor: strap,
+                outcome: .init(delivered: false, reason: "\(error)", metadata: ["strap": "\(peer)"])
+            )
         }
         logger.info(
             "strap connected",
-            metadata: ["strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)"])
+            metadata: ["strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)"]
+        )
         var connection = StrapConnection(
-            client: HeartRateClient(requestTimeout: requestTimeout), batteryEvery: batteryEvery,
-            clock: { MonotonicClock.now() }, logger: logger)
+            client: HeartRateClient(requestTimeout: requestTimeout),
+            batteryEvery: batteryEvery,
+            clock: { MonotonicClock.now() },
+            logger: logger
+        )
         let reason = connection.run(over: bearer, monitor: &strap, stop: stop, emit: emit)
         bearer.close()
         // Stopping is ours, not the strap's: no "lost" for it.
@@ -122,8 +136,10 @@ public struct StrapLink: Sendable {
         ]
         // A connection that delivered beats was good: the backoff starts again from its shortest step.
         return Attempt(
-            address: peer, monitor: strap,
-            outcome: .init(delivered: connection.beats > 0, reason: reason, metadata: counts))
+            address: peer,
+            monitor: strap,
+            outcome: .init(delivered: connection.beats > 0, reason: reason, metadata: counts)
+        )
     }
 
     /// Runs `body` on a thread of its own (Bluetooth sockets block); cancelling the task sets its
@@ -149,14 +165,17 @@ public struct StrapLink: Sendable {
         while !stop.isSet {
             do {
                 let heard = try HCIScanner(adapter: adapter).scan(
-                    seconds: 10, stop: { $0.isHeartRateSensor || stop.isSet })
+                    seconds: 10,
+                    stop: { $0.isHeartRateSensor || stop.isSet }
+                )
                 if let strap = heard.first(where: \.isHeartRateSensor) {
                     logger.info(
                         "heart-rate strap found",
                         metadata: [
                             "strap": "\(strap.address)", "name": "\(strap.name ?? "")",
                             "rssi": "\(strap.rssi.map(String.init) ?? "")",
-                        ])
+                        ]
+                    )
                     return .success(strap.address)
                 }
             } catch {

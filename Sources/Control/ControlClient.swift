@@ -11,7 +11,9 @@ public struct ControlClient: Sendable {
         self.path = path
     }
 
-    public func send(_ request: ControlRequest) async throws -> ControlReply {
+    /// One request and its reply; a daemon that does not answer within `timeout` is an error,
+    /// never a client waiting forever.
+    public func send(_ request: ControlRequest, timeout: Duration = .seconds(15)) async throws -> ControlReply {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -25,7 +27,28 @@ public struct ControlClient: Sendable {
         } catch {
             throw ControlSocketError.connection(path: path, reason: "\(error)")
         }
-        return try await channel.executeThenClose { inbound, outbound in
+        let path = self.path
+        return try await withThrowingTaskGroup(of: ControlReply?.self) { group in
+            group.addTask { try await Self.exchange(request, over: channel, path: path) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let reply = try await group.next() ?? nil else {
+                channel.channel.close(promise: nil)
+                throw ControlSocketError.timedOut(path: path, after: timeout)
+            }
+            return reply
+        }
+    }
+
+    private static func exchange(
+        _ request: ControlRequest,
+        over channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
+        path: String
+    ) async throws -> ControlReply {
+        try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(bytes: ControlCodec.encode(request)))
             var framer = LineFramer(maxLineLength: 1 << 20)
             for try await buffer in inbound {

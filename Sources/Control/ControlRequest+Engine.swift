@@ -41,15 +41,30 @@ extension ControlReply {
         switch reply {
         case .command(let reply):
             self.init(
-                ok: reply.accepted, id: reply.commandID, command: reply.command.rawValue, message: reply.message,
-                state: reply.state.name, sessionID: reply.sessionID, error: reply.accepted ? nil : reply.message)
+                ok: reply.accepted,
+                id: reply.commandID,
+                command: reply.command.rawValue,
+                message: reply.message,
+                state: reply.state.name,
+                sessionID: reply.sessionID,
+                error: reply.accepted ? nil : reply.message
+            )
         case .failed(let failure):
             self.init(
-                ok: false, id: failure.commandID, command: failure.command.rawValue, error: failure.message,
-                reason: failure.reason.rawValue)
+                ok: false,
+                id: failure.commandID,
+                command: failure.command.rawValue,
+                error: failure.message,
+                reason: failure.reason.rawValue
+            )
         case .status(let status):
-            self.init(ok: true, command: "status", state: status.state.name, sessionID: status.figures?.sessionID,
-                status: StatusReport(status))
+            self.init(
+                ok: true,
+                command: "status",
+                state: status.state.name,
+                sessionID: status.figures?.sessionID,
+                status: StatusReport(status)
+            )
         }
     }
 }
@@ -59,32 +74,59 @@ extension StatusReport {
         let figures = status.figures
         let gps = status.gps
         self.init(
-            state: status.state.name, sessionID: figures?.sessionID, activity: figures?.activity.rawValue,
-            distance: figures?.distance, elapsed: figures?.elapsed, moving: figures?.moving, paused: figures?.paused,
-            averagePace: figures?.averagePace, currentPace: figures?.currentPace,
-            fixesAccepted: figures?.fixesAccepted, fixesRejected: figures?.fixesRejected,
+            state: status.state.name,
+            sessionID: figures?.sessionID,
+            activity: figures?.activity.rawValue,
+            distance: figures?.distance,
+            elapsed: figures?.elapsed,
+            moving: figures?.moving,
+            paused: figures?.paused,
+            averagePace: figures?.averagePace,
+            currentPace: figures?.currentPace,
+            fixesAccepted: figures?.fixesAccepted,
+            fixesRejected: figures?.fixesRejected,
             gps: GPS(
-                gpsdConnected: gps.gpsdConnected, mode: gps.mode, horizontalError: gps.horizontalError,
-                lastFixAge: gps.lastFixAge, lost: gps.lost),
-            heartRate: status.heartRate.map(HeartRate.init), storage: Storage(status.storage))
+                gpsdConnected: gps.gpsdConnected,
+                mode: gps.mode,
+                horizontalError: gps.horizontalError,
+                lastFixAge: gps.lastFixAge,
+                lost: gps.lost
+            ),
+            heartRate: status.heartRate.map(HeartRate.init),
+            storage: Storage(status.storage)
+        )
     }
 }
 
 extension StatusReport.HeartRate {
     init(_ strap: SessionStatus.HeartRate) {
         self.init(
-            link: strap.link.rawValue, address: strap.address, bpm: strap.bpm, contact: strap.contact?.rawValue,
-            batteryPercent: strap.batteryPercent, location: strap.location, lastBeatAge: strap.lastBeatAge,
-            beats: strap.beats, malformed: strap.malformed)
+            link: strap.link.rawValue,
+            address: strap.address,
+            bpm: strap.bpm,
+            contact: strap.contact?.rawValue,
+            batteryPercent: strap.batteryPercent,
+            location: strap.location,
+            lastBeatAge: strap.lastBeatAge,
+            beats: strap.beats,
+            malformed: strap.malformed
+        )
     }
 }
 
 extension StatusReport.Storage {
     init(_ storage: SessionStatus.Storage) {
         self.init(
-            state: storage.failure == nil ? "ok" : "failing", error: storage.failure?.message,
-            cause: storage.failure?.kind.rawValue, failingFor: storage.failingFor, pendingRows: storage.pendingRows,
+            state: storage.failure == nil ? "ok" : "failing",
+            error: storage.failure?.message,
+            cause: storage.failure?.kind.rawValue,
+            failingFor: storage.failingFor,
+            pendingRows: storage.pendingRows,
             dropped: Dropped(
-                fixes: storage.dropped.fixes, beats: storage.dropped.beats, events: storage.dropped.events))
+                fixes: storage.dropped.fixes,
+                beats: storage.dropped.beats,
+                events: storage.dropped.events
+            )
+        )
     }
 }

@@ -8,6 +8,7 @@ public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
     case notRunning(path: String)
     case connection(path: String, reason: String)
     case noReply(path: String)
+    case timedOut(path: String, after: Duration)
 
     public var description: String {
         switch self {
@@ -27,6 +28,8 @@ public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
             "cannot talk to wearbridge at \(path): \(reason)"
         case .noReply(let path):
             "wearbridge at \(path) closed the connection without a reply"
+        case .timedOut(let path, let after):
+            "wearbridge at \(path) did not reply within \(after); it may be stuck (see its log)"
         }
     }
 }

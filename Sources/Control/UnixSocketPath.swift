@@ -1,9 +1,10 @@
+import UnixSockets
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import UnixSockets
 
 /// Claims a Unix socket path before binding: a live listener means another daemon, a dead one
 /// is a leftover of a crash and is removed, anything else is not ours to delete.

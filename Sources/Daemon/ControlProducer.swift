@@ -27,14 +27,16 @@ struct ControlProducer: Sendable {
                         metadata: [
                             "command": "\(reply.command.rawValue)", "id": "\(reply.commandID)",
                             "accepted": "\(reply.accepted)", "message": "\(reply.message)",
-                        ])
+                        ]
+                    )
                 } else if case .failed(let failure) = answer {
                     logger.warning(
-                        "command not durable",
+                        "command failed",
                         metadata: [
                             "command": "\(failure.command.rawValue)", "id": "\(failure.commandID)",
                             "reason": "\(failure.reason.rawValue)", "message": "\(failure.message)",
-                        ])
+                        ]
+                    )
                 }
                 return ControlReply(answer)
             }

@@ -40,15 +40,27 @@ public struct Daemon: Service {
             let engine = try recover(store: store, config: config, traceFixes: latencyTracePath != nil, logger: logger)
             let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
             let control = try await ControlServer.bind(
-                path: config.controlSocket, group: config.controlGroup, logger: logger)
+                path: config.controlSocket,
+                group: config.controlGroup,
+                logger: logger
+            )
             let notifier = SystemdNotifier(environment: environment)
             let state = engine.controller.session.map { "recording session \($0.id)" } ?? "idle"
             notifier.ready(status: state)
             logger.info(
-                "ready", metadata: ["storage": "\(store.path)", "control": "\(control.path)", "state": "\(state)"])
+                "ready",
+                metadata: ["storage": "\(store.path)", "control": "\(control.path)", "state": "\(state)"]
+            )
             return Daemon(
-                config: config, store: store, control: control, engine: engine, sinks: sinks, notifier: notifier,
-                logger: logger, latencyTrace: trace)
+                config: config,
+                store: store,
+                control: control,
+                engine: engine,
+                sinks: sinks,
+                notifier: notifier,
+                logger: logger,
+                latencyTrace: trace
+            )
         } catch let error as DaemonError {
             throw error
         } catch {
@@ -59,7 +71,10 @@ public struct Daemon: Service {
     /// The engine, with the session a crash or power loss left open taken over (older leftovers
     /// are closed as abandoned).
     private static func recover(
-        store: SessionLog, config: WearbridgeConfig, traceFixes: Bool, logger: Logger
+        store: SessionLog,
+        config: WearbridgeConfig,
+        traceFixes: Bool,
+        logger: Logger
     ) throws -> SessionEngine {
         var open: [RecoveredSession] = []
         for stored in try store.openSessions() {
@@ -68,25 +83,42 @@ public struct Daemon: Service {
             else {
                 logger.error(
                     "cannot resume a session with unknown activity or anchor",
-                    metadata: ["session": "\(stored.id)", "activity": "\(stored.activity)"])
+                    metadata: ["session": "\(stored.id)", "activity": "\(stored.activity)"]
+                )
                 continue
             }
             let journal = try store.journal(of: stored.id)
             open.append(
                 RecoveredSession(
-                    id: stored.id, activity: activity, startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
-                    journal: journal.entries, nextSeq: journal.nextSeq))
-            logger.info("resuming session", metadata: ["session": "\(stored.id)", "entries": "\(journal.entries.count)"])
+                    id: stored.id,
+                    activity: activity,
+                    startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
+                    journal: journal.entries,
+                    nextSeq: journal.nextSeq
+                )
+            )
+            logger.info(
+                "resuming session",
+                metadata: ["session": "\(stored.id)", "entries": "\(journal.entries.count)"]
+            )
         }
         let configuration = SessionEngine.Configuration(
-            session: config.controller, strapConfigured: config.strap.choice != .none,
-            gpsLostAfter: config.gpsLostAfter, traceFixes: traceFixes)
+            session: config.controller,
+            strapConfigured: config.strap.choice != .none,
+            gpsLostAfter: config.gpsLostAfter,
+            traceFixes: traceFixes
+        )
         let engine = SessionEngine.recovering(
-            open, configuration: configuration, ids: SessionIDGenerator(seed: UInt64.random(in: .min ... .max)),
-            now: .now())
+            open,
+            configuration: configuration,
+            ids: SessionIDGenerator(seed: UInt64.random(in: .min ... .max)),
+            now: .now()
+        )
         if let session = engine.controller.session {
             logger.info(
-                "resumed", metadata: ["session": "\(session.id)", "distance_m": "\(session.track.distance)"])
+                "resumed",
+                metadata: ["session": "\(session.id)", "distance_m": "\(session.track.distance)"]
+            )
         }
         return engine
     }
@@ -103,9 +135,15 @@ public struct Daemon: Service {
         let server = self.control
         let notifier = self.notifier
         let loop = EngineLoop(
-            engine: engine, store: storeRequests, router: router, sinks: fanOut, notifier: notifier,
-            strapMemory: RememberedStrap(directory: config.storageDirectory), latencyTrace: latencyTrace,
-            logger: logger)
+            engine: engine,
+            store: storeRequests,
+            router: router,
+            sinks: fanOut,
+            notifier: notifier,
+            strapMemory: RememberedStrap(directory: config.storageDirectory),
+            latencyTrace: latencyTrace,
+            logger: logger
+        )
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await writer.run(requests) { continuation.yield(.storage($0)) } }
             group.addTask { await fanOut.run() }

@@ -54,7 +54,8 @@ struct EngineLoop {
         case .storageHealth(let failure?):
             logger.error(
                 "cannot write the data log: lifecycle rows and commands held, raw fixes given up until it recovers",
-                metadata: ["error": "\(failure)"])
+                metadata: ["error": "\(failure)"]
+            )
             notifier.status("storage failing: \(failure)")
         case .storageHealth(nil):
             logger.notice("the data log is written again")

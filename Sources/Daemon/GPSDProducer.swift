@@ -30,7 +30,9 @@ struct GPSDProducer: EngineProducer {
                 let count = malformed.add(1, ordering: .relaxed).newValue
                 if count <= limit || count.isMultiple(of: 1000) {
                     logger.warning(
-                        "malformed gpsd line", metadata: ["line": "\(line)", "error": "\(reason)", "count": "\(count)"])
+                        "malformed gpsd line",
+                        metadata: ["line": "\(line)", "error": "\(reason)", "count": "\(count)"]
+                    )
                 }
             default:
                 break

@@ -22,7 +22,9 @@ final class SinkFanOut: Sendable {
     init(sinks: [any SessionSink], drainTimeout: Duration = .seconds(2), logger: Logger) {
         outlets = sinks.map { sink in
             let (stream, continuation) = AsyncStream.makeStream(
-                of: Announcement.self, bufferingPolicy: .bufferingNewest(max(1, sink.capacity)))
+                of: Announcement.self,
+                bufferingPolicy: .bufferingNewest(max(1, sink.capacity))
+            )
             return Outlet(sink: sink, stream: stream, continuation: continuation)
         }
         dropped = Mutex(Array(repeating: 0, count: sinks.count))
@@ -44,7 +46,8 @@ final class SinkFanOut: Sendable {
                     "sink is behind, oldest announcements dropped",
                     metadata: [
                         "sink": "\(outlet.sink.name)", "capacity": "\(outlet.sink.capacity)", "dropped": "\(count)",
-                    ])
+                    ]
+                )
             }
         }
     }
@@ -88,7 +91,10 @@ final class SinkFanOut: Sendable {
         }
         let counts = dropped.withLock { $0 }
         for (outlet, count) in zip(outlets, counts) where count > 0 {
-            logger.notice("announcements a sink missed", metadata: ["sink": "\(outlet.sink.name)", "dropped": "\(count)"])
+            logger.notice(
+                "announcements a sink missed",
+                metadata: ["sink": "\(outlet.sink.name)", "dropped": "\(count)"]
+            )
         }
     }
 }

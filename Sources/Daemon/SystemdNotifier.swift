@@ -1,9 +1,10 @@
+import UnixSockets
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import UnixSockets
 
 /// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET` per state change.
 ///

@@ -38,7 +38,10 @@ public struct GPSDConnection: Sendable {
     public func run(_ emit: @escaping @Sendable (GPSDLinkEvent) -> Void) async {
         let loop = ReconnectLoop(
             messages: .init(failed: "gpsd unavailable, retrying", ended: "gpsd connection ended, reconnecting"),
-            peer: ["gpsd": "\(endpoint)"], backoff: backoff, logger: logger)
+            peer: ["gpsd": "\(endpoint)"],
+            backoff: backoff,
+            logger: logger
+        )
         await loop.run {
             let outcome: ReconnectLoop.Outcome
             do {

@@ -14,7 +14,9 @@ public final class NotifyListener {
         self.path = path
         unlink(path)
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        guard let address = UnixSocketAddress(path: path), address.withSockAddr({ bind(fd, $0, $1) }) == 0 else { throw HarnessError("cannot bind \(path)") }
+        guard let address = UnixSocketAddress(path: path), address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
+            throw HarnessError("cannot bind \(path)")
+        }
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -26,6 +26,9 @@ public struct ProcessStats {
     /// Peak resident set size (VmHWM) in MB.
     public var peakRSSMB: Double { statusField("VmHWM") / 1024 }
 
+    /// Resident set size now (VmRSS) in MB.
+    public var rssMB: Double { statusField("VmRSS") / 1024 }
+
     private func statusField(_ name: String) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return .nan }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {

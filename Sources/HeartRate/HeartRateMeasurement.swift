@@ -64,9 +64,6 @@ public struct HeartRateMeasurement: Sendable, Equatable {
         trailingBytes = bytes.count - offset
     }
 
-    /// RR intervals in seconds.
-    public var rrSeconds: [Double] { rrIntervals.map { Double($0) / 1024 } }
-
     /// RR intervals in milliseconds, rounded to 0.1 ms as field tools print them.
     public var rrMilliseconds: [Double] { rrIntervals.map { (Double($0) / 1024 * 10_000).rounded() / 10 } }
 

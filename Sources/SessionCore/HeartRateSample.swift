@@ -31,8 +31,13 @@ public struct HeartRateSample: Sendable, Equatable {
     /// A measurement as the strap link delivered it.
     public init(_ measurement: HeartRateMeasurement, payload: [UInt8], receivedAt: Double) {
         self.init(
-            bpm: measurement.bpm, contact: measurement.contact, energyExpended: measurement.energyExpended,
-            rrIntervals: measurement.rrIntervals, receivedAt: receivedAt, payload: payload)
+            bpm: measurement.bpm,
+            contact: measurement.contact,
+            energyExpended: measurement.energyExpended,
+            rrIntervals: measurement.rrIntervals,
+            receivedAt: receivedAt,
+            payload: payload
+        )
     }
 
     /// A strap without skin contact reports noise; it is kept in the log but not in the figures.

@@ -38,8 +38,13 @@ extension SessionController {
         lifecycle = SessionLifecycle(state: .starting)
         lifecycle.confirmStart()
         session = OpenSession(
-            id: recovered.id, startedAt: recovered.startedAt, track: makeTrack(recovered.activity),
-            lastSample: restartedAt, downSince: nil, recovering: true)
+            id: recovered.id,
+            startedAt: recovered.startedAt,
+            track: makeTrack(recovered.activity),
+            lastSample: restartedAt,
+            downSince: nil,
+            recovering: true
+        )
         var discarded = SessionOutput()
         for entry in recovered.journal {
             switch entry {
@@ -49,8 +54,14 @@ extension SessionController {
                 // The command that began this session: its answer stays "started".
                 ledger.record(
                     CommandReply(
-                        commandID: commandID, command: .start, accepted: true, message: "session started",
-                        sessionID: recovered.id, state: .active))
+                        commandID: commandID,
+                        command: .start,
+                        accepted: true,
+                        message: "session started",
+                        sessionID: recovered.id,
+                        state: .active
+                    )
+                )
             case .command(let command, let commandID):
                 _ = handle(command, id: commandID, receivedAt: restartedAt, systemTime: 0, into: &discarded)
             }

@@ -85,14 +85,29 @@ public struct SessionController: Sendable {
         switch lifecycle.apply(command) {
         case .failure(let refusal):
             reply = CommandReply(
-                commandID: id, command: command, accepted: false, message: refusal.reason, sessionID: session?.id,
-                state: lifecycle.state)
+                commandID: id,
+                command: command,
+                accepted: false,
+                message: refusal.reason,
+                sessionID: session?.id,
+                state: lifecycle.state
+            )
         case .success(let transition):
             let message = perform(
-                transition, activity: activity, receivedAt: receivedAt, systemTime: systemTime, into: &produced)
+                transition,
+                activity: activity,
+                receivedAt: receivedAt,
+                systemTime: systemTime,
+                into: &produced
+            )
             reply = CommandReply(
-                commandID: id, command: command, accepted: true, message: message, sessionID: session?.id ?? lastEnded,
-                state: lifecycle.state)
+                commandID: id,
+                command: command,
+                accepted: true,
+                message: message,
+                sessionID: session?.id ?? lastEnded,
+                state: lifecycle.state
+            )
         }
         ledger.record(reply)
         guard !isRecovering else { return reply }
@@ -107,7 +122,9 @@ public struct SessionController: Sendable {
 
     /// Judges a fix; in an open session, logs it with its verdict and whatever it caused.
     public mutating func ingest(_ fix: Fix, into output: inout SessionOutput) {
-        if let time = fix.time, let receivedAt = fix.receivedAt { _ = clock.observe(epoch: time, receivedAt: receivedAt) }
+        if let time = fix.time, let receivedAt = fix.receivedAt {
+            _ = clock.observe(epoch: time, receivedAt: receivedAt)
+        }
         if session != nil, let time = fix.time, let down = session?.downSince, fix.isUsable {
             session?.downSince = nil
             let gap = time.since(down)
@@ -267,7 +284,13 @@ public struct SessionController: Sendable {
     mutating func begin(activity: Activity, at anchor: TimeAnchor, into output: inout SessionOutput) -> String {
         let id = ids.next()
         session = OpenSession(
-            id: id, startedAt: anchor, track: makeTrack(activity), lastSample: 0, downSince: nil, recovering: false)
+            id: id,
+            startedAt: anchor,
+            track: makeTrack(activity),
+            lastSample: 0,
+            downSince: nil,
+            recovering: false
+        )
         nextSeq = 1
         output.rows.append(.begin(sessionID: id, activity: activity, startedAt: anchor))
         let time = anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil

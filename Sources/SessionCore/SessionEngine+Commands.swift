@@ -22,8 +22,12 @@ extension SessionEngine {
         if case .failing(let since, let failure, _) = queue.health {
             let failingFor = Int((now.monotonic - since).rounded())
             fail(
-                request.token, request.id, request.command, .storageFailing,
-                "not applied: nothing can be recorded (\(failure), for \(failingFor) s); retry with the same id")
+                request.token,
+                request.id,
+                request.command,
+                .storageFailing,
+                "not applied: nothing can be recorded (\(failure), for \(failingFor) s); retry with the same id"
+            )
             return
         }
         lookups[request.id] = [pending]
@@ -37,8 +41,12 @@ extension SessionEngine {
         case .failure(let failure):
             for pending in waiting {
                 fail(
-                    pending.request.token, id, pending.request.command, .lookupFailed,
-                    "cannot tell whether this id was already applied (\(failure)); not applied")
+                    pending.request.token,
+                    id,
+                    pending.request.command,
+                    .lookupFailed,
+                    "cannot tell whether this id was already applied (\(failure)); not applied"
+                )
             }
         case .success(let stored?):
             controller.remember(stored)
@@ -58,8 +66,13 @@ extension SessionEngine {
             }
             let request = first.request
             let reply = controller.handle(
-                request.command, id: id, activity: request.activity, receivedAt: first.receivedAt,
-                systemTime: first.systemTime, into: &output)
+                request.command,
+                id: id,
+                activity: request.activity,
+                receivedAt: first.receivedAt,
+                systemTime: first.systemTime,
+                into: &output
+            )
             // The command's row must be in the queue before its waiters are attached to it.
             absorbOutput()
             for pending in waiting { queue.wait(WriteQueue.Waiter(token: pending.request.token, reply: reply)) }
@@ -67,7 +80,11 @@ extension SessionEngine {
     }
 
     mutating func fail(
-        _ token: ReplyToken, _ id: String, _ command: SessionCommand, _ reason: CommandFailure.Reason, _ message: String
+        _ token: ReplyToken,
+        _ id: String,
+        _ command: SessionCommand,
+        _ reason: CommandFailure.Reason,
+        _ message: String
     ) {
         let failure = CommandFailure(commandID: id, command: command, reason: reason, message: message)
         actions.append(.reply(token, .failed(failure)))

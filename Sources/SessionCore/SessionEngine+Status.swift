@@ -8,10 +8,18 @@ extension SessionEngine {
         let fed = controller.session != nil && !queue.isFailing
         let lost = fed ? controller.session?.track.isGPSLost ?? false : standbyWatch.isLost
         let gps = SessionStatus.GPS(
-            gpsdConnected: controller.gpsdConnected, mode: lastFix?.mode, horizontalError: lastFix?.gatingError,
-            lastFixAge: lastPositionAt.map { now.monotonic - $0 }, lost: !controller.gpsdConnected || lost)
+            gpsdConnected: controller.gpsdConnected,
+            mode: lastFix?.mode,
+            horizontalError: lastFix?.gatingError,
+            lastFixAge: lastPositionAt.map { now.monotonic - $0 },
+            lost: !controller.gpsdConnected || lost
+        )
         var storage = SessionStatus.Storage(
-            failure: nil, failingFor: nil, pendingRows: queue.pendingRows, dropped: queue.dropped)
+            failure: nil,
+            failingFor: nil,
+            pendingRows: queue.pendingRows,
+            dropped: queue.dropped
+        )
         if case .failing(let since, let failure, _) = queue.health {
             storage.failure = failure
             storage.failingFor = now.monotonic - since
@@ -21,13 +29,24 @@ extension SessionEngine {
             let summary = session.track.summary
             let speed = session.track.currentSpeed ?? 0
             figures = SessionStatus.Figures(
-                sessionID: session.id, activity: summary.activity, distance: summary.distance,
-                elapsed: summary.elapsed, moving: summary.moving, paused: summary.paused,
-                averagePace: summary.averagePace, currentPace: speed > 0.3 ? 1000 / speed : nil,
-                fixesAccepted: summary.accepted, fixesRejected: summary.rejectedTotal)
+                sessionID: session.id,
+                activity: summary.activity,
+                distance: summary.distance,
+                elapsed: summary.elapsed,
+                moving: summary.moving,
+                paused: summary.paused,
+                averagePace: summary.averagePace,
+                currentPace: speed > 0.3 ? 1000 / speed : nil,
+                fixesAccepted: summary.accepted,
+                fixesRejected: summary.rejectedTotal
+            )
         }
         return SessionStatus(
-            state: controller.lifecycle.state, figures: figures, gps: gps,
-            heartRate: strap?.report(now: now.monotonic), storage: storage)
+            state: controller.lifecycle.state,
+            figures: figures,
+            gps: gps,
+            heartRate: strap?.report(now: now.monotonic),
+            storage: storage
+        )
     }
 }

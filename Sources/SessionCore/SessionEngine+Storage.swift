@@ -16,9 +16,13 @@ extension SessionEngine {
             for waiter in waiters {
                 let reply = waiter.reply
                 fail(
-                    waiter.token, reply.commandID, reply.command, .notDurable,
+                    waiter.token,
+                    reply.commandID,
+                    reply.command,
+                    .notDurable,
                     "\(reply.message) here, but not on disk (\(failure)); it is kept and written when storage "
-                        + "recovers: ask again with the same id")
+                        + "recovers: ask again with the same id"
+                )
             }
             guard began else { return }
             controller.event(.storageFailed(failure), receivedAt: now.monotonic, into: &output)
@@ -30,12 +34,22 @@ extension SessionEngine {
             for waiter in queue.abandonWaiters() {
                 let reply = waiter.reply
                 fail(
-                    waiter.token, reply.commandID, reply.command, .shuttingDown,
-                    "\(reply.message) here, but wearbridge stopped before it was on disk")
+                    waiter.token,
+                    reply.commandID,
+                    reply.command,
+                    .shuttingDown,
+                    "\(reply.message) here, but wearbridge stopped before it was on disk"
+                )
             }
             for (id, waiting) in lookups {
                 for pending in waiting {
-                    fail(pending.request.token, id, pending.request.command, .shuttingDown, "wearbridge stopped: not applied")
+                    fail(
+                        pending.request.token,
+                        id,
+                        pending.request.command,
+                        .shuttingDown,
+                        "wearbridge stopped: not applied"
+                    )
                 }
             }
             lookups = [:]

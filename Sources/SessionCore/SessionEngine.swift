@@ -97,7 +97,11 @@ public struct SessionEngine: Sendable {
         var startup = SessionOutput()
         for (index, stored) in open.enumerated() {
             var recovered = SessionController(
-                recovering: stored, configuration: configuration.session, ids: ids, restartedAt: now.monotonic)
+                recovering: stored,
+                configuration: configuration.session,
+                ids: ids,
+                restartedAt: now.monotonic
+            )
             if index < open.count - 1 {
                 // Only one session can be open; an older one is closed where it stopped.
                 recovered.abandonNow(into: &startup)

@@ -8,7 +8,9 @@ public struct SessionIDGenerator: Sendable {
     }
 
     public mutating func next() -> String {
-        var bytes = withUnsafeBytes(of: nextWord().bigEndian, Array.init) + withUnsafeBytes(of: nextWord().bigEndian, Array.init)
+        var bytes =
+            withUnsafeBytes(of: nextWord().bigEndian, Array.init)
+            + withUnsafeBytes(of: nextWord().bigEndian, Array.init)
         bytes[6] = (bytes[6] & 0x0f) | 0x40  // version 4
         bytes[8] = (bytes[8] & 0x3f) | 0x80  // RFC 4122 variant
         let hex = bytes.map { byte in
@@ -16,7 +18,8 @@ public struct SessionIDGenerator: Sendable {
             return digits.count == 1 ? "0" + digits : digits
         }
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
-            separator: "-")
+            separator: "-"
+        )
     }
 
     private mutating func nextWord() -> UInt64 {

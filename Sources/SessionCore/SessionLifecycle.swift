@@ -40,14 +40,6 @@ public struct SessionLifecycle: Sendable, Equatable {
             default: return nil
             }
         }
-
-        /// A session exists and records fixes.
-        public var isOpen: Bool {
-            switch self {
-            case .starting, .active, .paused: true
-            case .idle, .ending: false
-            }
-        }
     }
 
     /// What the caller must do after an accepted command.

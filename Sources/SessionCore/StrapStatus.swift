@@ -29,8 +29,15 @@ struct StrapStatus: Sendable {
 
     func report(now: Double) -> SessionStatus.HeartRate {
         SessionStatus.HeartRate(
-            link: lastBeat == nil ? .searching : lost ? .lost : .streaming, address: address,
-            bpm: lastBeat?.measurement.bpm, contact: lastBeat?.measurement.contact, batteryPercent: battery,
-            location: location, lastBeatAge: lastBeat.map { now - $0.at }, beats: beats, malformed: malformed)
+            link: lastBeat == nil ? .searching : lost ? .lost : .streaming,
+            address: address,
+            bpm: lastBeat?.measurement.bpm,
+            contact: lastBeat?.measurement.contact,
+            batteryPercent: battery,
+            location: location,
+            lastBeatAge: lastBeat.map { now - $0.at },
+            beats: beats,
+            malformed: malformed
+        )
     }
 }

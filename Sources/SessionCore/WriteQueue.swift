@@ -44,7 +44,6 @@ struct WriteQueue: Sendable {
     }
 
     var pendingRows: Int { pending.rows.count + (inFlight?.rows.count ?? 0) }
-    var isIdle: Bool { inFlight == nil && pending.rows.isEmpty && pending.waiters.isEmpty }
     var isFailing: Bool { if case .failing = health { true } else { false } }
 
     mutating func append(_ rows: [SessionRow]) {
@@ -110,7 +109,8 @@ struct WriteQueue: Sendable {
 
     /// The batch is on disk: its waiters' replies go out; an outage, if there was one, is over.
     mutating func committed(
-        _ id: Int, now: Double
+        _ id: Int,
+        now: Double
     ) -> (waiters: [Waiter], recovered: (after: Double, dropped: DropCounts)?) {
         guard let batch = inFlight, batch.id == id else { return ([], nil) }
         inFlight = nil

@@ -35,7 +35,8 @@ extension SessionLog {
         case .begin(let id, let activity, let anchor):
             try db.execute(
                 sql: "INSERT INTO session (id, state, activity, started_at, start_anchor) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue])
+                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue]
+            )
         case .fix(let id, let seq, let fix, let verdict):
             var smoothed: GeoPoint?
             if case .accepted(let point) = verdict { smoothed = point }
@@ -50,16 +51,19 @@ extension SessionLog {
                     fix.position?.longitude.finite, fix.errorEast?.finite, fix.errorNorth?.finite,
                     fix.horizontalError?.finite, fix.speed?.finite, fix.track?.finite, fix.speedError?.finite,
                     verdict.storedName, smoothed?.latitude, smoothed?.longitude,
-                ])
+                ]
+            )
         case .event(let seq, let announcement):
             guard let id = announcement.sessionID else { return }
             let event = announcement.event
             try db.execute(
-                sql: "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
                     id, seq, event.storedKind, announcement.time?.seconds, announcement.receivedAt,
                     detailJSON(event.storedDetail),
-                ])
+                ]
+            )
             if case .track(.split(let split)) = event {
                 // The split row and the split event are one object: the same figures, always.
                 try db.execute(
@@ -67,7 +71,8 @@ extension SessionLog {
                         INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s)
                         VALUES (?, ?, ?, ?, ?)
                         """,
-                    arguments: [id, split.index, split.distance, split.duration, split.endTimer])
+                    arguments: [id, split.index, split.distance, split.duration, split.endTimer]
+                )
             }
         case .command(let id, let seq, let reply, let receivedAt):
             let json = String(decoding: try JSONEncoder().encode(reply), as: UTF8.self)
@@ -76,7 +81,8 @@ extension SessionLog {
                     INSERT OR IGNORE INTO command (id, session_id, seq, command, accepted, reply, received)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt])
+                arguments: [reply.commandID, id, seq, reply.command.rawValue, reply.accepted, json, receivedAt]
+            )
         case .heartRate(let id, let seq, let sample, let time):
             let rr = "[" + sample.rrIntervals.map(String.init).joined(separator: ",") + "]"
             try db.execute(
@@ -87,7 +93,8 @@ extension SessionLog {
                 arguments: [
                     id, seq, sample.receivedAt, time?.seconds, sample.bpm, sample.contact.storedName,
                     sample.energyExpended, rr, Data(sample.payload),
-                ])
+                ]
+            )
         case .state(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):
@@ -97,7 +104,8 @@ extension SessionLog {
                 arguments: [
                     reason == .command ? "ended" : "abandoned", reason.rawValue, endedAt?.seconds,
                     endedAt?.source.rawValue, id,
-                ])
+                ]
+            )
         }
     }
 
@@ -111,7 +119,8 @@ extension SessionLog {
             arguments: [
                 summary.distance, summary.elapsed, summary.moving, summary.paused, summary.accepted,
                 summary.rejectedTotal, json, id,
-            ])
+            ]
+        )
     }
 
     static func detailJSON(_ detail: [String: StoredValue]) -> String {
@@ -124,7 +133,9 @@ extension SessionLog {
         }
         guard
             let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                withJSONObject: object,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            )
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

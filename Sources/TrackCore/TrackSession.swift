@@ -192,11 +192,6 @@ public struct TrackSession: Sendable {
         }
     }
 
-    public var isPausedByCommand: Bool {
-        if case .none = manualPause { return false }
-        return true
-    }
-
     /// The GPS time of the last fix the session used.
     public var lastFixTime: GPSTime? { lastUsable }
 
@@ -204,11 +199,6 @@ public struct TrackSession: Sendable {
     public var isGPSLost: Bool { gpsWatch.isLost }
 
     public var gpsLossCount: Int { gpsWatch.losses }
-
-    /// The GPS time a receive-clock instant corresponds to, once fixes have taught the offset.
-    public func gpsTime(atReceive instant: Double) -> GPSTime? {
-        gate.clockOffset.gpsTime(atReceive: instant)
-    }
 
     public var movingTime: Double { max(0, elapsed - pausedTime) }
     public var isAutoPaused: Bool { autoPause.isPaused }
@@ -222,7 +212,6 @@ public struct TrackSession: Sendable {
         guard let motion else { return nil }
         return motion.stillness.isStill ? 0 : motion.filter.speed
     }
-    public var currentPosition: GeoPoint? { motion?.filter.position }
 
     public var rejected: [RejectReason: Int] {
         var result: [RejectReason: Int] = [:]

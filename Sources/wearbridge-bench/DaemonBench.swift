@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import GPSDLink
-import LinkTiming
 import Harness
+import LinkTiming
 
 #if canImport(Glibc)
 import Glibc

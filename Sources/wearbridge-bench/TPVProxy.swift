@@ -1,9 +1,9 @@
 import Foundation
-import LineFraming
-import LinkTiming
 import GPSD
 import GPSDLink
 import Harness
+import LineFraming
+import LinkTiming
 
 #if canImport(Glibc)
 import Glibc

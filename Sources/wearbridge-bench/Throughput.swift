@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPSD
+import SessionCore
 import TrackCore
 
 /// Fixes per second through the whole core on one core, against a bare haversine loop over the
@@ -63,6 +64,22 @@ struct Throughput: ParsableCommand {
                 + " (goal: >= 2 M fixes/s and <= 10x)"
         )
 
+        // The same fixes as gpsd reports through the engine core (merger, session logic, rows,
+        // batches once a second answered by a writer that commits at once, figures per batch).
+        let reports = sessions.map { activity, fixes in (activity, fixes.map(TPV.init)) }
+        let engine = clock.measure {
+            for _ in 0..<rounds {
+                for (activity, tpvs) in reports {
+                    sink += Self.runEngine(activity: activity, tpvs)
+                }
+            }
+        }
+        let engineRate = Double(total) / engine.seconds
+        StandardOutput.line(
+            "engine:    \(total) fixes in \(fmt(engine.seconds, 3)) s = \(fmt(engineRate / 1e6, 2)) M fixes/s"
+                + " (\(fmt(engine.seconds / core.seconds, 2))x the core's time: gpsd reports in, rows out)"
+        )
+
         var corpus: [[UInt8]] = []
         for path in recordings {
             let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -86,6 +103,49 @@ struct Throughput: ParsableCommand {
                 + "\(fmt(Double(bytes) / decoding.seconds / 1e6, 1)) MB/s (\(decoded) TPVs)"
         )
         StandardOutput.line("(checksum \(fmt(sink, 0)))")
+    }
+}
+
+extension Throughput {
+    /// One recording through `SessionEngine.handle` as the daemon's loop drives it; its distance.
+    static func runEngine(activity: Activity, _ tpvs: [TPV]) -> Double {
+        let configuration = SessionEngine.Configuration(session: .init(activity: activity, autostart: true))
+        var engine = SessionEngine(
+            configuration: configuration,
+            controller: SessionController(configuration: configuration.session, ids: SessionIDGenerator(seed: 1))
+        )
+        var second = -Double.infinity
+        for tpv in tpvs {
+            let at = tpv.time?.seconds ?? second
+            let now = Instant(monotonic: at, system: at)
+            var actions = engine.handle(.gpsd(.message(.tpv(tpv), receivedAt: at)), now: now)
+            if at.rounded(.down) != second {
+                second = at.rounded(.down)
+                actions += engine.handle(.tick, now: now)
+            }
+            for case .persist(.write(let batch)) in actions {
+                _ = engine.handle(.storage(.committed(batch: batch.id)), now: now)
+            }
+        }
+        return engine.controller.session?.track.distance ?? 0
+    }
+}
+
+extension TPV {
+    /// gpsd's report of a recorded fix.
+    init(_ fix: Fix) {
+        self.init(
+            mode: fix.mode,
+            time: fix.time,
+            latitude: fix.position?.latitude,
+            longitude: fix.position?.longitude,
+            epx: fix.errorEast,
+            epy: fix.errorNorth,
+            eph: fix.horizontalError,
+            speed: fix.speed,
+            track: fix.track,
+            eps: fix.speedError
+        )
     }
 }
 

@@ -29,6 +29,9 @@ struct ControlCommand: AsyncParsableCommand {
     @Option(help: "For start: running, walking or cycling.")
     var activity: String?
 
+    @Option(help: "Seconds to wait for the daemon's reply before giving up (exit 69).")
+    var timeout: Double = 15
+
     @OptionGroup var configOptions: ConfigOptions
 
     func run() async throws {
@@ -40,7 +43,7 @@ struct ControlCommand: AsyncParsableCommand {
         )
         let reply: ControlReply
         do {
-            reply = try await ControlClient(path: path).send(request)
+            reply = try await ControlClient(path: path).send(request, timeout: .milliseconds(Int(timeout * 1000)))
         } catch {
             StandardError.line("wearbridge: \(error)")
             throw ExitCode(69)
@@ -91,7 +94,8 @@ struct ControlCommand: AsyncParsableCommand {
         if let storage = status.storage {
             var text = storage.state
             if let error = storage.error {
-                text = "FAILING for \(TextFormat.format(storage.failingFor ?? 0, 0)) s (\(storage.cause ?? "?")): \(error)"
+                text =
+                    "FAILING for \(TextFormat.format(storage.failingFor ?? 0, 0)) s (\(storage.cause ?? "?")): \(error)"
             }
             let dropped = storage.dropped
             if dropped.fixes + dropped.beats + dropped.events > 0 {

@@ -1,5 +1,5 @@
-import ArgumentParser
 import ATT
+import ArgumentParser
 import Bluetooth
 import HeartRate
 import Logging

@@ -9,7 +9,8 @@ enum StrapEventText {
         switch event {
         case .beat(let m, let payload, _): "beat  \(DecodeHRMCommand.text(m))  [\(Hex.encode(payload))]"
         case .malformedBeat(let payload, let reason, _): "malformed  \(Hex.encode(payload)): \(reason)"
-        case .strap(let event, _): "event  \(SessionEvent.strap(event).storedKind)" + (detail(event).map { " \($0)" } ?? "")
+        case .strap(let event, _):
+            "event  \(SessionEvent.strap(event).storedKind)" + (detail(event).map { " \($0)" } ?? "")
         case .subscribed(let address, _): "subscribed  \(address)"
         case .bodySensorLocation(let name, _): "location  \(name)"
         case .chosen(let address): "chosen  \(address)"

@@ -1,6 +1,6 @@
 import ArgumentParser
-import JournalLog
 import Foundation
+import JournalLog
 import Logging
 
 @main

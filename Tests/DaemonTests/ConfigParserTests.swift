@@ -1,6 +1,6 @@
 import Config
-import SessionCore
 import Foundation
+import SessionCore
 import Testing
 import TrackCore
 

@@ -12,18 +12,20 @@ import Glibc
 struct DaemonProcessTests {
     /// Starts the daemon expecting it to refuse; returns its exit status and stderr.
     private func refusal(_ arguments: [String], asNobody: Bool = false) async throws -> (Int32?, String) {
-        let directory = try temporaryDirectory("refuse")
-        var executable = wearbridgeBinary
-        var arguments = arguments
-        if asNobody, getuid() == 0 {
-            // Root writes anywhere; drop to nobody so that permissions mean something.
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
-            executable = "/usr/bin/setpriv"
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("refuse")
+            var executable = wearbridgeBinary
+            var arguments = arguments
+            if asNobody, getuid() == 0 {
+                // Root writes anywhere; drop to nobody so that permissions mean something.
+                arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
+                executable = "/usr/bin/setpriv"
+            }
+            let child = try ChildProcess(executable, arguments, directory: directory, name: "daemon", scope: scope)
+            let status = await child.wait(timeout: 20)
+            if status == nil { await child.stop() }
+            return (status, child.stderr)
         }
-        let child = try ChildProcess(executable, arguments, directory: directory, name: "daemon")
-        let status = await child.wait(timeout: 20)
-        if status == nil { await child.stop() }
-        return (status, child.stderr)
     }
 
     private func config(_ directory: String, _ body: String) throws -> String {
@@ -93,102 +95,120 @@ struct DaemonProcessTests {
     }
 
     @Test func readyComesWithoutGPSDAndSIGTERMLeavesTheSessionResumable() async throws {
-        let directory = try temporaryDirectory("ready")
-        let notify = try NotifyListener(path: "\(directory)/notify.sock")
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: Loopback.freePort(), autostart: false)
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["WATCHDOG_USEC"] = "2000000"
-        let started = Date()
-        try await daemon.start(environment: environment)
-        let ready = notify.wait(for: "READY=1", timeout: 10)
-        #expect(ready != nil, "no READY=1 although gpsd is absent")
-        #expect(Date().timeIntervalSince(started) < 10)
-        #expect(notify.wait(for: "WATCHDOG=1", timeout: 5) != nil, "watchdog pings from the main loop")
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("ready")
+            let notify = try NotifyListener(path: "\(directory)/notify.sock")
+            let daemon = try DaemonUnderTest(
+                directory: directory,
+                gpsdPort: Loopback.freePort(),
+                autostart: false,
+                scope: scope
+            )
+            var environment = ProcessInfo.processInfo.environment
+            environment["NOTIFY_SOCKET"] = notify.path
+            environment["WATCHDOG_USEC"] = "2000000"
+            let started = Date()
+            try await daemon.start(environment: environment)
+            let ready = notify.wait(for: "READY=1", timeout: 10)
+            #expect(ready != nil, "no READY=1 although gpsd is absent")
+            #expect(Date().timeIntervalSince(started) < 10)
+            #expect(notify.wait(for: "WATCHDOG=1", timeout: 5) != nil, "watchdog pings from the main loop")
 
-        // A second daemon on the same control socket is refused, and the first carries on.
-        let second = try ChildProcess(
-            wearbridgeBinary,
-            ["run", "--config", daemon.configPath],
-            directory: directory,
-            name: "second"
-        )
-        #expect(await second.wait(timeout: 20) == 73)
-        #expect(second.stderr.contains("is in use"), "\(second.stderr)")
+            // A second daemon on the same control socket is refused, and the first carries on.
+            let second = try ChildProcess(
+                wearbridgeBinary,
+                ["run", "--config", daemon.configPath],
+                directory: directory,
+                name: "second",
+                scope: scope
+            )
+            #expect(await second.wait(timeout: 20) == 73)
+            #expect(second.stderr.contains("is in use"), "\(second.stderr)")
 
-        let start = try daemon.ctl("start", "--id", "cmd-1", "--activity", "walking")
-        #expect(start.status == 0, "\(start.out)")
-        let startAgain = try daemon.ctl("start", "--id", "cmd-1")
-        #expect(startAgain.out == start.out, "a retried id gets the same answer")
-        #expect(try daemon.ctl("start").status == 1, "a new start while active is refused")
-        let status = try daemon.status()
-        #expect(status["state"] as? String == "active" && status["activity"] as? String == "walking")
-        #expect((status["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == false)
+            let start = try daemon.ctl("start", "--id", "cmd-1", "--activity", "walking")
+            #expect(start.status == 0, "\(start.out)")
+            let startAgain = try daemon.ctl("start", "--id", "cmd-1")
+            #expect(startAgain.out == start.out, "a retried id gets the same answer")
+            #expect(try daemon.ctl("start").status == 1, "a new start while active is refused")
+            let status = try daemon.status()
+            #expect(status["state"] as? String == "active" && status["activity"] as? String == "walking")
+            #expect((status["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == false)
 
-        daemon.child?.signal(SIGTERM)
-        #expect(notify.wait(for: "STOPPING=1", timeout: 10) != nil)
-        #expect(await daemon.child?.wait(timeout: 10) == 0)
-        let sessions = try daemon.sessions()
-        #expect(sessions.count == 1 && sessions.first?["state"] as? String == "active", "left resumable")
+            daemon.child?.signal(SIGTERM)
+            #expect(notify.wait(for: "STOPPING=1", timeout: 10) != nil)
+            #expect(await daemon.child?.wait(timeout: 10) == 0)
+            let sessions = try daemon.sessions()
+            #expect(sessions.count == 1 && sessions.first?["state"] as? String == "active", "left resumable")
 
-        try await daemon.start()
-        let resumed = try daemon.status()
-        #expect(resumed["session_id"] as? String == sessions.first?["id"] as? String)
-        let startThird = try daemon.ctl("start", "--id", "cmd-1")
-        #expect(startThird.out == start.out, "a retried id is answered after a restart too")
-        await daemon.stop()
+            try await daemon.start()
+            let resumed = try daemon.status()
+            #expect(resumed["session_id"] as? String == sessions.first?["id"] as? String)
+            let startThird = try daemon.ctl("start", "--id", "cmd-1")
+            #expect(startThird.out == start.out, "a retried id is answered after a restart too")
+            await daemon.stop()
+        }
     }
 
     @Test func garbageOnTheLiveControlSocketGetsErrorsAndTheDaemonCarriesOn() async throws {
-        let directory = try temporaryDirectory("garbage")
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: Loopback.freePort(), autostart: false)
-        try await daemon.start()
-        let script = """
-            import socket, json
-            s = socket.socket(socket.AF_UNIX); s.connect('\(daemon.socketPath)'); s.settimeout(5)
-            s.sendall(b'garbage\\n\\x00\\xff\\xfe\\n{"command":"start"}\\n{"command":"start","id":"g","activity":"rowing"}\\n')
-            f = s.makefile('rb')
-            print(json.dumps([json.loads(f.readline()) for _ in range(4)]))
-            t = socket.socket(socket.AF_UNIX); t.connect('\(daemon.socketPath)'); t.settimeout(5)
-            t.sendall(b'x' * 3000000 + b'\\n')
-            print(t.makefile('rb').readline().decode().strip())
-            """
-        let result = try runCommand("/usr/bin/python3", ["-c", script])
-        let lines = result.out.split(separator: "\n")
-        try #require(lines.count == 2, "\(result.out) \(result.err)")
-        let replies = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [[String: Any]] ?? []
-        #expect(replies.count == 4 && replies.allSatisfy { $0["ok"] as? Bool == false })
-        #expect((replies[2]["error"] as? String)?.contains("needs an \"id\"") == true)
-        #expect((replies[3]["error"] as? String)?.contains("rowing") == true)
-        #expect(lines[1].contains("longer than 4096"))
-        #expect(try daemon.ctl("status").status == 0, "still serving")
-        #expect(try daemon.status()["state"] as? String == "idle")
-        await daemon.stop()
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("garbage")
+            let daemon = try DaemonUnderTest(
+                directory: directory,
+                gpsdPort: Loopback.freePort(),
+                autostart: false,
+                scope: scope
+            )
+            try await daemon.start()
+            let script = """
+                import socket, json
+                s = socket.socket(socket.AF_UNIX); s.connect('\(daemon.socketPath)'); s.settimeout(5)
+                s.sendall(b'garbage\\n\\x00\\xff\\xfe\\n{"command":"start"}\\n{"command":"start","id":"g","activity":"rowing"}\\n')
+                f = s.makefile('rb')
+                print(json.dumps([json.loads(f.readline()) for _ in range(4)]))
+                t = socket.socket(socket.AF_UNIX); t.connect('\(daemon.socketPath)'); t.settimeout(5)
+                t.sendall(b'x' * 3000000 + b'\\n')
+                print(t.makefile('rb').readline().decode().strip())
+                """
+            let result = try runCommand("/usr/bin/python3", ["-c", script])
+            let lines = result.out.split(separator: "\n")
+            try #require(lines.count == 2, "\(result.out) \(result.err)")
+            let replies = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [[String: Any]] ?? []
+            #expect(replies.count == 4 && replies.allSatisfy { $0["ok"] as? Bool == false })
+            #expect((replies[2]["error"] as? String)?.contains("needs an \"id\"") == true)
+            #expect((replies[3]["error"] as? String)?.contains("rowing") == true)
+            #expect(lines[1].contains("longer than 4096"))
+            #expect(try daemon.ctl("status").status == 0, "still serving")
+            #expect(try daemon.status()["state"] as? String == "idle")
+            await daemon.stop()
+        }
     }
 
     /// A configured strap on a machine without Bluetooth (this one): the daemon logs why, keeps
     /// retrying quietly, records GPS as ever and shows the strap as searching.
     @Test func aStrapThatCannotBeReachedNeverStopsTheDaemon() async throws {
-        let directory = try temporaryDirectory("nostrap")
-        let daemon = try DaemonUnderTest(
-            directory: directory,
-            gpsdPort: Loopback.freePort(),
-            extra: "[strap]\naddress = \"F1:F1:F1:F1:F1:F1\"\nadapter = \"hci7\"",
-            autostart: false
-        )
-        try await daemon.start()
-        #expect(try daemon.ctl("start").status == 0)
-        try await Task.sleep(for: .seconds(2))
-        let heartRate = try daemon.status()["heart_rate"] as? [String: Any]
-        #expect(heartRate?["link"] as? String == "searching" && heartRate?["beats"] as? Int == 0)
-        let text = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
-        #expect(text.contains("strap     searching"), "\(text)")
-        #expect(try daemon.ctl("end").status == 0)
-        await daemon.stop()
-        let log = daemon.child?.stderr ?? ""
-        #expect(log.contains("strap connection failed") && log.contains("no Bluetooth adapter hci7"), "\(log)")
-        // Logged once then every 20th attempt, not at every retry.
-        #expect(log.components(separatedBy: "strap connection failed").count - 1 == 1, "\(log)")
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("nostrap")
+            let daemon = try DaemonUnderTest(
+                directory: directory,
+                gpsdPort: Loopback.freePort(),
+                extra: "[strap]\naddress = \"F1:F1:F1:F1:F1:F1\"\nadapter = \"hci7\"",
+                autostart: false,
+                scope: scope
+            )
+            try await daemon.start()
+            #expect(try daemon.ctl("start").status == 0)
+            try await Task.sleep(for: .seconds(2))
+            let heartRate = try daemon.status()["heart_rate"] as? [String: Any]
+            #expect(heartRate?["link"] as? String == "searching" && heartRate?["beats"] as? Int == 0)
+            let text = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+            #expect(text.contains("strap     searching"), "\(text)")
+            #expect(try daemon.ctl("end").status == 0)
+            await daemon.stop()
+            let log = daemon.child?.stderr ?? ""
+            #expect(log.contains("strap connection failed") && log.contains("no Bluetooth adapter hci7"), "\(log)")
+            // Logged once then every 20th attempt, not at every retry.
+            #expect(log.components(separatedBy: "strap connection failed").count - 1 == 1, "\(log)")
+        }
     }
 
     /// The shipped unit, pointed at the built binary, passes systemd's own checks.

@@ -17,182 +17,215 @@ struct GPSDIntegrationTests {
     }
 
     @Test func theDaemonRecordsWhatReplayComputesFromTheSameStream() async throws {
-        let directory = try temporaryDirectory("match")
-        let gpsd = try FakeGPSD("\(sharedData)/gps/track_3k_laps.nmea", cycle: 0.004, directory: directory)
-        defer { Task { await gpsd.stop() } }
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port)
-        #expect(await gpsd.waitUntilListening())
-        let capture = try Capture(port: gpsd.port, directory: directory)
-        try await daemon.start()
-        #expect(try await daemon.waitForQuiet())
-        await gpsd.stop()
-        await capture.stop()
-        let end = try daemon.ctl("end")
-        #expect(end.status == 0, "\(end.out) \(end.err)")
-        await daemon.stop()
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("match")
+            let gpsd = try FakeGPSD(
+                "\(sharedData)/gps/track_3k_laps.nmea",
+                cycle: 0.004,
+                directory: directory,
+                scope: scope
+            )
+            let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port, scope: scope)
+            #expect(await gpsd.waitUntilListening())
+            let capture = try Capture(port: gpsd.port, directory: directory, scope: scope)
+            try await daemon.start()
+            #expect(try await daemon.waitForQuiet())
+            await gpsd.stop()
+            await capture.stop()
+            let end = try daemon.ctl("end")
+            #expect(end.status == 0, "\(end.out) \(end.err)")
+            await daemon.stop()
 
-        let sessions = try daemon.sessions()
-        try #require(sessions.count == 1)
-        let id = sessions[0]["id"] as! String
-        let session = try daemon.show(id)
-        let start = try firstFixTime(directory, session: id)
-        let replayed = try replay(try trimmed([capture.path], from: start, into: "\(directory)/trimmed.json"))
-        let distance = number(session, "distance_m")
-        let expected = number(replayed, "distance_m")
-        #expect(session["state"] as? String == "ended")
-        #expect(abs(distance - expected) / expected < 0.005, "daemon \(distance) m, replay \(expected) m")
-        #expect(abs(number(session, "elapsed_s") - number(replayed, "elapsed_s")) < 5)
-        #expect(number(session, "fixes_accepted") > 500)
-        #expect(((session["splits"] as? [Any])?.count ?? 0) >= 2)
+            let sessions = try daemon.sessions()
+            try #require(sessions.count == 1)
+            let id = sessions[0]["id"] as! String
+            let session = try daemon.show(id)
+            let start = try firstFixTime(directory, session: id)
+            let replayed = try replay(try trimmed([capture.path], from: start, into: "\(directory)/trimmed.json"))
+            let distance = number(session, "distance_m")
+            let expected = number(replayed, "distance_m")
+            #expect(session["state"] as? String == "ended")
+            #expect(abs(distance - expected) / expected < 0.005, "daemon \(distance) m, replay \(expected) m")
+            #expect(abs(number(session, "elapsed_s") - number(replayed, "elapsed_s")) < 5)
+            #expect(number(session, "fixes_accepted") > 500)
+            #expect(((session["splits"] as? [Any])?.count ?? 0) >= 2)
+        }
     }
 
     @Test func killNineMidSessionResumesWithNothingCountedTwice() async throws {
-        let directory = try temporaryDirectory("kill9")
-        let log = "\(directory)/park.nmea"
-        try head("\(sharedData)/gps/park_loop_run.nmea", lines: 0..<2800, into: log)
-        let gpsd = try FakeGPSD(log, cycle: 0.008, directory: directory)
-        defer { Task { await gpsd.stop() } }
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port)
-        #expect(await gpsd.waitUntilListening())
-        let capture = try Capture(port: gpsd.port, directory: directory)
-        try await daemon.start()
-        #expect(try await eventually(timeout: 60) { number(try daemon.status(), "distance_m") > 600 })
-        let before = try daemon.status()
-        daemon.child?.signal(SIGKILL)
-        await daemon.child?.wait(timeout: 5)
-        try await daemon.start()
-        let after = try daemon.status()
-        #expect(after["session_id"] as? String == before["session_id"] as? String)
-        #expect(try await daemon.waitForQuiet())
-        await gpsd.stop()
-        await capture.stop()
-        #expect(try daemon.ctl("end").status == 0)
-        await daemon.stop()
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("kill9")
+            let log = "\(directory)/park.nmea"
+            try head("\(sharedData)/gps/park_loop_run.nmea", lines: 0..<2800, into: log)
+            let gpsd = try FakeGPSD(log, cycle: 0.008, directory: directory, scope: scope)
+            let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port, scope: scope)
+            #expect(await gpsd.waitUntilListening())
+            let capture = try Capture(port: gpsd.port, directory: directory, scope: scope)
+            try await daemon.start()
+            #expect(try await eventually(timeout: 60) { number(try daemon.status(), "distance_m") > 600 })
+            let before = try daemon.status()
+            daemon.child?.signal(SIGKILL)
+            await daemon.child?.wait(timeout: 5)
+            try await daemon.start()
+            let after = try daemon.status()
+            #expect(after["session_id"] as? String == before["session_id"] as? String)
+            #expect(try await daemon.waitForQuiet())
+            await gpsd.stop()
+            await capture.stop()
+            #expect(try daemon.ctl("end").status == 0)
+            await daemon.stop()
 
-        let sessions = try daemon.sessions()
-        try #require(sessions.count == 1, "one session across the crash")
-        let id = sessions[0]["id"] as! String
-        let session = try daemon.show(id)
-        let kinds = (session["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-        #expect(kinds.contains("session_recovered") && kinds.contains("restart_gap"), "\(kinds)")
-        // The session as rebuilt at restart: at most the last batch (about a second) lost, nothing added.
-        let recovered = (session["events"] as? [[String: Any]] ?? []).first {
-            $0["kind"] as? String == "session_recovered"
+            let sessions = try daemon.sessions()
+            try #require(sessions.count == 1, "one session across the crash")
+            let id = sessions[0]["id"] as! String
+            let session = try daemon.show(id)
+            let kinds = (session["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(kinds.contains("session_recovered") && kinds.contains("restart_gap"), "\(kinds)")
+            // The session as rebuilt at restart: at most the last batch (about a second) lost, nothing added.
+            let recovered = (session["events"] as? [[String: Any]] ?? []).first {
+                $0["kind"] as? String == "session_recovered"
+            }
+            let recoveredDistance = ((recovered?["detail"] as? [String: Any])?["distance_m"] as? Double) ?? -1
+            #expect(recoveredDistance <= number(before, "distance_m") + 1)
+            #expect(recoveredDistance > number(before, "distance_m") - 150, "\(recoveredDistance) vs \(before)")
+
+            // The file a SIGKILL hit mid-batch is whole.
+            let check = try runCommand(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    """
+                    import sqlite3; print(sqlite3.connect('\(directory)/data/wearbridge.sqlite').execute('pragma integrity_check').fetchone()[0])
+                    """,
+                ]
+            )
+            #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out)\(check.err)")
+
+            // Every epoch logged once, and one straight pass of the core over exactly the logged fixes
+            // gives the daemon's distance: recovery added nothing and dropped nothing.
+            let log2 = try SessionLog.openReadOnly(directory: "\(directory)/data")
+            let journal = try log2.journal(of: id).entries
+            var times: [Double] = []
+            var straight = TrackSession(activity: .running)
+            for case .fix(let fix) in journal {
+                var replayed = fix
+                replayed.receivedAt = nil
+                if case .accepted = straight.ingest(replayed).verdict, let time = fix.time {
+                    times.append(time.seconds)
+                }
+            }
+            #expect(Set(times).count == times.count)
+            let distance = number(session, "distance_m")
+            #expect(abs(distance - straight.distance) < 0.5, "daemon \(distance), one pass \(straight.distance)")
+            // Against everything gpsd sent, the only difference is the bridged restart gap.
+            let start = try firstFixTime(directory, session: id)
+            let full = try replay(try trimmed([capture.path], from: start, into: "\(directory)/trimmed.json"))
+            #expect(
+                abs(distance - number(full, "distance_m")) / number(full, "distance_m") < 0.02,
+                "daemon \(distance), replay \(full)"
+            )
+            #expect(abs(number(session, "elapsed_s") - number(full, "elapsed_s")) < 5)
         }
-        let recoveredDistance = ((recovered?["detail"] as? [String: Any])?["distance_m"] as? Double) ?? -1
-        #expect(recoveredDistance <= number(before, "distance_m") + 1)
-        #expect(recoveredDistance > number(before, "distance_m") - 150, "\(recoveredDistance) vs \(before)")
-
-        // The file a SIGKILL hit mid-batch is whole.
-        let check = try runCommand(
-            "/usr/bin/python3",
-            [
-                "-c",
-                """
-                import sqlite3; print(sqlite3.connect('\(directory)/data/wearbridge.sqlite').execute('pragma integrity_check').fetchone()[0])
-                """,
-            ]
-        )
-        #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out)\(check.err)")
-
-        // Every epoch logged once, and one straight pass of the core over exactly the logged fixes
-        // gives the daemon's distance: recovery added nothing and dropped nothing.
-        let log2 = try SessionLog.openReadOnly(directory: "\(directory)/data")
-        let journal = try log2.journal(of: id).entries
-        var times: [Double] = []
-        var straight = TrackSession(activity: .running)
-        for case .fix(let fix) in journal {
-            var replayed = fix
-            replayed.receivedAt = nil
-            if case .accepted = straight.ingest(replayed).verdict, let time = fix.time { times.append(time.seconds) }
-        }
-        #expect(Set(times).count == times.count)
-        let distance = number(session, "distance_m")
-        #expect(abs(distance - straight.distance) < 0.5, "daemon \(distance), one pass \(straight.distance)")
-        // Against everything gpsd sent, the only difference is the bridged restart gap.
-        let start = try firstFixTime(directory, session: id)
-        let full = try replay(try trimmed([capture.path], from: start, into: "\(directory)/trimmed.json"))
-        #expect(
-            abs(distance - number(full, "distance_m")) / number(full, "distance_m") < 0.02,
-            "daemon \(distance), replay \(full)"
-        )
-        #expect(abs(number(session, "elapsed_s") - number(full, "elapsed_s")) < 5)
     }
 
     @Test func gpsdRestartedMidSessionIsReconnectedAndTheSessionGoesOn() async throws {
-        let directory = try temporaryDirectory("restart")
-        let first = "\(directory)/first.nmea"
-        let second = "\(directory)/second.nmea"
-        try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 0..<1160, into: first)
-        try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 1160..<2322, into: second)
-        let port = Loopback.freePort()
-        let gpsd1 = try FakeGPSD(first, port: port, cycle: 0.004, directory: directory, name: "gpsfake1")
-        let daemon = try DaemonUnderTest(directory: directory, gpsdPort: port)
-        #expect(await gpsd1.waitUntilListening())
-        let capture1 = try Capture(port: port, directory: directory, name: "capture1")
-        try await daemon.start()
-        #expect(try await daemon.waitForQuiet())
-        let mid = number(try daemon.status(), "distance_m")
-        await capture1.stop()
-        await gpsd1.stop()
-        #expect(
-            try await eventually(timeout: 10) {
-                (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == false
-            }
-        )
-        let gpsd2 = try FakeGPSD(second, port: port, cycle: 0.004, directory: directory, name: "gpsfake2")
-        defer { Task { await gpsd2.stop() } }
-        // gpsd is up when the daemon's backoff brings it back; the capture joins it.
-        #expect(
-            try await eventually(timeout: 20) {
-                (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == true
-            }
-        )
-        let capture2 = try Capture(port: port, directory: directory, name: "capture2")
-        #expect(try await eventually(timeout: 30) { number(try daemon.status(), "distance_m") > mid + 100 })
-        #expect(try await daemon.waitForQuiet())
-        await capture2.stop()
-        await gpsd2.stop()
-        #expect(try daemon.ctl("end").status == 0)
-        await daemon.stop()
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("restart")
+            let first = "\(directory)/first.nmea"
+            let second = "\(directory)/second.nmea"
+            try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 0..<1160, into: first)
+            try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 1160..<2322, into: second)
+            let port = Loopback.freePort()
+            let gpsd1 = try FakeGPSD(
+                first,
+                port: port,
+                cycle: 0.004,
+                directory: directory,
+                name: "gpsfake1",
+                scope: scope
+            )
+            let daemon = try DaemonUnderTest(directory: directory, gpsdPort: port, scope: scope)
+            #expect(await gpsd1.waitUntilListening())
+            let capture1 = try Capture(port: port, directory: directory, name: "capture1", scope: scope)
+            try await daemon.start()
+            #expect(try await daemon.waitForQuiet())
+            let mid = number(try daemon.status(), "distance_m")
+            await capture1.stop()
+            await gpsd1.stop()
+            #expect(
+                try await eventually(timeout: 10) {
+                    (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == false
+                }
+            )
+            let gpsd2 = try FakeGPSD(
+                second,
+                port: port,
+                cycle: 0.004,
+                directory: directory,
+                name: "gpsfake2",
+                scope: scope
+            )
+            // gpsd is up when the daemon's backoff brings it back; the capture joins it.
+            #expect(
+                try await eventually(timeout: 20) {
+                    (try daemon.status()["gps"] as? [String: Any])?["gpsd_connected"] as? Bool == true
+                }
+            )
+            let capture2 = try Capture(port: port, directory: directory, name: "capture2", scope: scope)
+            #expect(try await eventually(timeout: 30) { number(try daemon.status(), "distance_m") > mid + 100 })
+            #expect(try await daemon.waitForQuiet())
+            await capture2.stop()
+            await gpsd2.stop()
+            #expect(try daemon.ctl("end").status == 0)
+            await daemon.stop()
 
-        let sessions = try daemon.sessions()
-        try #require(sessions.count == 1)
-        let id = sessions[0]["id"] as! String
-        let session = try daemon.show(id)
-        let kinds = (session["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-        #expect(kinds.contains("gpsd_disconnected"))
-        #expect(kinds.lastIndex(of: "gpsd_connected") ?? -1 > kinds.firstIndex(of: "gpsd_disconnected") ?? 0)
-        let distance = number(session, "distance_m")
-        let start = try firstFixTime(directory, session: id)
-        let both = try replay(try trimmed([capture1.path, capture2.path], from: start, into: "\(directory)/both.json"))
-        #expect(
-            abs(distance - number(both, "distance_m")) / number(both, "distance_m") < 0.02,
-            "daemon \(distance), replay \(both)"
-        )
+            let sessions = try daemon.sessions()
+            try #require(sessions.count == 1)
+            let id = sessions[0]["id"] as! String
+            let session = try daemon.show(id)
+            let kinds = (session["events"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(kinds.contains("gpsd_disconnected"))
+            #expect(kinds.lastIndex(of: "gpsd_connected") ?? -1 > kinds.firstIndex(of: "gpsd_disconnected") ?? 0)
+            let distance = number(session, "distance_m")
+            let start = try firstFixTime(directory, session: id)
+            let both = try replay(
+                try trimmed([capture1.path, capture2.path], from: start, into: "\(directory)/both.json")
+            )
+            #expect(
+                abs(distance - number(both, "distance_m")) / number(both, "distance_m") < 0.02,
+                "daemon \(distance), replay \(both)"
+            )
+        }
     }
 
     @Test func theGPSCommandPrintsLiveVerdicts() async throws {
-        let directory = try temporaryDirectory("gpscmd")
-        let gpsd = try FakeGPSD("\(sharedData)/gps-real/sirf2.log", cycle: 0.004, directory: directory)
-        defer { Task { await gpsd.stop() } }
-        #expect(await gpsd.waitUntilListening())
-        let gps = try ChildProcess(
-            wearbridgeBinary,
-            ["gps", "--json", "--port", "\(gpsd.port)", "--activity", "walking"],
-            directory: directory,
-            name: "gps"
-        )
-        // sirf2 starts without a fix: rejected as no_fix, and then accepted.
-        let enough = await eventually(timeout: 30) { gps.stdout.contains("\"verdict\":\"accepted\"") }
-        await gps.stop()
-        #expect(enough, "\(gps.stdout) \(gps.stderr)")
-        let lines = gps.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("gpscmd")
+            let gpsd = try FakeGPSD(
+                "\(sharedData)/gps-real/sirf2.log",
+                cycle: 0.004,
+                directory: directory,
+                scope: scope
+            )
+            #expect(await gpsd.waitUntilListening())
+            let gps = try ChildProcess(
+                wearbridgeBinary,
+                ["gps", "--json", "--port", "\(gpsd.port)", "--activity", "walking"],
+                directory: directory,
+                name: "gps",
+                scope: scope
+            )
+            // sirf2 starts without a fix: rejected as no_fix, and then accepted.
+            let enough = await eventually(timeout: 30) { gps.stdout.contains("\"verdict\":\"accepted\"") }
+            await gps.stop()
+            #expect(enough, "\(gps.stdout) \(gps.stderr)")
+            let lines = gps.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(lines.count >= 20)
+            #expect(lines.allSatisfy { $0["verdict"] is String && $0["mode"] is Int })
+            #expect(lines.contains { $0["verdict"] as? String == "accepted" })
+            #expect(lines.contains { $0["verdict"] as? String == "no_fix" })
         }
-        #expect(lines.count >= 20)
-        #expect(lines.allSatisfy { $0["verdict"] is String && $0["mode"] is Int })
-        #expect(lines.contains { $0["verdict"] as? String == "accepted" })
-        #expect(lines.contains { $0["verdict"] as? String == "no_fix" })
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Store
-import Testing
 import SessionCore
+import Testing
 import TrackCore
+
+@testable import Store
 
 @Suite("Data log (real SQLite files)")
 struct SessionLogTests {
@@ -68,18 +69,27 @@ struct SessionLogTests {
         let log = try SessionLog.open(directory: directory)
         let samples = [
             HeartRateSample(
-                bpm: 72, contact: .detected, rrIntervals: [853, 860], receivedAt: 10.5,
-                payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]),
+                bpm: 72,
+                contact: .detected,
+                rrIntervals: [853, 860],
+                receivedAt: 10.5,
+                payload: [0x16, 0x48, 0x55, 0x03, 0x5C, 0x03]
+            ),
             HeartRateSample(
-                bpm: 300, contact: .notSupported, energyExpended: 12, receivedAt: 11.5,
-                payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]),
+                bpm: 300,
+                contact: .notSupported,
+                energyExpended: 12,
+                receivedAt: 11.5,
+                payload: [0x09, 0x2C, 0x01, 0x0C, 0x00]
+            ),
         ]
         var rows: [SessionRow] = [
             .begin(sessionID: "hr", activity: .running, startedAt: TimeAnchor(source: .system, seconds: 5))
         ]
         for (i, sample) in samples.enumerated() {
             rows.append(
-                .heartRate(sessionID: "hr", seq: i + 1, sample, time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil))
+                .heartRate(sessionID: "hr", seq: i + 1, sample, time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil)
+            )
         }
         try await log.write(WriteBatch(id: 1, rows: rows))
         let beats = try log.beats(of: "hr")
@@ -98,7 +108,12 @@ struct SessionLogTests {
     @Test func aBatchTheDiskCannotTakeLeavesNothingAndSaysFull() async throws {
         let directory = try temporaryDirectory("full")
         let log = try SessionLog.open(directory: directory)
-        try await log.write(WriteBatch(id: 1, rows: [.begin(sessionID: "f", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1))]))
+        try await log.write(
+            WriteBatch(
+                id: 1,
+                rows: [.begin(sessionID: "f", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1))]
+            )
+        )
         let pages = try await log.writer!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
         try await log.writer!.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }
         let rows: [SessionRow] = (0..<2000).map {

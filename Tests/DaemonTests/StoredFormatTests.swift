@@ -16,23 +16,32 @@ struct StoredFormatTests {
 
     /// Every event against the kind and detail JSON the string-typed version wrote for it.
     @Test(arguments: [
-        (SessionEvent.started(TimeAnchor(source: .gps, seconds: 1_750_000_000)), "session_started",
-            #"{"anchor":"gps","started_at":1750000000}"#),
+        (
+            SessionEvent.started(TimeAnchor(source: .gps, seconds: 1_750_000_000)), "session_started",
+            #"{"anchor":"gps","started_at":1750000000}"#
+        ),
         (.paused, "paused", "{}"),
         (.resumed, "resumed", "{}"),
         (.ended(.command), "session_ended", "{}"),
         (.ended(.abandoned), "session_abandoned", "{}"),
-        (.recovered(distance: 1234.5, lastFix: t), "session_recovered", #"{"distance_m":1234.5,"last_fix":1750000000}"#),
+        (
+            .recovered(distance: 1234.5, lastFix: t), "session_recovered",
+            #"{"distance_m":1234.5,"last_fix":1750000000}"#
+        ),
         (.recovered(distance: 0, lastFix: nil), "session_recovered", #"{"distance_m":0}"#),
         (.restartGap(down: 30), "restart_gap", #"{"down_s":30}"#),
         (.track(.autoPaused(at: t)), "auto_paused", "{}"),
         (.track(.autoResumed(at: t, pausedFor: 12.5)), "auto_resumed", #"{"paused_s":12.5}"#),
-        (.track(.split(Split(index: 2, distance: 1000.5, duration: 301.25, endTimer: 602))), "split",
-            #"{"distance_m":1000.5,"duration_s":301.25,"end_timer_s":602,"index":2}"#),
+        (
+            .track(.split(Split(index: 2, distance: 1000.5, duration: 301.25, endTimer: 602))), "split",
+            #"{"distance_m":1000.5,"duration_s":301.25,"end_timer_s":602,"index":2}"#
+        ),
         (.track(.gpsLost(lastFix: t)), "gps_lost", "{}"),
         (.track(.gpsRegained(at: t, after: 7)), "gps_regained", #"{"after_s":7}"#),
-        (.track(.gapBridged(from: t, to: GPSTime(seconds: 1_750_000_030), distance: 90)), "gap_bridged",
-            #"{"distance_m":90,"duration_s":30,"from":1750000000}"#),
+        (
+            .track(.gapBridged(from: t, to: GPSTime(seconds: 1_750_000_030), distance: 90)), "gap_bridged",
+            #"{"distance_m":90,"duration_s":30,"from":1750000000}"#
+        ),
         (.track(.timelineReset(at: t)), "timeline_reset", "{}"),
         (.track(.filterReset(at: t)), "filter_reset", "{}"),
         (.gpsdConnected, "gpsd_connected", "{}"),
@@ -46,8 +55,10 @@ struct StoredFormatTests {
         (.strap(.contactRegained), "contact_regained", "{}"),
         (.strap(.battery(level: 80)), "strap_battery", #"{"percent":80}"#),
         (.strapLocation("chest"), "strap_location", #"{"location":"chest"}"#),
-        (.malformedBeat(payload: [0x10, 0x3c], reason: "truncated"), "hrm_malformed",
-            #"{"payload":"103c","reason":"truncated"}"#),
+        (
+            .malformedBeat(payload: [0x10, 0x3c], reason: "truncated"), "hrm_malformed",
+            #"{"payload":"103c","reason":"truncated"}"#
+        ),
     ])
     func eventsAreStoredAsBefore(event: SessionEvent, kind: String, detail: String) {
         #expect(event.storedKind == kind)
@@ -59,13 +70,18 @@ struct StoredFormatTests {
         #expect(full.storedKind == "storage_full")
         #expect(
             SessionLog.detailJSON(full.storedDetail)
-                == #"{"cause":"full","reason":"database or disk is full (/d/w.sqlite)"}"#)
+                == #"{"cause":"full","reason":"database or disk is full (/d/w.sqlite)"}"#
+        )
         #expect(SessionEvent.storageFailed(StorageFailure(.io, "disk I/O error")).storedKind == "storage_failed")
-        let recovered = SessionEvent.storageRecovered(after: 42.5, dropped: DropCounts(fixes: 300, beats: 30, events: 2))
+        let recovered = SessionEvent.storageRecovered(
+            after: 42.5,
+            dropped: DropCounts(fixes: 300, beats: 30, events: 2)
+        )
         #expect(recovered.storedKind == "storage_recovered")
         #expect(
             SessionLog.detailJSON(recovered.storedDetail)
-                == #"{"after_s":42.5,"beats_dropped":30,"events_dropped":2,"fixes_dropped":300}"#)
+                == #"{"after_s":42.5,"beats_dropped":30,"events_dropped":2,"fixes_dropped":300}"#
+        )
     }
 
     /// A log written by the string-typed version (rows as it wrote them, its command-reply JSON)
@@ -101,11 +117,19 @@ struct StoredFormatTests {
         }
         #expect(beat.contact == .detected && beat.rrIntervals == [438] && beat.payload == [0x0e, 0x8c, 0xb6, 0x01])
         let engine = SessionEngine.recovering(
-            [RecoveredSession(
-                id: "old", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1_750_000_000),
-                journal: journal.entries, nextSeq: journal.nextSeq)],
-            configuration: .init(session: .init()), ids: SessionIDGenerator(seed: 1),
-            now: Instant(monotonic: 5000, system: 0))
+            [
+                RecoveredSession(
+                    id: "old",
+                    activity: .running,
+                    startedAt: TimeAnchor(source: .gps, seconds: 1_750_000_000),
+                    journal: journal.entries,
+                    nextSeq: journal.nextSeq
+                )
+            ],
+            configuration: .init(session: .init()),
+            ids: SessionIDGenerator(seed: 1),
+            now: Instant(monotonic: 5000, system: 0)
+        )
         let session = try #require(engine.controller.session)
         #expect(engine.controller.lifecycle.state == .paused(.command))
         #expect(abs(session.track.distance - 177) < 10, "\(session.track.distance)")

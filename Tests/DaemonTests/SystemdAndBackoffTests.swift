@@ -2,9 +2,9 @@ import ATT
 import Bluetooth
 import Foundation
 import GPSDLink
+import Harness
 import JournalLog
 import LinkTiming
-import Harness
 import Logging
 import Testing
 import UnixSockets
@@ -77,14 +77,19 @@ struct RememberedStrapFailureTests {
     @Test func aRenameThatFailsIsAnErrorNotARememberedStrap() throws {
         let directory = try temporaryDirectory("remember-fail")
         try FileManager.default.createDirectory(
-            atPath: "\(directory)/strap/occupied", withIntermediateDirectories: true)
+            atPath: "\(directory)/strap/occupied",
+            withIntermediateDirectories: true
+        )
         let memory = RememberedStrap(directory: directory)
         let strap = try #require(BluetoothAddress("A0:9E:1A:12:34:56", kind: .random))
         do {
             try memory.save(strap)
             Issue.record("save reported success although nothing was remembered")
         } catch {
-            #expect(error.description.contains("\(directory)/strap") && error.description.contains("rename"), "\(error)")
+            #expect(
+                error.description.contains("\(directory)/strap") && error.description.contains("rename"),
+                "\(error)"
+            )
         }
         #expect(!FileManager.default.fileExists(atPath: "\(directory)/strap.tmp"))
         #expect(memory.load().address == nil)

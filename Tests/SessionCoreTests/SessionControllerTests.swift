@@ -92,7 +92,8 @@ struct SessionControllerTests {
             shapes == [
                 "begin", "command s 2", "event \(SessionEvent.started(anchor)) 1", "state active", "command p 4",
                 "event paused 3", "state paused",
-            ])
+            ]
+        )
     }
 
     @Test func endFinishesWithTheSummaryAndReturnsToIdle() {
@@ -128,8 +129,13 @@ struct SessionControllerTests {
         let rows = recorder.tick(received(t0 + 9) + 601)
         #expect(
             rows.contains {
-                if case .finish(_, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 9)?) = $0 { true } else { false }
-            })
+                if case .finish(_, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 9)?) = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
+        )
         #expect(recorder.controller.lifecycle.state == .idle && recorder.controller.session == nil)
     }
 
@@ -139,10 +145,16 @@ struct SessionControllerTests {
         let old = try #require(recorder.sessionID)
         var rebuilt = SessionController(
             recovering: RecoveredSession(
-                id: old, activity: .running, startedAt: TimeAnchor(source: .gps, seconds: t0),
-                journal: recorder.journal, nextSeq: 100),
-            configuration: .init(autostart: true, abandonAfter: 3600), ids: SessionIDGenerator(seed: 2),
-            restartedAt: 3)
+                id: old,
+                activity: .running,
+                startedAt: TimeAnchor(source: .gps, seconds: t0),
+                journal: recorder.journal,
+                nextSeq: 100
+            ),
+            configuration: .init(autostart: true, abandonAfter: 3600),
+            ids: SessionIDGenerator(seed: 2),
+            restartedAt: 3
+        )
         // Booted the next morning: the first fix ends the old session and (autostart) begins a new one.
         var output = SessionOutput()
         rebuilt.ingest(line(from: t0 + 86_400, seconds: 1)[0], into: &output)
@@ -153,13 +165,19 @@ struct SessionControllerTests {
                 } else {
                     false
                 }
-            })
+            }
+        )
         let next = try #require(rebuilt.session?.id)
         #expect(next != old)
         #expect(
             output.rows.contains {
-                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: t0 + 86_400)) = $0 { true } else { false }
-            })
+                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: t0 + 86_400)) = $0 {
+                    true
+                } else {
+                    false
+                }
+            }
+        )
     }
 
     @Test func autostartBeginsAtTheFirstGoodFixOnly() {
@@ -193,8 +211,12 @@ struct SessionControllerHeartRateTests {
 
     private func beat(_ bpm: Int, at t: Double, contact: SensorContact = .detected) -> HeartRateSample {
         HeartRateSample(
-            bpm: bpm, contact: contact, rrIntervals: [UInt16(61_440 / bpm)], receivedAt: t,
-            payload: [0x16, UInt8(bpm)])
+            bpm: bpm,
+            contact: contact,
+            rrIntervals: [UInt16(61_440 / bpm)],
+            receivedAt: t,
+            payload: [0x16, UInt8(bpm)]
+        )
     }
 
     private func controller() -> SessionController {
@@ -242,9 +264,16 @@ struct SessionControllerHeartRateTests {
         }
         let rebuilt = SessionController(
             recovering: RecoveredSession(
-                id: try #require(controller.session?.id), activity: .running,
-                startedAt: TimeAnchor(source: .system, seconds: 0), journal: journal, nextSeq: 40),
-            configuration: .init(heartRateZones: zones), ids: SessionIDGenerator(seed: 4), restartedAt: 100)
+                id: try #require(controller.session?.id),
+                activity: .running,
+                startedAt: TimeAnchor(source: .system, seconds: 0),
+                journal: journal,
+                nextSeq: 40
+            ),
+            configuration: .init(heartRateZones: zones),
+            ids: SessionIDGenerator(seed: 4),
+            restartedAt: 100
+        )
         let before = controller.session!.track.heartRate!
         let after = rebuilt.session!.track.heartRate!
         #expect(after.sampleCount == 30 && after.average == before.average && after.timeInZone == before.timeInZone)

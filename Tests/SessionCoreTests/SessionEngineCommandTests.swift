@@ -79,8 +79,13 @@ struct SessionEngineCommandTests {
     /// the log (off the engine's loop), and the stored answer is given, not applied.
     @Test func anIdFromAnEarlierRunIsAnsweredFromTheLog() {
         let old = CommandReply(
-            commandID: "old-end", command: .end, accepted: true, message: "session ended", sessionID: "yesterday",
-            state: .idle)
+            commandID: "old-end",
+            command: .end,
+            accepted: true,
+            message: "session ended",
+            sessionID: "yesterday",
+            state: .idle
+        )
         var harness = EngineHarness(disk: [.command(sessionID: "yesterday", seq: 40, old, receivedAt: 5)])
         let token = harness.command(.start, id: "old-end")
         #expect(harness.actions.contains(.persist(.lookUp(commandID: "old-end"))))
@@ -124,7 +129,9 @@ struct SessionEngineCommandTests {
         before.command(.resume, id: "r")
         for i in 0..<20 {
             let at = received(t0 + 120 + Double(i))
-            before.send(.strap(.beat(.init(bpm: 140 + i, contact: .detected), payload: [0x06, UInt8(140 + i)], receivedAt: at)))
+            before.send(
+                .strap(.beat(.init(bpm: 140 + i, contact: .detected), payload: [0x06, UInt8(140 + i)], receivedAt: at))
+            )
         }
         before.feed(line(from: t0 + 120, seconds: 80))
         before.tick(until: received(t0 + 201))
@@ -132,8 +139,12 @@ struct SessionEngineCommandTests {
         let journal = try #require(before.journal(of: original.id))
 
         var after = EngineHarness(
-            .init(heartRateZones: HeartRateZones(maxHeartRate: 200)), strap: true, open: [journal], disk: before.disk,
-            startingAt: 5000)
+            .init(heartRateZones: HeartRateZones(maxHeartRate: 200)),
+            strap: true,
+            open: [journal],
+            disk: before.disk,
+            startingAt: 5000
+        )
         let rebuilt = try #require(after.engine.controller.session)
         #expect(rebuilt.id == original.id)
         #expect(rebuilt.track.distance == original.track.distance)
@@ -142,7 +153,9 @@ struct SessionEngineCommandTests {
         #expect(rebuilt.track.heartRate?.average == original.track.heartRate?.average)
         #expect(after.engine.controller.lifecycle.state == .active)
         after.send(.tick)
-        #expect(after.events.first == .recovered(distance: original.track.distance, lastFix: original.track.lastFixTime))
+        #expect(
+            after.events.first == .recovered(distance: original.track.distance, lastFix: original.track.lastFixTime)
+        )
         // Commands already applied before the crash are answered, not applied again.
         let rows = after.disk.count
         let pauseAgain = after.command(.pause, id: "p")
@@ -155,7 +168,9 @@ struct SessionEngineCommandTests {
         after.feed(line(from: t0 + 230, seconds: 2))
         #expect(after.events.contains(.restartGap(down: 31)))
         #expect(after.events.contains { if case .track(.gapBridged) = $0 { true } else { false } })
-        let seqs = after.disk[rows...].compactMap { row -> Int? in if case .fix(_, let seq, _, _) = row { seq } else { nil } }
+        let seqs = after.disk[rows...].compactMap { row -> Int? in
+            if case .fix(_, let seq, _, _) = row { seq } else { nil }
+        }
         #expect(seqs.allSatisfy { $0 >= journal.nextSeq }, "rows after the restart continue the sequence")
         let gained = try #require(after.engine.controller.session).track.distance - original.track.distance
         #expect(abs(gained - 93) < 5, "gap credited \(gained)")
@@ -176,7 +191,11 @@ struct SessionEngineCommandTests {
         harness.send(.tick)
         #expect(harness.sessionID == newer.id)
         let abandoned = harness.disk.contains {
-            if case .finish(older.id, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 19)?) = $0 { true } else { false }
+            if case .finish(older.id, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 19)?) = $0 {
+                true
+            } else {
+                false
+            }
         }
         #expect(abandoned, "\(harness.disk)")
     }

@@ -66,7 +66,10 @@ struct SessionEngineSensorTests {
         harness.send(.strap(.chosen(address)))
         #expect(harness.actions.contains(.rememberStrap(address)))
         harness.send(.strap(.strap(.found(address: address.text), receivedAt: 1000)))
-        #expect(harness.announcements.last == Announcement(.strap(.found(address: address.text)), sessionID: nil, receivedAt: 1000))
+        #expect(
+            harness.announcements.last
+                == Announcement(.strap(.found(address: address.text)), sessionID: nil, receivedAt: 1000)
+        )
         #expect(harness.disk.isEmpty)
 
         harness.command(.start, id: "s")
@@ -98,7 +101,11 @@ struct SessionEngineSensorTests {
         harness.send(.gpsd(.disconnected(reason: "closed")))
         harness.tick(until: 1002)
         let logged = harness.storedEvents.map(\.announcement.event)
-        #expect(logged == [.started(TimeAnchor(source: .system, seconds: 1_700_000_000)), .gpsdConnected,
-            .deviceRemoved(path: "/dev/ttyUSB0"), .gpsdDisconnected])
+        #expect(
+            logged == [
+                .started(TimeAnchor(source: .system, seconds: 1_700_000_000)), .gpsdConnected,
+                .deviceRemoved(path: "/dev/ttyUSB0"), .gpsdDisconnected,
+            ]
+        )
     }
 }

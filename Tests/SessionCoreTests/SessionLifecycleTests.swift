@@ -1,5 +1,5 @@
-import Testing
 import SessionCore
+import Testing
 import TrackCore
 
 @Suite("Session lifecycle")

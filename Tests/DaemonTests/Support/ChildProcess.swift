@@ -5,8 +5,12 @@ import Harness
 import Glibc
 #endif
 
-/// A real program started by a test, with stdout and stderr in files; signals reach its children
-/// too (gpsfake starts gpsd).
+/// A real program started by a test, with stdout and stderr in files. Foundation starts it as the
+/// leader of its own process group, so signals go to the group: gpsfake's gpsd goes with gpsfake.
+///
+/// Ended by `stop()` (a `ProcessScope` calls it whatever the test's outcome); anything still
+/// running when the test process exits is killed by an `atexit` handler, and `scripts/test.sh`
+/// fails the suite if any process of its own outlives it.
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
     let outPath: String
@@ -17,7 +21,8 @@ final class ChildProcess: @unchecked Sendable {
         _ arguments: [String],
         environment: [String: String]? = nil,
         directory: String,
-        name: String
+        name: String,
+        scope: ProcessScope
     ) throws {
         outPath = "\(directory)/\(name).out"
         errPath = "\(directory)/\(name).err"
@@ -29,6 +34,8 @@ final class ChildProcess: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         try process.run()
+        LiveGroups.shared.add(process.processIdentifier)
+        scope.add(self)
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -36,42 +43,93 @@ final class ChildProcess: @unchecked Sendable {
     var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 
-    func signal(_ number: Int32) {
-        if number == SIGKILL {
-            for child in children { kill(child, SIGKILL) }
-        }
+    /// To the whole process group (the program and whatever it started), or the program alone.
+    func signal(_ number: Int32, group: Bool = true) {
+        if group { kill(-pid, number) }
         kill(pid, number)
     }
 
-    /// Direct children, from /proc.
-    private var children: [Int32] {
-        let path = "/proc/\(pid)/task/\(pid)/children"
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return text.split(separator: " ").compactMap { Int32($0) }
-    }
-
-    /// Waits for exit; nil if it is still running after `timeout` seconds.
+    /// Waits for exit; nil if it is still running after `timeout` seconds. Not cut short by
+    /// cancellation: a test that timed out still waits for its processes to end.
     @discardableResult
     func wait(timeout: Double) async -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline { return nil }
-            try? await Task.sleep(for: .milliseconds(50))
+            await waitOut(0.05)
         }
         return process.terminationStatus
     }
 
+    /// SIGTERM to the group, SIGKILL after 3 s; the group is gone afterwards either way.
     func stop() async {
-        guard process.isRunning else { return }
-        signal(SIGTERM)
-        if await wait(timeout: 3) == nil {
-            signal(SIGKILL)
-            await wait(timeout: 3)
+        if process.isRunning {
+            signal(SIGTERM)
+            if await wait(timeout: 3) == nil {
+                signal(SIGKILL)
+                await wait(timeout: 3)
+            }
         }
+        // The leader may have gone first (gpsfake) and left members (gpsd) behind.
+        kill(-pid, SIGKILL)
+        LiveGroups.shared.remove(pid)
     }
 
     deinit {
         if process.isRunning { signal(SIGKILL) }
+    }
+}
+
+/// The processes one test started: all stopped when the test's body ends, passed or failed.
+final class ProcessScope: @unchecked Sendable {
+    private let lock = NSLock()
+    private var children: [ChildProcess] = []
+
+    func add(_ child: ChildProcess) {
+        lock.withLock { children.append(child) }
+    }
+
+    /// Newest first: a capture before the gpsd it reads, the daemon before the gpsd it uses.
+    func stopAll() async {
+        let all = lock.withLock { children.reversed() }
+        for child in all { await child.stop() }
+    }
+}
+
+/// Runs `body`, then stops every process started in its scope, whatever happened in it.
+func withProcessScope<T>(_ body: (ProcessScope) async throws -> T) async throws -> T {
+    let scope = ProcessScope()
+    do {
+        let value = try await body(scope)
+        await scope.stopAll()
+        return value
+    } catch {
+        await scope.stopAll()
+        throw error
+    }
+}
+
+/// Process groups started by this test process and not stopped yet: killed at exit.
+final class LiveGroups: @unchecked Sendable {
+    static let shared = LiveGroups()
+    private let lock = NSLock()
+    private var groups: Set<Int32> = []
+
+    private init() {
+        atexit {
+            for group in LiveGroups.shared.snapshot() { kill(-group, SIGKILL) }
+        }
+    }
+
+    func add(_ group: Int32) { lock.withLock { _ = groups.insert(group) } }
+    func remove(_ group: Int32) { lock.withLock { _ = groups.remove(group) } }
+    func snapshot() -> Set<Int32> { lock.withLock { groups } }
+}
+
+/// A sleep that cancellation does not cut short (polling while a process ends).
+func waitOut(_ seconds: Double) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
     }
 }
 
@@ -93,9 +151,9 @@ func eventually(
     _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+    while Date() < deadline, !Task.isCancelled {
         if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+        await waitOut(interval)
     }
     return try await condition()
 }

@@ -21,13 +21,21 @@ final class FakeGPSD: @unchecked Sendable {
     let child: ChildProcess
 
     /// `cycle` is gpsfake's delay between sentences: 0.004 plays a 1 Hz recording about 60x fast.
-    init(_ log: String, port: Int? = nil, cycle: Double, directory: String, name: String = "gpsfake") throws {
+    init(
+        _ log: String,
+        port: Int? = nil,
+        cycle: Double,
+        directory: String,
+        name: String = "gpsfake",
+        scope: ProcessScope
+    ) throws {
         self.port = port ?? Loopback.freePort()
         child = try ChildProcess(
             "/usr/bin/gpsfake",
             ["-1", "-q", "-W", "600", "-c", "\(cycle)", "-P", "\(self.port)", log],
             directory: directory,
-            name: name
+            name: name,
+            scope: scope
         )
     }
 
@@ -45,18 +53,18 @@ final class Capture: @unchecked Sendable {
     let path: String
     let child: ChildProcess
 
-    init(port: Int, directory: String, name: String = "capture") throws {
+    init(port: Int, directory: String, name: String = "capture", scope: ProcessScope) throws {
         // Line-buffered, so that what gpsd sent is in the file when the capture is stopped.
         child = try ChildProcess(
             "/usr/bin/stdbuf",
             ["-oL", "/usr/bin/gpspipe", "-w", "127.0.0.1:\(port)"],
             directory: directory,
-            name: name
+            name: name,
+            scope: scope
         )
         path = child.outPath
     }
 
-    var tpvCount: Int { child.stdout.components(separatedBy: "\"class\":\"TPV\"").count - 1 }
     func stop() async { await child.stop() }
 }
 
@@ -67,9 +75,11 @@ final class DaemonUnderTest: @unchecked Sendable {
     let socketPath: String
     var child: ChildProcess?
     private var starts = 0
+    private let scope: ProcessScope
 
-    init(directory: String, gpsdPort: Int, extra: String = "", autostart: Bool = true) throws {
+    init(directory: String, gpsdPort: Int, extra: String = "", autostart: Bool = true, scope: ProcessScope) throws {
         self.directory = directory
+        self.scope = scope
         configPath = "\(directory)/wearbridge.toml"
         socketPath = "\(directory)/control.sock"
         try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
@@ -96,7 +106,8 @@ final class DaemonUnderTest: @unchecked Sendable {
             ["run", "--config", configPath, "--log-level", "debug"],
             environment: environment,
             directory: directory,
-            name: "daemon\(starts)"
+            name: "daemon\(starts)",
+            scope: scope
         )
         self.child = child
         let up = try await eventually(timeout: 20) { try ctl("status").status == 0 }
@@ -105,6 +116,12 @@ final class DaemonUnderTest: @unchecked Sendable {
 
     func ctl(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
         try runCommand(wearbridgeBinary, ["ctl"] + arguments + ["--json", "--socket", socketPath])
+    }
+
+    /// The whole JSON reply of a `ctl` command.
+    func reply(_ arguments: String...) throws -> [String: Any] {
+        let result = try runCommand(wearbridgeBinary, ["ctl"] + arguments + ["--json", "--socket", socketPath])
+        return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
     }
 
     func status() throws -> [String: Any] {

@@ -18,18 +18,34 @@ func line(from start: Double, seconds: Int, speed: Double = 3, startEast: Double
         let t = start + Double(i)
         let east = startEast + speed * (t - t0)
         return Fix(
-            mode: 3, time: GPSTime(seconds: t), position: frame.unproject(LocalPoint(east: east, north: 0)),
-            errorEast: 3, errorNorth: 3, horizontalError: 4, speed: speed, track: 90, speedError: 0.3,
-            receivedAt: received(t))
+            mode: 3,
+            time: GPSTime(seconds: t),
+            position: frame.unproject(LocalPoint(east: east, north: 0)),
+            errorEast: 3,
+            errorNorth: 3,
+            horizontalError: 4,
+            speed: speed,
+            track: 90,
+            speedError: 0.3,
+            receivedAt: received(t)
+        )
     }
 }
 
 /// gpsd's report of a fix.
 func tpv(_ fix: Fix) -> TPV {
     TPV(
-        mode: fix.mode, time: fix.time, latitude: fix.position?.latitude, longitude: fix.position?.longitude,
-        epx: fix.errorEast, epy: fix.errorNorth, eph: fix.horizontalError, speed: fix.speed, track: fix.track,
-        eps: fix.speedError)
+        mode: fix.mode,
+        time: fix.time,
+        latitude: fix.position?.latitude,
+        longitude: fix.position?.longitude,
+        epx: fix.errorEast,
+        epy: fix.errorNorth,
+        eph: fix.horizontalError,
+        speed: fix.speed,
+        track: fix.track,
+        eps: fix.speedError
+    )
 }
 
 /// The engine with a manual clock, scripted inputs, and a stand-in for the store's writer: a list
@@ -69,11 +85,20 @@ struct EngineHarness {
     ) {
         self.disk = disk
         let engineConfiguration = SessionEngine.Configuration(
-            session: configuration, strapConfigured: strap, gpsLostAfter: configuration.gpsLostAfter ?? 5,
-            retryInterval: 2, maxPendingRows: maxPendingRows, traceFixes: true)
+            session: configuration,
+            strapConfigured: strap,
+            gpsLostAfter: configuration.gpsLostAfter ?? 5,
+            retryInterval: 2,
+            maxPendingRows: maxPendingRows,
+            traceFixes: true
+        )
         now = Instant(monotonic: monotonic, system: 1_700_000_000)
         engine = SessionEngine.recovering(
-            open, configuration: engineConfiguration, ids: SessionIDGenerator(seed: 7), now: now)
+            open,
+            configuration: engineConfiguration,
+            ids: SessionIDGenerator(seed: 7),
+            now: now
+        )
     }
 
     // MARK: Inputs
@@ -208,7 +233,12 @@ struct EngineHarness {
         guard let (activity, anchor) = start else { return nil }
         entries.sort { $0.0 < $1.0 }
         return RecoveredSession(
-            id: session, activity: activity, startedAt: anchor, journal: entries.map(\.1), nextSeq: maxSeq + 1)
+            id: session,
+            activity: activity,
+            startedAt: anchor,
+            journal: entries.map(\.1),
+            nextSeq: maxSeq + 1
+        )
     }
 
     var sessionID: String? { engine.controller.session?.id }
@@ -227,7 +257,10 @@ struct EngineHarness {
                 requests.append(request)
             case .reply(let token, let reply):
                 if case .command(let answer) = reply {
-                    #expect(storedReply(answer.commandID) != nil, "\(answer.commandID) acknowledged before it is on disk")
+                    #expect(
+                        storedReply(answer.commandID) != nil,
+                        "\(answer.commandID) acknowledged before it is on disk"
+                    )
                 }
                 replies[token, default: []].append(reply)
             default:

@@ -1,5 +1,6 @@
 import Control
 import Logging
+import ServiceLifecycle
 import SessionCore
 
 /// The control socket into the engine: each request translated at the socket's edge, asked with a
@@ -7,11 +8,23 @@ import SessionCore
 ///
 /// Not cancelled at shutdown: the listener closes, and requests in flight still get their answer
 /// (durable, or an error) from the draining engine.
-struct ControlProducer: Sendable {
+struct ControlProducer: EngineProducer {
+    let name = "control"
+    let role = EngineProducerRole.requester
     let server: ControlServer
     let logger: Logger
 
     func run(into inbox: EngineInbox) async {
+        let server = self.server
+        // Closed, not cancelled, at shutdown: requests in flight are still answered.
+        await withGracefulShutdownHandler {
+            await serve(into: inbox)
+        } onGracefulShutdown: {
+            server.shutdown()
+        }
+    }
+
+    private func serve(into inbox: EngineInbox) async {
         await server.serve { request in
             switch request.translated {
             case .refuse(let refusal):

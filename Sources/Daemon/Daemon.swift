@@ -131,8 +131,8 @@ public struct Daemon: Service {
         let fanOut = SinkFanOut(sinks: [JournalSink(logger: logger)] + sinks, logger: logger)
         let writer = StoreWriter(log: store, logger: logger)
         let producers = self.producers()
-        let control = ControlProducer(server: self.control, logger: logger)
-        let server = self.control
+        let sources = producers.filter { $0.role == .source }
+        let requesters = producers.filter { $0.role == .requester }
         let notifier = self.notifier
         let loop = EngineLoop(
             engine: engine,
@@ -154,18 +154,13 @@ public struct Daemon: Service {
                 continuation.finish()
                 storeRequests.finish()
             }
-            group.addTask {
-                // Closed, not cancelled, at shutdown: requests in flight are still answered.
-                await withGracefulShutdownHandler {
-                    await control.run(into: inbox)
-                } onGracefulShutdown: {
-                    server.shutdown()
-                }
+            for requester in requesters {
+                group.addTask { await requester.run(into: inbox) }
             }
             group.addTask {
                 await cancelWhenGracefulShutdown {
                     await withTaskGroup(of: Void.self) { running in
-                        for producer in producers { running.addTask { await producer.run(into: inbox) } }
+                        for source in sources { running.addTask { await source.run(into: inbox) } }
                     }
                 }
                 notifier.stopping()
@@ -175,11 +170,13 @@ public struct Daemon: Service {
         logger.info("stopped")
     }
 
-    /// The producers this configuration asks for: gpsd, ticks, and the strap when one is set.
+    /// The producers this configuration asks for: gpsd, ticks, the control socket, and the strap
+    /// when one is set.
     private func producers() -> [any EngineProducer] {
         var producers: [any EngineProducer] = [
             GPSDProducer(connection: GPSDConnection(endpoint: config.gpsd.link, logger: logger), logger: logger),
             TickProducer(interval: min(1, notifier.watchdogInterval ?? 1)),
+            ControlProducer(server: control, logger: logger),
         ]
         if let strap = strapLink() { producers.append(StrapProducer(link: strap)) }
         return producers

@@ -18,11 +18,3 @@ struct EngineInbox: Sendable {
         }
     }
 }
-
-/// Something that feeds the engine: the gpsd link, the strap link, the clock, the control socket
-/// (and the phone link later). Registered with the daemon, each on a task of its own.
-protocol EngineProducer: Sendable {
-    var name: String { get }
-    /// Feeds `inbox` until the task is cancelled (the daemon's graceful shutdown).
-    func run(into inbox: EngineInbox) async
-}

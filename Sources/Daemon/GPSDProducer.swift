@@ -6,6 +6,7 @@ import Synchronization
 /// gpsd's reports into the engine. What the session does not use but a field tester wants to see
 /// (versions, gpsd's own errors, malformed lines) is logged here, at the link's edge.
 struct GPSDProducer: EngineProducer {
+    let role = EngineProducerRole.source
     let name = "gpsd"
     let connection: GPSDConnection
     let logger: Logger

@@ -2,6 +2,7 @@ import Bluetooth
 
 /// The strap link's beats and events into the engine.
 struct StrapProducer: EngineProducer {
+    let role = EngineProducerRole.source
     let name = "strap"
     let link: StrapLink
 

@@ -1,5 +1,6 @@
 /// The engine's heartbeat: GPS loss by silence, the batch commit, the watchdog, storage retries.
 struct TickProducer: EngineProducer {
+    let role = EngineProducerRole.source
     let name = "ticks"
     /// Seconds between ticks.
     let interval: Double

@@ -97,3 +97,21 @@ extension TPV: Decodable {
         climb = try c.decodeIfPresent(Double.self, forKey: .climb)
     }
 }
+
+extension TPV {
+    /// gpsd's report of a fix: the inverse of `fix(receivedAt:)`, for feeding fixes as gpsd would.
+    public init(_ fix: Fix) {
+        self.init(
+            mode: fix.mode,
+            time: fix.time,
+            latitude: fix.position?.latitude,
+            longitude: fix.position?.longitude,
+            epx: fix.errorEast,
+            epy: fix.errorNorth,
+            eph: fix.horizontalError,
+            speed: fix.speed,
+            track: fix.track,
+            eps: fix.speedError
+        )
+    }
+}

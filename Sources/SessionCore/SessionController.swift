@@ -141,35 +141,34 @@ public struct SessionController: Sendable {
             lifecycle.confirmStart()
             output.rows.append(.state(sessionID: id, lifecycle.state))
         }
-        guard var open = session else { return }
-        let outcome = open.track.ingest(fix)
+        // In place: the open session (its track above all) is large, and a copy per fix shows.
+        guard session != nil else { return }
+        let outcome = session!.track.ingest(fix)
         let verdict: LoggedVerdict
         switch outcome.verdict {
         case .accepted(let point):
             verdict = .accepted(smoothed: point.position)
-            if let receivedAt = fix.receivedAt { open.lastSample = receivedAt }
+            if let receivedAt = fix.receivedAt { session!.lastSample = receivedAt }
         case .rejected(let reason):
             verdict = .rejected(reason)
         }
-        session = open
         guard !isRecovering else {
             follow(outcome.events)
             return
         }
-        output.rows.append(.fix(sessionID: open.id, seq: takeSeq(), fix, verdict))
+        output.rows.append(.fix(sessionID: session!.id, seq: takeSeq(), fix, verdict))
         for event in outcome.events { record(event, receivedAt: fix.receivedAt, into: &output) }
     }
 
     /// The passage of time: GPS loss by silence, abandoned sessions.
     public mutating func tick(receivedAt now: Double, into output: inout SessionOutput) {
-        guard var open = session else { return }
-        if now - open.lastSample > configuration.abandonAfter {
-            let last = open.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+        guard let lastSample = session?.lastSample else { return }
+        if now - lastSample > configuration.abandonAfter {
+            let last = session?.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
             abandon(endedAt: last, into: &output)
             return
         }
-        let events = open.track.tick(receivedAt: now)
-        session = open
+        let events = session!.track.tick(receivedAt: now)
         for event in events { record(event, receivedAt: now, into: &output) }
     }
 
@@ -187,12 +186,11 @@ public struct SessionController: Sendable {
 
     /// A beat from the strap: into the open session's log and its heart-rate figures.
     public mutating func heartRate(_ sample: HeartRateSample, into output: inout SessionOutput) {
-        guard var open = session else { return }
-        if sample.countsForFigures { open.track.heartRate(bpm: sample.bpm, at: sample.receivedAt) }
-        session = open
+        guard session != nil else { return }
+        if sample.countsForFigures { session!.track.heartRate(bpm: sample.bpm, at: sample.receivedAt) }
         guard !isRecovering else { return }
         let time = gpsTime(atReceive: sample.receivedAt)
-        output.rows.append(.heartRate(sessionID: open.id, seq: takeSeq(), sample, time: time))
+        output.rows.append(.heartRate(sessionID: session!.id, seq: takeSeq(), sample, time: time))
     }
 
     /// An event from outside the path of a fix (strap, storage): logged in an open session, dated
@@ -204,6 +202,12 @@ public struct SessionController: Sendable {
             return
         }
         record(event, time: time, receivedAt: receivedAt, into: &output)
+    }
+
+    /// The open session's id and figures as they stand, without copying the session.
+    public var liveFigures: LiveFigures? {
+        guard let id = session?.id, let summary = session?.track.summary else { return nil }
+        return LiveFigures(sessionID: id, summary: summary)
     }
 
     /// Commits work again after an outage of the disk: the silence while nothing could be recorded

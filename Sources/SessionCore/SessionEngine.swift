@@ -184,11 +184,8 @@ public struct SessionEngine: Sendable {
     /// Takes a batch with the live figures (when they changed); false when there was nothing to write.
     @discardableResult
     private mutating func write() -> Bool {
-        var live: LiveFigures?
-        if let session = controller.session {
-            let summary = session.track.summary
-            if summary != lastLive { live = LiveFigures(sessionID: session.id, summary: summary) }
-        }
+        var live = controller.liveFigures
+        if live?.summary == lastLive { live = nil }
         guard let batch = queue.take(live: live) else { return false }
         if let live { lastLive = live.summary }
         actions.append(.persist(.write(batch)))

@@ -131,24 +131,6 @@ extension Throughput {
     }
 }
 
-extension TPV {
-    /// gpsd's report of a recorded fix.
-    init(_ fix: Fix) {
-        self.init(
-            mode: fix.mode,
-            time: fix.time,
-            latitude: fix.position?.latitude,
-            longitude: fix.position?.longitude,
-            epx: fix.errorEast,
-            epy: fix.errorNorth,
-            eph: fix.horizontalError,
-            speed: fix.speed,
-            track: fix.track,
-            eps: fix.speedError
-        )
-    }
-}
-
 func fmt(_ value: Double, _ places: Int) -> String { String(format: "%.\(places)f", value) }
 
 extension Duration {

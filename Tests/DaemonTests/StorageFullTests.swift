@@ -23,15 +23,7 @@ struct StorageFullTests {
         let directory = try temporaryDirectory("full")
         try await withTmpfs(at: "\(directory)/data", size: "1200k") {
             try await withProcessScope { scope in
-                let gpsd = try FakeGPSD(
-                    "\(sharedData)/gps/park_loop_run.nmea",
-                    cycle: 0.008,
-                    directory: directory,
-                    scope: scope
-                )
-                let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port, scope: scope)
-                #expect(await gpsd.waitUntilListening())
-                try await daemon.start()
+                let (_, daemon) = try await liveRun("gps/park_loop_run.nmea", directory: directory, scope: scope)
                 #expect(try await eventually(timeout: 90) { number(try daemon.status(), "distance_m") > 300 })
                 let pid = try #require(daemon.child?.pid)
 
@@ -104,20 +96,12 @@ struct StorageFullTests {
         let directory = try temporaryDirectory("fullterm")
         try await withTmpfs(at: "\(directory)/data", size: "1200k") {
             try await withProcessScope { scope in
-                let gpsd = try FakeGPSD(
-                    "\(sharedData)/gps/park_loop_run.nmea",
-                    cycle: 0.008,
+                let (_, daemon) = try await liveRun(
+                    "gps/park_loop_run.nmea",
                     directory: directory,
-                    scope: scope
-                )
-                let daemon = try DaemonUnderTest(
-                    directory: directory,
-                    gpsdPort: gpsd.port,
                     autostart: false,
                     scope: scope
                 )
-                #expect(await gpsd.waitUntilListening())
-                try await daemon.start()
                 let start = try daemon.reply("start", "--id", "s1")
                 #expect(start["ok"] as? Bool == true, "\(start)")
                 let session = try #require(start["session_id"] as? String)

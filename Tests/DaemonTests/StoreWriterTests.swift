@@ -23,9 +23,13 @@ private final class Reports: @unchecked Sendable {
 struct StoreWriterTests {
     private func fix(_ i: Int) -> Fix {
         Fix(
-            mode: 3, time: GPSTime(seconds: 1_750_000_000 + Double(i)),
-            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5), horizontalError: 5, speed: 1,
-            receivedAt: 1000 + Double(i))
+            mode: 3,
+            time: GPSTime(seconds: 1_750_000_000 + Double(i)),
+            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5),
+            horizontalError: 5,
+            speed: 1,
+            receivedAt: 1000 + Double(i)
+        )
     }
 
     @Test func aFullDiskIsReportedInOrderAndTheSameRowsGoInOnceThereIsRoom() async throws {
@@ -36,7 +40,13 @@ struct StoreWriterTests {
         let (requests, send) = AsyncStream.makeStream(of: StoreRequest.self)
         let reports = Reports()
         let start = CommandReply(
-            commandID: "s", command: .start, accepted: true, message: "session started", sessionID: "w", state: .active)
+            commandID: "s",
+            command: .start,
+            accepted: true,
+            message: "session started",
+            sessionID: "w",
+            state: .active
+        )
         let fixes: [SessionRow] = (0..<3000).map {
             .fix(sessionID: "w", seq: $0 + 2, fix($0), .accepted(smoothed: fix($0).position!))
         }
@@ -49,7 +59,10 @@ struct StoreWriterTests {
                         rows: [
                             .begin(sessionID: "w", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1)),
                             .command(sessionID: "w", seq: 1, start, receivedAt: 1),
-                        ])))
+                        ]
+                    )
+                )
+            )
             #expect(await eventually(timeout: 5) { reports.all.count == 1 })
             let pages = try await log.writer!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
             try await log.writer!.writeWithoutTransaction { db in

@@ -151,6 +151,22 @@ final class DaemonUnderTest: @unchecked Sendable {
     func stop() async { await child?.stop() }
 }
 
+/// gpsfake playing a recording of the shared benchmarks and the daemon up beside it: the common
+/// start of a test on a live run.
+func liveRun(
+    _ recording: String,
+    cycle: Double = 0.008,
+    directory: String,
+    autostart: Bool = true,
+    scope: ProcessScope
+) async throws -> (gpsd: FakeGPSD, daemon: DaemonUnderTest) {
+    let gpsd = try FakeGPSD("\(sharedData)/\(recording)", cycle: cycle, directory: directory, scope: scope)
+    let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port, autostart: autostart, scope: scope)
+    #expect(await gpsd.waitUntilListening())
+    try await daemon.start()
+    return (gpsd, daemon)
+}
+
 /// `wearbridge replay --json` of a capture.
 func replay(_ path: String) throws -> [String: Any] {
     let result = try runCommand(wearbridgeBinary, ["replay", "--json", path])

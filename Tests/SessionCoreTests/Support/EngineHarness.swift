@@ -32,22 +32,6 @@ func line(from start: Double, seconds: Int, speed: Double = 3, startEast: Double
     }
 }
 
-/// gpsd's report of a fix.
-func tpv(_ fix: Fix) -> TPV {
-    TPV(
-        mode: fix.mode,
-        time: fix.time,
-        latitude: fix.position?.latitude,
-        longitude: fix.position?.longitude,
-        epx: fix.errorEast,
-        epy: fix.errorNorth,
-        eph: fix.horizontalError,
-        speed: fix.speed,
-        track: fix.track,
-        eps: fix.speedError
-    )
-}
-
 /// The engine with a manual clock, scripted inputs, and a stand-in for the store's writer: a list
 /// of committed rows ("the disk") and an outcome chosen by the test. Every reply is checked as it
 /// comes: a command's reply only once its row is on the disk, and one reply per token.
@@ -115,7 +99,7 @@ struct EngineHarness {
     mutating func feed(_ fixes: [Fix]) {
         for fix in fixes {
             if let at = fix.receivedAt, at > now.monotonic { now.monotonic = at }
-            send(.gpsd(.message(.tpv(tpv(fix)), receivedAt: fix.receivedAt ?? now.monotonic)))
+            send(.gpsd(.message(.tpv(TPV(fix)), receivedAt: fix.receivedAt ?? now.monotonic)))
         }
     }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# This tree's release figures beside a baseline revision's, measured in one run, alternating
+# (baseline, this tree, baseline, ...), with ratios: core and engine throughput, memory of a
+# 12-hour replay, and the daemon at 10 Hz (CPU, peak RSS, TPV->core latency, start -> READY=1).
+#   scripts/bench-against.sh REV [ROUNDS]      e.g. scripts/bench-against.sh f5a7186 2
+# The baseline is checked out as a git worktree in .build-baseline/REV and built there (release,
+# and the static deployment build the daemon figures use). Needs a quiet machine: about 6 minutes
+# per side and round.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rev=${1:?usage: scripts/bench-against.sh REV [ROUNDS]}
+rounds=${2:-2}
+root=$PWD
+base="$root/.build-baseline/$rev"
+out="$root/.build-baseline/results-$rev-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+[ -d "$base" ] || git worktree add --detach "$base" "$rev" >/dev/null
+(cd "$base" && swift build -c release --product wearbridge-bench >/dev/null && scripts/build-release.sh >/dev/null)
+swift build -c release --product wearbridge-bench >/dev/null
+scripts/build-release.sh >/dev/null
+for round in $(seq "$rounds"); do
+    for side in base new; do
+        if [ "$side" = base ]; then dir=$base; else dir=$root; fi
+        log="$out/$side-$round.txt"
+        echo "round $round: $side ($dir)" >&2
+        # Run from this tree so that both read ../shared/benchmarks the same way.
+        "$dir/.build/release/wearbridge-bench" throughput >"$log"
+        "$dir/.build/release/wearbridge-bench" memory >>"$log"
+        "$dir/.build/release/wearbridge-bench" daemon --wearbridge "$dir/.build-static/release/wearbridge" >>"$log"
+    done
+done
+python3 - "$out" "$rounds" "$rev" <<'PY'
+import re, statistics, sys
+out, rounds, rev = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+figures = [
+    ("core throughput (M fixes/s)", r"^core:.*= ([0-9.]+) M fixes/s", True),
+    ("JSON decoding (k lines/s)", r"^decode:.*= ([0-9.]+) k lines/s", True),
+    ("12 h replay peak RSS (MB)", r"peak RSS ([0-9.]+) MB \(goal: < 50", False),
+    ("start -> READY=1 median (ms)", r"median ([0-9.]+) ms", False),
+    ("daemon CPU at 10 Hz (% of a core)", r"wearbridge CPU .* = ([0-9.]+)% of one core", False),
+    ("daemon peak RSS at 10 Hz (MB)", r"wearbridge CPU .*peak RSS ([0-9.]+) MB", False),
+    ("gpsd CPU in the same run (%)", r"gpsd +CPU .* = ([0-9.]+)% of one core", False),
+    ("TPV -> core latency p50 (ms)", r"p50 ([0-9.]+) ms", False),
+    ("TPV -> core latency p99 (ms)", r"p99 ([0-9.]+) ms", False),
+    ("fsyncs per minute", r"^fsyncs while logging at 10 Hz: ([0-9.]+) per minute", False),
+]
+def values(side, pattern):
+    found = []
+    for r in range(1, rounds + 1):
+        text = open(f"{out}/{side}-{r}.txt").read()
+        m = re.search(pattern, text, re.M)
+        found.append(float(m.group(1)) if m else float("nan"))
+    return found
+print(f"figure | baseline {rev} (per round) | this tree (per round) | ratio of medians (new/base)")
+print("---|---|---|---")
+for name, pattern, higher_better in figures:
+    b, n = values("base", pattern), values("new", pattern)
+    ratio = statistics.median(n) / statistics.median(b) if statistics.median(b) else float("nan")
+    fmt = lambda xs: ", ".join(f"{x:g}" for x in xs)
+    print(f"{name} | {fmt(b)} | {fmt(n)} | {ratio:.2f}x" + (" (higher is better)" if higher_better else ""))
+engine = values("new", r"^engine:.*= ([0-9.]+) M fixes/s")
+print(f"engine throughput, this tree only (M fixes/s): {', '.join(f'{x:g}' for x in engine)}")
+print(f"(raw output: {out})")
+PY

@@ -7,20 +7,7 @@ import TrackCore
 
 @Suite("Data log (real SQLite files)")
 struct SessionLogTests {
-    private func fix(_ i: Int) -> Fix {
-        Fix(
-            mode: 3,
-            time: GPSTime(seconds: 1_750_000_000 + Double(i)),
-            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5),
-            errorEast: 3.5,
-            errorNorth: 4.5,
-            horizontalError: 6.25,
-            speed: 2.5,
-            track: 90,
-            speedError: 0.4,
-            receivedAt: 1000.125 + Double(i)
-        )
-    }
+    private func fix(_ i: Int) -> Fix { loggedFix(i) }
 
     private func reply(_ id: String, _ command: SessionCommand, session: String) -> CommandReply {
         CommandReply(commandID: id, command: command, accepted: true, message: "ok", sessionID: session, state: .active)

@@ -21,16 +21,7 @@ private final class Reports: @unchecked Sendable {
 /// committed once there is room, look-ups answered beside it, and failures not logged at each try.
 @Suite("Store writer")
 struct StoreWriterTests {
-    private func fix(_ i: Int) -> Fix {
-        Fix(
-            mode: 3,
-            time: GPSTime(seconds: 1_750_000_000 + Double(i)),
-            position: GeoPoint(latitude: 48.1 + Double(i) * 1e-5, longitude: 11.5),
-            horizontalError: 5,
-            speed: 1,
-            receivedAt: 1000 + Double(i)
-        )
-    }
+    private func fix(_ i: Int) -> Fix { loggedFix(i) }
 
     @Test func aFullDiskIsReportedInOrderAndTheSameRowsGoInOnceThereIsRoom() async throws {
         let directory = try temporaryDirectory("writer")

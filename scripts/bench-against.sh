@@ -15,8 +15,9 @@ base="$root/.build-baseline/$rev"
 out="$root/.build-baseline/results-$rev-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 [ -d "$base" ] || git worktree add --detach "$base" "$rev" >/dev/null
-(cd "$base" && swift build -c release --product wearbridge-bench >/dev/null && scripts/build-release.sh >/dev/null)
-swift build -c release --product wearbridge-bench >/dev/null
+# Both products of each side (the memory figure replays with its own side's `wearbridge`).
+(cd "$base" && swift build -c release >/dev/null && scripts/build-release.sh >/dev/null)
+swift build -c release >/dev/null
 scripts/build-release.sh >/dev/null
 for round in $(seq "$rounds"); do
     for side in base new; do
@@ -25,7 +26,7 @@ for round in $(seq "$rounds"); do
         echo "round $round: $side ($dir)" >&2
         # Run from this tree so that both read ../shared/benchmarks the same way.
         "$dir/.build/release/wearbridge-bench" throughput >"$log"
-        "$dir/.build/release/wearbridge-bench" memory >>"$log"
+        "$dir/.build/release/wearbridge-bench" memory --wearbridge "$dir/.build/release/wearbridge" >>"$log"
         "$dir/.build/release/wearbridge-bench" daemon --wearbridge "$dir/.build-static/release/wearbridge" >>"$log"
     done
 done
@@ -36,6 +37,7 @@ figures = [
     ("core throughput (M fixes/s)", r"^core:.*= ([0-9.]+) M fixes/s", True),
     ("JSON decoding (k lines/s)", r"^decode:.*= ([0-9.]+) k lines/s", True),
     ("12 h replay peak RSS (MB)", r"peak RSS ([0-9.]+) MB \(goal: < 50", False),
+    ("12 h replay time (s)", r"replay took ([0-9.]+) s", False),
     ("start -> READY=1 median (ms)", r"median ([0-9.]+) ms", False),
     ("daemon CPU at 10 Hz (% of a core)", r"wearbridge CPU .* = ([0-9.]+)% of one core", False),
     ("daemon peak RSS at 10 Hz (MB)", r"wearbridge CPU .*peak RSS ([0-9.]+) MB", False),

@@ -105,7 +105,6 @@ public struct Daemon: Service {
         let configuration = SessionEngine.Configuration(
             session: config.controller,
             strapConfigured: config.strap.choice != .none,
-            gpsLostAfter: config.gpsLostAfter,
             traceFixes: traceFixes
         )
         let engine = SessionEngine.recovering(

@@ -4,7 +4,8 @@ import Logging
 import Synchronization
 
 /// gpsd's reports into the engine. What the session does not use but a field tester wants to see
-/// (versions, gpsd's own errors, malformed lines) is logged here, at the link's edge.
+/// (versions, gpsd's own errors, malformed lines) is logged here, at the link's edge; device
+/// changes are session events, which the journal sink logs.
 struct GPSDProducer: EngineProducer {
     let role = EngineProducerRole.source
     let name = "gpsd"
@@ -23,10 +24,6 @@ struct GPSDProducer: EngineProducer {
                 logger.info("gpsd version", metadata: ["gpsd.release": "\(version.release ?? "?")"])
             case .message(.error(let message), _):
                 logger.warning("gpsd reported an error", metadata: ["gpsd.error": "\(message)"])
-            case .message(.device(let device), _):
-                if let active = device.isActive {
-                    logger.info("gps device", metadata: ["path": "\(device.path ?? "?")", "active": "\(active)"])
-                }
             case .malformed(let reason, let line):
                 let count = malformed.add(1, ordering: .relaxed).newValue
                 if count <= limit || count.isMultiple(of: 1000) {

@@ -176,12 +176,18 @@ public struct SessionController: Sendable {
     public mutating func gpsd(connected: Bool, receivedAt: Double, into output: inout SessionOutput) {
         guard connected != gpsdConnected else { return }
         gpsdConnected = connected
-        note(connected ? .gpsdConnected : .gpsdDisconnected, receivedAt: receivedAt, into: &output)
+        // gpsd's comings and goings have no GPS time of their own.
+        note(connected ? .gpsdConnected : .gpsdDisconnected, time: nil, receivedAt: receivedAt, into: &output)
     }
 
     /// A device event from gpsd (receiver unplugged or plugged back).
     public mutating func device(path: String, activated: Bool, receivedAt: Double, into output: inout SessionOutput) {
-        note(activated ? .deviceAdded(path: path) : .deviceRemoved(path: path), receivedAt: receivedAt, into: &output)
+        note(
+            activated ? .deviceAdded(path: path) : .deviceRemoved(path: path),
+            time: nil,
+            receivedAt: receivedAt,
+            into: &output
+        )
     }
 
     /// A beat from the strap: into the open session's log and its heart-rate figures.
@@ -196,12 +202,7 @@ public struct SessionController: Sendable {
     /// An event from outside the path of a fix (strap, storage): logged in an open session, dated
     /// by the GPS time it arrived at; announced either way.
     public mutating func event(_ event: SessionEvent, receivedAt: Double, into output: inout SessionOutput) {
-        let time = gpsTime(atReceive: receivedAt)
-        guard session != nil, !isRecovering else {
-            output.announcements.append(Announcement(event, sessionID: session?.id, time: time, receivedAt: receivedAt))
-            return
-        }
-        record(event, time: time, receivedAt: receivedAt, into: &output)
+        note(event, time: gpsTime(atReceive: receivedAt), receivedAt: receivedAt, into: &output)
     }
 
     /// The open session's id and figures as they stand, without copying the session.
@@ -350,13 +351,18 @@ public struct SessionController: Sendable {
         output.announcements.append(announcement)
     }
 
-    /// An event logged in an open session without a date of its own (gpsd, devices), announced always.
-    private mutating func note(_ event: SessionEvent, receivedAt: Double, into output: inout SessionOutput) {
+    /// An event logged in an open session, announced always.
+    private mutating func note(
+        _ event: SessionEvent,
+        time: GPSTime?,
+        receivedAt: Double,
+        into output: inout SessionOutput
+    ) {
         guard session != nil, !isRecovering else {
-            output.announcements.append(Announcement(event, sessionID: session?.id, receivedAt: receivedAt))
+            output.announcements.append(Announcement(event, sessionID: session?.id, time: time, receivedAt: receivedAt))
             return
         }
-        record(event, time: nil, receivedAt: receivedAt, into: &output)
+        record(event, time: time, receivedAt: receivedAt, into: &output)
     }
 
     private mutating func takeSeq() -> Int {

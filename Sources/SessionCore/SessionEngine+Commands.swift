@@ -19,15 +19,8 @@ extension SessionEngine {
             lookups[request.id]?.append(pending)
             return
         }
-        if case .failing(let since, let failure, _) = queue.health {
-            let failingFor = Int((now.monotonic - since).rounded())
-            fail(
-                request.token,
-                request.id,
-                request.command,
-                .storageFailing,
-                "not applied: nothing can be recorded (\(failure), for \(failingFor) s); retry with the same id"
-            )
+        if let (reason, message) = refusal(now) {
+            fail(request.token, request.id, request.command, reason, message)
             return
         }
         lookups[request.id] = [pending]
@@ -52,15 +45,7 @@ extension SessionEngine {
             controller.remember(stored)
             for pending in waiting { actions.append(.reply(pending.request.token, .command(stored))) }
         case .success(nil):
-            let refusal: (CommandFailure.Reason, String)? =
-                if phase != .running {
-                    (.shuttingDown, "wearbridge is shutting down: not applied")
-                } else if case .failing(_, let failure, _) = queue.health {
-                    (.storageFailing, "not applied: nothing can be recorded (\(failure)); retry with the same id")
-                } else {
-                    nil
-                }
-            if let (reason, message) = refusal {
+            if let (reason, message) = refusal(now) {
                 for pending in waiting { fail(pending.request.token, id, pending.request.command, reason, message) }
                 return
             }
@@ -77,6 +62,17 @@ extension SessionEngine {
             absorbOutput()
             for pending in waiting { queue.wait(WriteQueue.Waiter(token: pending.request.token, reply: reply)) }
         }
+    }
+
+    /// Why a command not applied yet cannot be applied now, if it cannot.
+    func refusal(_ now: Instant) -> (CommandFailure.Reason, String)? {
+        if phase != .running { return (.shuttingDown, "wearbridge is shutting down: not applied") }
+        guard case .failing(let since, let failure, _) = queue.health else { return nil }
+        let failingFor = Int((now.monotonic - since).rounded())
+        return (
+            .storageFailing,
+            "not applied: nothing can be recorded (\(failure), for \(failingFor) s); retry with the same id"
+        )
     }
 
     mutating func fail(

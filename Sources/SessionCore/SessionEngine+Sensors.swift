@@ -36,7 +36,8 @@ extension SessionEngine {
             }
         }
         guard !queue.isFailing, phase != .closing, phase != .finished else {
-            queue.skipped(.fix)
+            // Counted as given up only where a session would have logged it (as for beats).
+            if controller.session != nil { queue.skipped(.fix) }
             return
         }
         controller.ingest(fix, into: &output)

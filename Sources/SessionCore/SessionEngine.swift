@@ -14,8 +14,6 @@ public struct SessionEngine: Sendable {
     public struct Configuration: Sendable {
         public var session: SessionController.Configuration
         public var strapConfigured: Bool
-        /// No usable fix for this long is "GPS lost" (s), for `status` outside a fed session.
-        public var gpsLostAfter: Double
         /// While storage fails, a commit is retried this often (s).
         public var retryInterval: Double
         /// Rows held in memory before raw fixes, then beats, then notices are given up.
@@ -26,14 +24,12 @@ public struct SessionEngine: Sendable {
         public init(
             session: SessionController.Configuration,
             strapConfigured: Bool = false,
-            gpsLostAfter: Double = 5,
             retryInterval: Double = 2,
             maxPendingRows: Int = 20_000,
             traceFixes: Bool = false
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
-            self.gpsLostAfter = gpsLostAfter
             self.retryInterval = retryInterval
             self.maxPendingRows = maxPendingRows
             self.traceFixes = traceFixes
@@ -80,7 +76,9 @@ public struct SessionEngine: Sendable {
         self.controller = controller
         queue = WriteQueue(maxPendingRows: configuration.maxPendingRows, retryInterval: configuration.retryInterval)
         strap = configuration.strapConfigured ? StrapStatus() : nil
-        standbyWatch = GPSWatch(lostAfter: configuration.gpsLostAfter)
+        // The same threshold as the session's own watch: one rule, whoever asks.
+        let session = configuration.session
+        standbyWatch = GPSWatch(lostAfter: session.gpsLostAfter ?? session.activity.profile.gpsLostAfter)
         output = startup
         if !startup.rows.isEmpty { queue.flushNow() }
     }
@@ -140,23 +138,10 @@ public struct SessionEngine: Sendable {
         actions.append(.watchdog)
     }
 
-    /// Moves what the session logic produced into the queue and out to the sinks. While storage
-    /// fails, only critical rows are held: notices are announced, not logged, and counted.
+    /// Moves what the session logic produced into the queue and out to the sinks.
     mutating func absorbOutput() {
         for announcement in output.announcements { actions.append(.announce(announcement)) }
-        if queue.isFailing {
-            var kept: [SessionRow] = []
-            for row in output.rows {
-                if row.retention == .critical {
-                    kept.append(row)
-                } else {
-                    queue.skipped(row.retention)
-                }
-            }
-            queue.append(kept)
-        } else {
-            queue.append(output.rows)
-        }
+        queue.append(output.rows)
         output.removeAll()
     }
 
@@ -198,6 +183,5 @@ public struct SessionEngine: Sendable {
         // resumed by the next start.
         if let fix = merger.flushAll() { ingest(fix, now) }
         phase = .draining(attempted: false)
-        queue.flushNow()
     }
 }

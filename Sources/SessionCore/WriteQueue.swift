@@ -46,23 +46,29 @@ struct WriteQueue: Sendable {
     var pendingRows: Int { pending.rows.count + (inFlight?.rows.count ?? 0) }
     var isFailing: Bool { if case .failing = health { true } else { false } }
 
+    /// Queues rows for the next batch. While storage fails only critical rows are held; the others
+    /// are counted as given up (their events are still announced).
     mutating func append(_ rows: [SessionRow]) {
         guard !rows.isEmpty else { return }
         for row in rows {
+            if isFailing, row.retention != .critical {
+                skipped(row.retention)
+                continue
+            }
             if row.isUrgent { urgent = true }
             if let id = row.commandID { pending.commandIDs.insert(id) }
+            pending.rows.append(row)
         }
-        pending.rows += rows
         if pending.rows.count > maxPendingRows { shed() }
     }
 
     /// The tick: whatever is pending goes in the next batch.
     mutating func commitDue() { due = true }
 
-    /// Shutdown: the last batch goes now, failing storage or not.
+    /// Rows already waiting (recovery's) go with the next flush, not the next tick.
     mutating func flushNow() { urgent = true }
 
-    /// Counts what was never logged because storage was failing (fixes and beats not taken in).
+    /// Counts what was never logged because storage was failing.
     mutating func skipped(_ retention: SessionRow.Retention) {
         dropped.count(retention)
         outageDropped.count(retention)
@@ -83,11 +89,9 @@ struct WriteQueue: Sendable {
     }
 
     /// Whether a batch should go now: one is due, none is in flight, and storage is not waiting
-    /// for its next attempt (`force`: shutdown's last attempt waits for nothing but the flight).
-    func isReady(now: Double, force: Bool = false) -> Bool {
-        guard inFlight == nil else { return false }
-        if force { return true }
-        guard urgent || due else { return false }
+    /// for its next attempt.
+    func isReady(now: Double) -> Bool {
+        guard inFlight == nil, urgent || due else { return false }
         if case .failing(_, _, let nextAttempt) = health, now < nextAttempt { return false }
         return true
     }

@@ -71,7 +71,6 @@ struct EngineHarness {
         let engineConfiguration = SessionEngine.Configuration(
             session: configuration,
             strapConfigured: strap,
-            gpsLostAfter: configuration.gpsLostAfter ?? 5,
             retryInterval: 2,
             maxPendingRows: maxPendingRows,
             traceFixes: true

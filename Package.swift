@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "wearbridge", targets: ["wearbridge"]),
+        .executable(name: "wearbridge-phone", targets: ["wearbridge-phone"]),
         .executable(name: "wearbridge-bench", targets: ["wearbridge-bench"]),
     ],
     dependencies: [
@@ -15,6 +16,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
@@ -57,11 +65,41 @@ let package = Package(
             name: "Replay",
             dependencies: ["TrackCore", "GPSD", "LineFraming", .product(name: "Logging", package: "swift-log")]
         ),
+        // The phone link's wire: Swift generated once from proto/wearbridge/link/v1/link.proto
+        // (scripts/generate-proto.sh) and committed, so no build runs protoc.
+        .target(
+            name: "LinkProtocol",
+            dependencies: [
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        // Typed link messages to and from their protobuf form (the outbox stores them encoded).
+        .target(
+            name: "LinkWire",
+            dependencies: [
+                "SessionCore", "TrackCore", "LinkProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        // Pure: the phone link's delivery, inbox and health state machines, time as an input.
+        .target(name: "LinkCore", dependencies: ["SessionCore"]),
+        // Each side's P-256 key and self-signed certificate, fingerprints, and the pinning check.
+        .target(
+            name: "Identity",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The headless data log: SQLite through GRDB, WAL, migrations, typed rows to tables.
         .target(
             name: "Store",
             dependencies: [
-                "TrackCore", "SessionCore", "HeartRate",
+                "TrackCore", "SessionCore", "HeartRate", "LinkWire", "LinkProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,12 +129,55 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The wearable's end of the phone link: dials the phone over mutual TLS, sends the outbox,
+        // marks it delivered on acks, hands the phone's commands to the engine.
+        .target(
+            name: "PhoneLink",
+            dependencies: [
+                "SessionCore", "TrackCore", "LinkCore", "LinkWire", "LinkProtocol", "Identity", "Store", "LinkTiming",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The phone-role peer: the gRPC server, its durable inbox, the commands it sends, its CLI socket.
+        .target(
+            name: "PhoneServer",
+            dependencies: [
+                "SessionCore", "LinkCore", "LinkWire", "LinkProtocol", "Identity", "LineFraming", "UnixSockets",
+                "JournalLog",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "wearbridge-phone",
+            dependencies: [
+                "PhoneServer", "Identity", "JournalLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The service: the engine core's shell, producers and sinks, the store's writer, systemd.
         .target(
             name: "Daemon",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "HeartRate",
-                "ATT", "LinkTiming", "UnixSockets",
+                "ATT", "LinkTiming", "UnixSockets", "PhoneLink", "Identity",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -107,7 +188,7 @@ let package = Package(
             name: "wearbridge",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
-                "HeartRate", "ATT", "Bluetooth", "JournalLog",
+                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -128,6 +209,13 @@ let package = Package(
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TrackCore", "GPSD", "HeartRate", "ATT"]),
+        .testTarget(
+            name: "LinkTests",
+            dependencies: [
+                "LinkCore", "LinkWire", "LinkProtocol", "SessionCore", "TrackCore", "Identity", "Store", "PhoneServer",
+                "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(
             name: "HeartRateTests",

@@ -34,7 +34,7 @@ public struct ConfigParser {
             )
         }
         var config = WearbridgeConfig()
-        try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "strap", "log"])
+        try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "strap", "phone", "log"])
         if let gpsd = try table(root, "gpsd") {
             try checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
             if let socket = try string(gpsd, "gpsd.socket", "socket") {
@@ -140,6 +140,7 @@ public struct ConfigParser {
             }
         }
         if let strap = try table(root, "strap") { config.strap = try parseStrap(strap) }
+        if let phone = try table(root, "phone") { config.phone = try parsePhone(phone) }
         if let log = try table(root, "log") {
             try checkKeys(log, prefix: "log.", allowed: ["level"])
             if let level = try string(log, "log.level", "level") {
@@ -156,6 +157,70 @@ public struct ConfigParser {
             }
         }
         return config
+    }
+
+    private func parsePhone(_ table: TOMLTable) throws -> WearbridgeConfig.Phone {
+        try checkKeys(
+            table,
+            prefix: "phone.",
+            allowed: ["address", "port", "fingerprint", "certificate", "name", "stale_after"]
+        )
+        guard let host = try string(table, "phone.address", "address"), !host.isEmpty,
+            !host.contains(where: \.isWhitespace)
+        else {
+            throw ConfigError.badValue(
+                path: path,
+                key: "phone.address",
+                value: table["address"].map { "\($0)" } ?? "(missing)",
+                allowed: "the phone's host name or IP address"
+            )
+        }
+        let port =
+            try integer(table, "phone.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535") ?? 7370
+        let trust: WearbridgeConfig.Phone.Trust
+        switch (
+            try string(table, "phone.fingerprint", "fingerprint"), try string(table, "phone.certificate", "certificate")
+        ) {
+        case (let fingerprint?, nil):
+            let hex = fingerprint.lowercased().replacingOccurrences(of: "sha256:", with: "").filter { $0 != ":" }
+            guard hex.count == 64, hex.allSatisfy(\.isHexDigit) else {
+                throw ConfigError.badValue(
+                    path: path,
+                    key: "phone.fingerprint",
+                    value: quoted(fingerprint),
+                    allowed: "a SHA-256 fingerprint as `wearbridge-phone identity` prints it (32 hex bytes)"
+                )
+            }
+            trust = .fingerprint(fingerprint)
+        case (nil, let certificate?):
+            guard certificate.hasPrefix("/") else {
+                throw ConfigError.badValue(
+                    path: path,
+                    key: "phone.certificate",
+                    value: quoted(certificate),
+                    allowed: "an absolute path to the phone's PEM certificate"
+                )
+            }
+            trust = .certificate(path: certificate)
+        case (nil, nil):
+            throw ConfigError.badValue(
+                path: path,
+                key: "phone.fingerprint",
+                value: "(missing)",
+                allowed: "the phone's certificate fingerprint, or phone.certificate: nothing is trusted by default"
+            )
+        case (.some, .some):
+            throw ConfigError.conflict(
+                path: path,
+                keys: ["phone.fingerprint", "phone.certificate"],
+                reason: "pin the phone by one of them"
+            )
+        }
+        var name = try string(table, "phone.name", "name") ?? ProcessInfo.processInfo.hostName
+        if name.isEmpty { name = "wearable" }
+        var phone = WearbridgeConfig.Phone(host: host, port: port, trust: trust, name: name)
+        if let stale = try duration(table, "phone.stale_after", "stale_after", in: 2...120) { phone.staleAfter = stale }
+        return phone
     }
 
     private func parseStrap(_ table: TOMLTable) throws -> WearbridgeConfig.Strap {

@@ -24,6 +24,33 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var abandonAfter: Double = 6 * 3600
     public var logLevel = "info"
     public var strap = Strap()
+    /// The phone-role peer this wearable reports to; nil: no phone link.
+    public var phone: Phone?
+
+    /// Where the phone listens and which certificate it must present.
+    public struct Phone: Sendable, Equatable {
+        public enum Trust: Sendable, Equatable {
+            /// SHA-256 fingerprint of the phone's certificate, as `wearbridge-phone identity` prints it.
+            case fingerprint(String)
+            /// The phone's certificate file (PEM); its fingerprint is pinned.
+            case certificate(path: String)
+        }
+
+        public var host: String
+        public var port: Int = 7370
+        public var trust: Trust
+        /// How this wearable introduces itself (informational: the phone knows it by its certificate).
+        public var name: String
+        /// No traffic for this long is a stale link (s).
+        public var staleAfter: Double = 5
+
+        public init(host: String, port: Int = 7370, trust: Trust, name: String) {
+            self.host = host
+            self.port = port
+            self.trust = trust
+            self.name = name
+        }
+    }
 
     /// The heart-rate strap: which one, on which adapter, and the wearer's maximum heart rate.
     public struct Strap: Sendable, Equatable {

@@ -93,7 +93,10 @@ extension StatusReport {
                 lost: gps.lost
             ),
             heartRate: status.heartRate.map(HeartRate.init),
-            storage: Storage(status.storage)
+            storage: Storage(status.storage),
+            link: status.link.map {
+                Link(state: $0.state.rawValue, outboxDepth: $0.outboxDepth, oldestCriticalAge: $0.oldestCriticalAge)
+            }
         )
     }
 }

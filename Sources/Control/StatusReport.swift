@@ -60,6 +60,20 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// The phone link: live, stale or lost, what the phone has not acknowledged, and how old the
+    /// oldest unacknowledged critical message is. Nil when no phone is configured.
+    public struct Link: Sendable, Codable, Equatable {
+        public var state: String
+        public var outboxDepth: Int
+        public var oldestCriticalAge: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case state
+            case outboxDepth = "outbox_depth"
+            case oldestCriticalAge = "oldest_critical_age_s"
+        }
+    }
+
     public var state: String
     public var sessionID: String?
     public var activity: String?
@@ -75,6 +89,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var heartRate: HeartRate?
     /// Nil only from a daemon older than the storage figures.
     public var storage: Storage?
+    public var link: Link?
 
     enum CodingKeys: String, CodingKey {
         case state
@@ -91,5 +106,6 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case gps
         case heartRate = "heart_rate"
         case storage
+        case link = "phone_link"
     }
 }

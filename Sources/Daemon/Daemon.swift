@@ -3,7 +3,9 @@ import Bluetooth
 import Config
 import Control
 import GPSDLink
+import Identity
 import Logging
+import PhoneLink
 import ServiceLifecycle
 import SessionCore
 import Store
@@ -25,6 +27,7 @@ public struct Daemon: Service {
     private let notifier: SystemdNotifier
     private let logger: Logger
     private let latencyTrace: LatencyTrace?
+    private let phone: PhoneLinkSettings?
 
     /// Opens storage, recovers open sessions, binds the control socket and says READY=1.
     /// `sinks` listen beside the journal (tests register their own).
@@ -37,6 +40,7 @@ public struct Daemon: Service {
     ) async throws(DaemonError) -> Daemon {
         do {
             let store = try SessionLog.open(directory: config.storageDirectory)
+            let phone = try phoneSettings(config, logger: logger)
             let engine = try recover(store: store, config: config, traceFixes: latencyTracePath != nil, logger: logger)
             let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
             let control = try await ControlServer.bind(
@@ -59,7 +63,8 @@ public struct Daemon: Service {
                 sinks: sinks,
                 notifier: notifier,
                 logger: logger,
-                latencyTrace: trace
+                latencyTrace: trace,
+                phone: phone
             )
         } catch let error as DaemonError {
             throw error
@@ -105,7 +110,8 @@ public struct Daemon: Service {
         let configuration = SessionEngine.Configuration(
             session: config.controller,
             strapConfigured: config.strap.choice != .none,
-            traceFixes: traceFixes
+            traceFixes: traceFixes,
+            phoneLink: config.phone != nil
         )
         let engine = SessionEngine.recovering(
             open,
@@ -128,8 +134,9 @@ public struct Daemon: Service {
         let router = ReplyRouter(logger: logger)
         let inbox = EngineInbox(continuation: continuation, router: router)
         let fanOut = SinkFanOut(sinks: [JournalSink(logger: logger)] + sinks, logger: logger)
-        let writer = StoreWriter(log: store, logger: logger)
-        let producers = self.producers()
+        let (outboxGrew, outboxSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let writer = StoreWriter(log: store, logger: logger, outboxGrew: phone == nil ? nil : outboxSignal)
+        let producers = self.producers(outboxGrew: outboxGrew)
         let sources = producers.filter { $0.role == .source }
         let requesters = producers.filter { $0.role == .requester }
         let notifier = self.notifier
@@ -171,13 +178,17 @@ public struct Daemon: Service {
 
     /// The producers this configuration asks for: gpsd, ticks, the control socket, and the strap
     /// when one is set.
-    private func producers() -> [any EngineProducer] {
+    private func producers(outboxGrew: AsyncStream<Void>) -> [any EngineProducer] {
         var producers: [any EngineProducer] = [
             GPSDProducer(connection: GPSDConnection(endpoint: config.gpsd.link, logger: logger), logger: logger),
             TickProducer(interval: min(1, notifier.watchdogInterval ?? 1)),
             ControlProducer(server: control, logger: logger),
         ]
         if let strap = strapLink() { producers.append(StrapProducer(link: strap)) }
+        if let phone {
+            let client = PhoneLinkClient(settings: phone, store: store, logger: logger)
+            producers.append(PhoneLinkProducer(client: client, outboxGrew: outboxGrew, logger: logger))
+        }
         return producers
     }
 
@@ -200,6 +211,51 @@ public struct Daemon: Service {
         }
         logger.info("heart-rate strap", metadata: ["target": "\(target)", "adapter": "\(strap.adapter)"])
         return StrapLink(target: target, adapter: strap.adapter, silenceAfter: strap.silenceAfter, logger: logger)
+    }
+}
+
+extension Daemon {
+    /// The phone link's settings, with this wearable's identity (made on first use) and the
+    /// phone's pinned fingerprint; nil when no phone is configured.
+    static func phoneSettings(_ config: WearbridgeConfig, logger: Logger) throws -> PhoneLinkSettings? {
+        guard let phone = config.phone else { return nil }
+        let (identity, created) = try NodeIdentity.loadOrCreate(
+            directory: config.storageDirectory,
+            commonName: phone.name
+        )
+        if created {
+            logger.notice(
+                "created this wearable's TLS identity: pin it on the phone",
+                metadata: ["certificate": "\(identity.certificatePath)", "fingerprint": "\(identity.fingerprint)"]
+            )
+        }
+        let pinned: Fingerprint
+        switch phone.trust {
+        case .fingerprint(let text):
+            guard let fingerprint = Fingerprint(text) else {
+                throw ConfigError.badValue(
+                    path: "configuration",
+                    key: "phone.fingerprint",
+                    value: text,
+                    allowed: "a SHA-256 fingerprint"
+                )
+            }
+            pinned = fingerprint
+        case .certificate(let path):
+            pinned = try NodeIdentity.fingerprint(ofCertificateAt: path)
+        }
+        logger.info(
+            "phone link configured",
+            metadata: ["phone": "\(phone.host):\(phone.port)", "phone.fingerprint": "\(pinned)"]
+        )
+        return PhoneLinkSettings(
+            host: phone.host,
+            port: phone.port,
+            name: phone.name,
+            identity: identity,
+            phoneFingerprint: pinned,
+            staleAfter: phone.staleAfter
+        )
     }
 }
 

@@ -1,5 +1,6 @@
 import Config
 import Control
+import Identity
 import Store
 
 /// A start-up failure and the exit status it maps to (sysexits.h), so that systemd's
@@ -16,6 +17,8 @@ public struct DaemonError: Error, CustomStringConvertible {
         case is StoreError: exitCode = 73  // EX_CANTCREAT
         case ControlSocketError.unknownGroup: exitCode = 78
         case is ControlSocketError: exitCode = 73
+        case IdentityError.unreadable, IdentityError.mismatch: exitCode = 78
+        case is IdentityError: exitCode = 73
         default: exitCode = 70  // EX_SOFTWARE
         }
     }

@@ -13,6 +13,8 @@ struct StoreWriter: Sendable {
     let log: SessionLog
     let logger: Logger
     var warnEvery: Double = 60
+    /// Told after each commit that added messages for the phone.
+    var outboxGrew: AsyncStream<Void>.Continuation?
 
     func run(_ requests: AsyncStream<StoreRequest>, report: @Sendable (StoreReport) -> Void) async {
         var failures = 0
@@ -24,6 +26,7 @@ struct StoreWriter: Sendable {
                     try await log.write(batch)
                     failures = 0
                     report(.committed(batch: batch.id))
+                    if let outboxGrew, batch.rows.contains(where: \.isOutbox) { outboxGrew.yield() }
                 } catch {
                     failures += 1
                     let now = MonotonicClock.now()
@@ -53,4 +56,8 @@ struct StoreWriter: Sendable {
         }
         report(.closed)
     }
+}
+
+extension SessionRow {
+    var isOutbox: Bool { if case .outbox = self { true } else { false } }
 }

@@ -3,15 +3,32 @@ import TrackCore
 /// A command as an edge (control socket, phone link) hands it to the engine, already checked:
 /// it has an id, and a known activity if any.
 public struct CommandRequest: Sendable, Equatable {
+    /// Who asked: the phone's answers also travel back through the outbox.
+    public enum Origin: Sendable, Equatable {
+        case local
+        /// `expiresAt`: the monotonic instant after which it must not be applied (nil: never).
+        case phone(expiresAt: Double?)
+    }
+
     public var command: SessionCommand
     public var id: String
     public var activity: Activity?
     public var token: ReplyToken
+    public var origin: Origin
 
-    public init(_ command: SessionCommand, id: String, activity: Activity? = nil, token: ReplyToken) {
+    public init(
+        _ command: SessionCommand,
+        id: String,
+        activity: Activity? = nil,
+        token: ReplyToken,
+        origin: Origin = .local
+    ) {
         self.command = command
         self.id = id
         self.activity = activity
         self.token = token
+        self.origin = origin
     }
+
+    var isFromPhone: Bool { if case .phone = origin { true } else { false } }
 }

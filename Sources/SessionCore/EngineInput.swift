@@ -11,6 +11,8 @@ public enum EngineInput: Sendable {
     case storage(StoreReport)
     /// The main loop's heartbeat: GPS loss by silence, the batch commit, the watchdog, a held epoch.
     case tick
+    /// The phone link's health and outbox, from its shell.
+    case link(PhoneLinkReport)
     /// Producers have stopped: flush, write the last batch, close the writer, answer everyone.
     case shutdown
 }

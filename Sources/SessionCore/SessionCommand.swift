@@ -14,6 +14,9 @@ public struct CommandReply: Sendable, Equatable, Codable {
     public var message: String
     public var sessionID: String?
     public var state: SessionLifecycle.State
+    /// Why it was refused, as a code a phone can act on; nil when accepted (and in replies logged
+    /// before codes existed).
+    public var refusal: RefusalCode?
 
     public init(
         commandID: String,
@@ -21,7 +24,8 @@ public struct CommandReply: Sendable, Equatable, Codable {
         accepted: Bool,
         message: String,
         sessionID: String?,
-        state: SessionLifecycle.State
+        state: SessionLifecycle.State,
+        refusal: RefusalCode? = nil
     ) {
         self.commandID = commandID
         self.command = command
@@ -29,5 +33,19 @@ public struct CommandReply: Sendable, Equatable, Codable {
         self.message = message
         self.sessionID = sessionID
         self.state = state
+        self.refusal = refusal
     }
+}
+
+/// Why a command was refused: the phone link's FAIL reasons (the wire's names are its own).
+public enum RefusalCode: String, Sendable, Codable, CaseIterable {
+    case alreadyActive
+    case notActive
+    case alreadyPaused
+    case notPaused
+    /// It reached the wearable after its validity had passed: not applied.
+    case expired
+    case invalid
+    case busy
+    case unknown
 }

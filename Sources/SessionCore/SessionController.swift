@@ -90,7 +90,8 @@ public struct SessionController: Sendable {
                 accepted: false,
                 message: refusal.reason,
                 sessionID: session?.id,
-                state: lifecycle.state
+                state: lifecycle.state,
+                refusal: refusal.code
             )
         case .success(let transition):
             let message = perform(
@@ -117,6 +118,31 @@ public struct SessionController: Sendable {
         if command == .end, reply.accepted { nextSeq = 1 }
         output.rows += produced.rows
         output.announcements += produced.announcements
+        return reply
+    }
+
+    /// Refuses a command without applying it (it expired on its way, say): logged and kept like
+    /// any answer, so that a retry with the same id gets this refusal again.
+    public mutating func refuse(
+        _ command: SessionCommand,
+        id: String,
+        code: RefusalCode,
+        message: String,
+        receivedAt: Double,
+        into output: inout SessionOutput
+    ) -> CommandReply {
+        if let previous = ledger.reply(for: id) { return previous }
+        let reply = CommandReply(
+            commandID: id,
+            command: command,
+            accepted: false,
+            message: message,
+            sessionID: session?.id,
+            state: lifecycle.state,
+            refusal: code
+        )
+        ledger.record(reply)
+        output.rows.append(.command(sessionID: reply.sessionID, seq: takeSeq(), reply, receivedAt: receivedAt))
         return reply
     }
 

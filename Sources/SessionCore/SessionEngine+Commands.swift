@@ -9,6 +9,11 @@ extension SessionEngine {
         if let known = controller.reply(for: request.id) {
             if queue.isUndurable(request.id) {
                 queue.wait(WriteQueue.Waiter(token: request.token, reply: known))
+            } else if request.isFromPhone {
+                // A repeat from the phone: its first answer again, through the outbox like the first.
+                replyToPhone(known, request, now)
+                absorbOutput(at: now)
+                queue.wait(WriteQueue.Waiter(token: request.token, reply: known))
             } else {
                 actions.append(.reply(request.token, .command(known)))
             }
@@ -43,6 +48,10 @@ extension SessionEngine {
             }
         case .success(let stored?):
             controller.remember(stored)
+            if waiting.contains(where: { $0.request.isFromPhone }) {
+                replyToPhone(stored, first.request.isFromPhone ? first.request : waiting[0].request, now)
+                absorbOutput(at: now)
+            }
             for pending in waiting { actions.append(.reply(pending.request.token, .command(stored))) }
         case .success(nil):
             if let (reason, message) = refusal(now) {
@@ -50,16 +59,30 @@ extension SessionEngine {
                 return
             }
             let request = first.request
-            let reply = controller.handle(
-                request.command,
-                id: id,
-                activity: request.activity,
-                receivedAt: first.receivedAt,
-                systemTime: first.systemTime,
-                into: &output
-            )
+            let reply: CommandReply
+            if case .phone(let expiresAt?) = request.origin, now.monotonic > expiresAt {
+                let late = Int((now.monotonic - expiresAt).rounded())
+                reply = controller.refuse(
+                    request.command,
+                    id: id,
+                    code: .expired,
+                    message: "not applied: it reached the wearable \(late) s after its validity ended",
+                    receivedAt: first.receivedAt,
+                    into: &output
+                )
+            } else {
+                reply = controller.handle(
+                    request.command,
+                    id: id,
+                    activity: request.activity,
+                    receivedAt: first.receivedAt,
+                    systemTime: first.systemTime,
+                    into: &output
+                )
+            }
+            if let phone = waiting.first(where: { $0.request.isFromPhone }) { replyToPhone(reply, phone.request, now) }
             // The command's row must be in the queue before its waiters are attached to it.
-            absorbOutput()
+            absorbOutput(at: now)
             for pending in waiting { queue.wait(WriteQueue.Waiter(token: pending.request.token, reply: reply)) }
         }
     }

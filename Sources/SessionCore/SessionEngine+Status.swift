@@ -41,12 +41,22 @@ extension SessionEngine {
                 fixesRejected: summary.rejectedTotal
             )
         }
+        var link: SessionStatus.Link?
+        if configuration.phoneLink {
+            let report = self.link ?? PhoneLinkReport(state: .lost, outboxDepth: 0, oldestCriticalAt: nil)
+            link = SessionStatus.Link(
+                state: report.state,
+                outboxDepth: report.outboxDepth,
+                oldestCriticalAge: report.oldestCriticalAt.map { max(0, now.system - $0) }
+            )
+        }
         return SessionStatus(
             state: controller.lifecycle.state,
             figures: figures,
             gps: gps,
             heartRate: strap?.report(now: now.monotonic),
-            storage: storage
+            storage: storage,
+            link: link
         )
     }
 }

@@ -20,19 +20,23 @@ public struct SessionEngine: Sendable {
         public var maxPendingRows: Int
         /// Emit `.traceFix` for every fix entering the core (the latency benchmark).
         public var traceFixes: Bool
+        /// A phone is configured: lifecycle, splits, notices, replies and snapshots also go to the outbox.
+        public var phoneLink: Bool
 
         public init(
             session: SessionController.Configuration,
             strapConfigured: Bool = false,
             retryInterval: Double = 2,
             maxPendingRows: Int = 20_000,
-            traceFixes: Bool = false
+            traceFixes: Bool = false,
+            phoneLink: Bool = false
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
             self.retryInterval = retryInterval
             self.maxPendingRows = maxPendingRows
             self.traceFixes = traceFixes
+            self.phoneLink = phoneLink
         }
     }
 
@@ -69,6 +73,10 @@ public struct SessionEngine: Sendable {
     var standbyWatch: GPSWatch
     var output = SessionOutput()
     var actions: [EngineAction] = []
+    /// The phone link as its shell last reported it; nil until it does (or with no phone).
+    var link: PhoneLinkReport?
+    /// The last snapshot put in the outbox, so that an unchanged one costs no row.
+    var lastSnapshot: LinkSnapshot?
 
     /// A new engine; `startup` is what recovery produced, written at the first input.
     public init(configuration: Configuration, controller: SessionController, startup: SessionOutput = SessionOutput()) {
@@ -122,6 +130,7 @@ public struct SessionEngine: Sendable {
         case .status(let token): actions.append(.reply(token, .status(status(now))))
         case .storage(let report): storage(report, now)
         case .tick: tick(now)
+        case .link(let report): linkReport(report, now)
         case .shutdown: shutdown(now)
         }
         flush(now)
@@ -134,13 +143,16 @@ public struct SessionEngine: Sendable {
         if let fix = merger.flush(now: now.monotonic) { ingest(fix, now) }
         if phase == .running, !queue.isFailing { controller.tick(receivedAt: now.monotonic, into: &output) }
         _ = standbyWatch.judge(now: GPSTime(seconds: now.monotonic), lastUsable: lastUsableAt.map(GPSTime.init))
+        if phase == .running, configuration.phoneLink { snapshot(now) }
         queue.commitDue()
         actions.append(.watchdog)
     }
 
-    /// Moves what the session logic produced into the queue and out to the sinks.
-    mutating func absorbOutput() {
+    /// Moves what the session logic produced into the queue and out to the sinks; with a phone,
+    /// the messages that report it go in the same batch, right behind their causes.
+    mutating func absorbOutput(at now: Instant? = nil) {
         for announcement in output.announcements { actions.append(.announce(announcement)) }
+        if configuration.phoneLink, !output.isEmpty { output.rows += linkMessages(createdAt: now?.system ?? 0) }
         queue.append(output.rows)
         output.removeAll()
     }
@@ -148,7 +160,7 @@ public struct SessionEngine: Sendable {
     /// Hands the next batch to the writer when one is due; after shutdown, the last one and then
     /// the writer's close.
     private mutating func flush(_ now: Instant) {
-        absorbOutput()
+        absorbOutput(at: now)
         switch phase {
         case .running:
             if queue.isReady(now: now.monotonic) { write() }

@@ -37,6 +37,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// A notification that is not a measurement: its bytes and why.
     case malformedBeat(payload: [UInt8], reason: String)
 
+    // MARK: The phone link
+
+    /// Live, stale or lost: the link to the phone changed.
+    case phoneLink(PhoneLinkState)
+
     // MARK: Storage
 
     /// A commit failed: rows are held (raw fixes given up first) and retried.
@@ -53,7 +58,7 @@ extension SessionEvent {
         case .started, .paused, .resumed, .ended, .recovered, .restartGap, .storageFailed, .storageRecovered: true
         case .track(.autoPaused), .track(.autoResumed), .track(.split): true
         case .track, .gpsdConnected, .gpsdDisconnected, .deviceAdded, .deviceRemoved, .strap, .strapLocation,
-            .malformedBeat:
+            .malformedBeat, .phoneLink:
             false
         }
     }

@@ -63,24 +63,24 @@ public struct SessionLifecycle: Sendable, Equatable {
             state = .starting
             return .success(.begin)
         case (.start, _):
-            return .failure(Refusal("a session is already \(state.name)"))
+            return .failure(Refusal(.alreadyActive, "a session is already \(state.name)"))
         case (.pause, .active), (.pause, .paused(.auto)):
             state = .paused(.command)
             return .success(.suspend)
         case (.pause, .paused(.command)):
-            return .failure(Refusal("the session is already paused"))
+            return .failure(Refusal(.alreadyPaused, "the session is already paused"))
         case (.resume, .paused(.command)):
             state = .active
             return .success(.resume)
         case (.resume, .paused(.auto)):
-            return .failure(Refusal("the session is auto-paused: it resumes when you move"))
+            return .failure(Refusal(.notPaused, "the session is auto-paused: it resumes when you move"))
         case (.resume, .active):
-            return .failure(Refusal("the session is not paused"))
+            return .failure(Refusal(.notPaused, "the session is not paused"))
         case (.end, .starting), (.end, .active), (.end, .paused):
             state = .ending
             return .success(.end)
         case (.pause, _), (.resume, _), (.end, _):
-            return .failure(Refusal("no session is active"))
+            return .failure(Refusal(.notActive, "no session is active"))
         }
     }
 
@@ -104,7 +104,11 @@ public struct SessionLifecycle: Sendable, Equatable {
     }
 
     public struct Refusal: Error, Sendable, Equatable {
+        public var code: RefusalCode
         public var reason: String
-        init(_ reason: String) { self.reason = reason }
+        init(_ code: RefusalCode, _ reason: String) {
+            self.code = code
+            self.reason = reason
+        }
     }
 }

@@ -58,6 +58,14 @@ public struct SessionStatus: Sendable, Equatable {
         public var dropped: DropCounts
     }
 
+    public struct Link: Sendable, Equatable {
+        public var state: PhoneLinkState
+        /// Messages the phone has not acknowledged yet.
+        public var outboxDepth: Int
+        /// Age of the oldest unacknowledged critical message (s, wall clock: it may predate a reboot).
+        public var oldestCriticalAge: Double?
+    }
+
     public var state: SessionLifecycle.State
     /// Nil when no session is open.
     public var figures: Figures?
@@ -65,4 +73,6 @@ public struct SessionStatus: Sendable, Equatable {
     /// Nil when no strap is configured.
     public var heartRate: HeartRate?
     public var storage: Storage
+    /// Nil when no phone is configured.
+    public var link: Link? = nil
 }

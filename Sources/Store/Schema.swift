@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The data log's tables, as numbered migrations; a database is only ever migrated forward.
@@ -93,6 +94,31 @@ enum Schema {
         migrator.registerMigration("v3-heart-rate-payload") { db in
             // The notification's bytes as received, next to what they were decoded to.
             try db.execute(sql: "ALTER TABLE heart_rate ADD COLUMN payload BLOB")
+        }
+        migrator.registerMigration("v4-outbox") { db in
+            // Messages for the phone, written in the same transaction as the rows they report.
+            // AUTOINCREMENT: a sequence number is never reused, even after the newest row is deleted
+            // (a coalesced snapshot). `epoch` names this log's sequence to the phone.
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        class TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        session_id TEXT,
+                        payload BLOB NOT NULL,
+                        created_at REAL NOT NULL,
+                        state TEXT NOT NULL DEFAULT 'pending',
+                        delivered_at REAL
+                    );
+                    CREATE INDEX outbox_pending ON outbox(state, class, seq);
+                    CREATE TABLE link_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    """
+            )
+            try db.execute(
+                sql: "INSERT INTO link_meta (key, value) VALUES ('epoch', ?), ('notices_evicted', '0')",
+                arguments: [UUID().uuidString.lowercased()]
+            )
         }
         return migrator
     }

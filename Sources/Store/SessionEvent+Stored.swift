@@ -42,6 +42,7 @@ extension SessionEvent {
         case .malformedBeat: "hrm_malformed"
         case .storageFailed(let failure): failure.kind == .full ? "storage_full" : "storage_failed"
         case .storageRecovered: "storage_recovered"
+        case .phoneLink: "phone_link"
         }
     }
 
@@ -80,6 +81,8 @@ extension SessionEvent {
             ["location": .text(location)]
         case .malformedBeat(let payload, let reason):
             ["payload": .text(Hex.encode(payload)), "reason": .text(reason)]
+        case .phoneLink(let state):
+            ["state": .text(state.rawValue)]
         case .storageFailed(let failure):
             ["reason": .text(failure.message), "cause": .text(failure.kind.rawValue)]
         case .storageRecovered(let after, let dropped):

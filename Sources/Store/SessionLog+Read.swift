@@ -123,7 +123,8 @@ extension SessionLog {
             }
             for row in try Row.fetchAll(
                 db,
-                sql: "SELECT seq, command, id FROM command WHERE session_id = ? ORDER BY seq",
+                // Only what was applied: a refusal changed nothing, and an expired command must stay unapplied.
+                sql: "SELECT seq, command, id FROM command WHERE session_id = ? AND accepted = 1 ORDER BY seq",
                 arguments: [sessionID]
             ) {
                 guard let command = SessionCommand(rawValue: row[1]) else { continue }

@@ -97,6 +97,8 @@ extension SessionLog {
             )
         case .state(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
+        case .outbox(let message, let createdAt):
+            try insertOutbox(message, createdAt: createdAt, db)
         case .finish(let id, let summary, let reason, let endedAt):
             try update(id, with: summary, db)
             try db.execute(

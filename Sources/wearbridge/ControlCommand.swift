@@ -104,6 +104,11 @@ struct ControlCommand: AsyncParsableCommand {
             if storage.pendingRows > 0 { text += "; \(storage.pendingRows) rows held" }
             lines.append("storage   \(text)")
         }
+        if let link = status.link {
+            var text = "\(link.state), \(link.outboxDepth) messages not acknowledged"
+            if let age = link.oldestCriticalAge { text += ", oldest critical \(Int(age.rounded())) s old" }
+            lines.append("phone     \(text)")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -10,7 +10,8 @@ struct Wearbridge: AsyncParsableCommand {
         abstract: "GPS and heart-rate training and field logging for a headless Linux wearable.",
         subcommands: [
             RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
-            ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self,
+            ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, OutboxCommand.self,
+            IdentityCommand.self,
         ]
     )
 }

@@ -1,0 +1,39 @@
+import Crypto
+
+/// A certificate's SHA-256 fingerprint over its DER bytes, shown as OpenSSL shows it
+/// (`openssl x509 -noout -fingerprint -sha256`), so that either side can be checked by hand.
+public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(der: [UInt8]) {
+        bytes = Array(SHA256.hash(data: der))
+    }
+
+    /// Parses "AB:CD:...", "abcd..." or "sha256:..." (any case); nil unless 32 bytes of hex.
+    public init?(_ text: String) {
+        var hex = text.lowercased()
+        if hex.hasPrefix("sha256:") {
+            hex.removeFirst(7)
+        } else if hex.hasPrefix("sha256 fingerprint=") {
+            hex.removeFirst(19)
+        }
+        hex.removeAll { $0 == ":" || $0 == " " }
+        guard hex.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.bytes = bytes
+    }
+
+    public var description: String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined(separator: ":")
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import LinkProtocol
+import SessionCore
+import TrackCore
+
+extension LinkMessage {
+    /// The message as the wire (and the outbox's `payload` column) carries it.
+    public var payload: Wearbridge_Link_V1_Payload {
+        var payload = Wearbridge_Link_V1_Payload()
+        switch self {
+        case .snapshot(let snapshot):
+            payload.snapshot = snapshot.wire
+        case .started(let id, let activity, let anchor):
+            payload.sessionStarted = .with {
+                $0.session = id
+                $0.activity = activity.rawValue
+                $0.startedAtMs = Int64((anchor.seconds * 1000).rounded())
+            }
+        case .paused(let id, let auto, let distance, let elapsed):
+            payload.sessionPaused = .with {
+                $0.session = id
+                $0.auto = auto
+                $0.distanceDm = decimetres(distance)
+                $0.elapsedS = seconds(elapsed)
+            }
+        case .resumed(let id, let auto, let distance, let elapsed):
+            payload.sessionResumed = .with {
+                $0.session = id
+                $0.auto = auto
+                $0.distanceDm = decimetres(distance)
+                $0.elapsedS = seconds(elapsed)
+            }
+        case .ended(let id, let reason, let summary, let endedAt):
+            payload.sessionEnded = .with {
+                $0.session = id
+                $0.reason = reason.rawValue
+                $0.distanceM = summary.distance
+                $0.elapsedS = summary.elapsed
+                $0.movingS = summary.moving
+                $0.pausedS = summary.paused
+                $0.splits = UInt32(summary.splits.count)
+                $0.avgHeartRate = UInt32((summary.heartRate?.average ?? 0).rounded())
+                $0.maxHeartRate = UInt32(summary.heartRate?.maximum ?? 0)
+                $0.endedAtMs = endedAt.map { Int64(($0.seconds * 1000).rounded()) } ?? 0
+            }
+        case .split(let id, let split):
+            payload.split = .with {
+                $0.session = id
+                $0.index = UInt32(split.index)
+                $0.distanceM = split.distance
+                $0.durationS = split.duration
+            }
+        case .commandReply(let reply):
+            payload.commandReply = reply.wire
+        case .notice(let id, let notice):
+            payload.notice = .with {
+                $0.session = id ?? ""
+                $0.kind = notice.kind.wire
+                $0.detail = notice.detail
+                $0.batteryPercent = UInt32(clamping: notice.batteryPercent ?? 0)
+            }
+        }
+        return payload
+    }
+}
+
+extension LinkMessage.Class {
+    public var wire: Wearbridge_Link_V1_MessageClass {
+        switch self {
+        case .critical: .critical
+        case .snapshot: .snapshot
+        case .notice: .notice
+        }
+    }
+
+    public init?(wire: Wearbridge_Link_V1_MessageClass) {
+        switch wire {
+        case .critical: self = .critical
+        case .snapshot: self = .snapshot
+        case .notice: self = .notice
+        default: return nil
+        }
+    }
+}
+
+extension LinkSnapshot {
+    var wire: Wearbridge_Link_V1_Snapshot {
+        .with {
+            $0.session = sessionID.flatMap(uuidBytes) ?? Data()
+            $0.state = state.wire
+            $0.distanceDm = decimetres(distance)
+            $0.elapsedS = seconds(elapsed)
+            $0.movingS = seconds(moving)
+            $0.paceSPerKm = pace.map(seconds) ?? 0
+            $0.avgPaceSPerKm = averagePace.map(seconds) ?? 0
+            $0.heartRate = UInt32(clamping: heartRate ?? 0)
+            $0.zone = UInt32(clamping: zone ?? 0)
+            $0.gps = gps.wire
+            $0.strapLost = strapLost
+        }
+    }
+}
+
+extension LinkSnapshot.GPSQuality {
+    var wire: Wearbridge_Link_V1_GpsQuality {
+        switch self {
+        case .none: .none
+        case .lost: .lost
+        case .poor: .poor
+        case .good: .good
+        }
+    }
+}
+
+extension LinkNotice.Kind {
+    var wire: Wearbridge_Link_V1_Notice.Kind {
+        switch self {
+        case .gpsLost: .gpsLost
+        case .gpsRegained: .gpsRegained
+        case .strapLost: .strapLost
+        case .strapRegained: .strapRegained
+        case .strapBattery: .strapBattery
+        case .storageRecovered: .storageRecovered
+        }
+    }
+}
+
+extension SessionLifecycle.State {
+    public var wire: Wearbridge_Link_V1_SessionState {
+        switch self {
+        case .idle: .idle
+        case .starting: .starting
+        case .active: .active
+        case .paused(.command): .paused
+        case .paused(.auto): .autoPaused
+        case .ending: .ending
+        }
+    }
+}
+
+extension CommandReply {
+    public var wire: Wearbridge_Link_V1_CommandReply {
+        .with {
+            $0.commandID = commandID
+            $0.kind = command.wire
+            $0.ok = accepted
+            $0.reason = accepted ? .unspecified : (refusal ?? .unknown).wire
+            $0.message = message
+            $0.session = sessionID ?? ""
+            $0.state = state.wire
+        }
+    }
+}
+
+extension SessionCommand {
+    public var wire: Wearbridge_Link_V1_CommandKind {
+        switch self {
+        case .start: .start
+        case .pause: .pause
+        case .resume: .resume
+        case .end: .end
+        }
+    }
+
+    public init?(wire: Wearbridge_Link_V1_CommandKind) {
+        switch wire {
+        case .start: self = .start
+        case .pause: self = .pause
+        case .resume: self = .resume
+        case .end: self = .end
+        default: return nil
+        }
+    }
+}
+
+extension RefusalCode {
+    public var wire: Wearbridge_Link_V1_FailReason {
+        switch self {
+        case .alreadyActive: .alreadyActive
+        case .notActive: .notActive
+        case .alreadyPaused: .alreadyPaused
+        case .notPaused: .notPaused
+        case .expired: .expired
+        case .invalid: .invalid
+        case .busy: .busy
+        case .unknown: .unknown
+        }
+    }
+
+    public init?(wire: Wearbridge_Link_V1_FailReason) {
+        guard let code = RefusalCode.allCases.first(where: { $0.wire == wire }) else { return nil }
+        self = code
+    }
+}
+
+/// A UUID's text as its 16 bytes (the snapshot's compact session id); nil when it is not one.
+public func uuidBytes(_ text: String) -> Data? {
+    let hex = text.filter { $0 != "-" }
+    guard hex.count == 32 else { return nil }
+    var bytes = Data(capacity: 16)
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+        bytes.append(byte)
+        index = next
+    }
+    return bytes
+}
+
+/// 16 bytes as a UUID's text; nil for any other length.
+public func uuidText(_ bytes: Data) -> String? {
+    guard bytes.count == 16 else { return nil }
+    let hex = bytes.map { String(format: "%02x", $0) }
+    return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+}
+
+private func decimetres(_ metres: Double) -> UInt32 {
+    metres.isFinite ? UInt32(clamping: Int((metres * 10).rounded())) : 0
+}
+
+private func seconds(_ value: Double) -> UInt32 {
+    value.isFinite ? UInt32(clamping: Int(value.rounded())) : 0
+}

@@ -1,0 +1,239 @@
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import LinkCore
+import LinkProtocol
+import LinkTiming
+import LinkWire
+import Logging
+import SessionCore
+import Store
+import SwiftProtobuf
+import Synchronization
+
+/// What the pump of one connection reacts to: it alone owns the delivery window.
+enum PumpEvent: Sendable {
+    case welcome(mark: Int, snapshot: Int)
+    case ack(through: Int, snapshot: Int)
+    case outboxGrew
+    case heartbeat
+}
+
+/// Why the wearable ended a connection itself.
+struct LinkViolation: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// One connection to the phone: hello, welcome, the outbox after the mark, acks, commands.
+struct LinkConnection {
+    let client: PhoneLinkClient
+    let shared: LinkShared
+    let submit: @Sendable (PhoneCommand) async -> PhoneCommandOutcome
+
+    private var store: SessionLog { client.store }
+    private var logger: Logger { client.logger }
+
+    func run() async -> ReconnectLoop.Outcome {
+        let welcomed = Flag()
+        do {
+            let epoch = try store.outboxEpoch()
+            let head = try store.outboxHead()
+            let transport = try client.transport()
+            let (outgoing, send) = AsyncStream.makeStream(of: Wearbridge_Link_V1_WearableMessage.self)
+            let (events, pump) = AsyncStream.makeStream(of: PumpEvent.self)
+            let hello = Wearbridge_Link_V1_WearableMessage.with {
+                $0.hello = .with {
+                    $0.wearableName = client.settings.name
+                    $0.outboxEpoch = epoch
+                    $0.outboxHead = UInt64(head)
+                    $0.protocolVersion = 1
+                }
+            }
+            try await withGRPCClient(transport: transport) { grpc in
+                let phone = Wearbridge_Link_V1_PhoneLink.Client(wrapping: grpc)
+                try await phone.connect { writer in
+                    try await writer.write(hello)
+                    for await message in outgoing { try await writer.write(message) }
+                } onResponse: { response in
+                    shared.attach(pump)
+                    defer {
+                        shared.attach(nil)
+                        shared.connection(false)
+                        send.finish()
+                    }
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { try await runPump(events, head: head, send: send) }
+                        group.addTask {
+                            let every = client.settings.heartbeatEvery
+                            while !Task.isCancelled {
+                                try await Task.sleep(for: .milliseconds(Int(every * 1000)))
+                                pump.yield(.heartbeat)
+                            }
+                        }
+                        group.addTask {
+                            for try await message in response.messages {
+                                shared.traffic()
+                                try await handle(message, pump: pump, send: send, welcomed: welcomed)
+                            }
+                            throw LinkViolation(description: "the phone closed the stream")
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+            }
+            return ReconnectLoop.Outcome(delivered: welcomed.value, reason: "the stream ended")
+        } catch {
+            return ReconnectLoop.Outcome(delivered: welcomed.value, reason: "\(error)")
+        }
+    }
+
+    private func handle(
+        _ message: Wearbridge_Link_V1_PhoneMessage,
+        pump: AsyncStream<PumpEvent>.Continuation,
+        send: AsyncStream<Wearbridge_Link_V1_WearableMessage>.Continuation,
+        welcomed: Flag
+    ) async throws {
+        switch message.body {
+        case .welcome(let welcome):
+            welcomed.set()
+            shared.connection(true)
+            logger.info(
+                "phone link up",
+                metadata: ["phone.mark": "\(welcome.highWaterMark)", "phone.snapshot": "\(welcome.snapshotSeq)"]
+            )
+            pump.yield(
+                .welcome(mark: Int(clamping: welcome.highWaterMark), snapshot: Int(clamping: welcome.snapshotSeq))
+            )
+        case .ack(let ack):
+            pump.yield(.ack(through: Int(clamping: ack.throughSeq), snapshot: Int(clamping: ack.snapshotSeq)))
+        case .command(let command):
+            guard welcomed.value else { throw LinkViolation(description: "a command before the welcome") }
+            switch await accept(command) {
+            case .queued:
+                break
+            case .busy(let reason):
+                send.yield(
+                    .with {
+                        $0.busy = .with {
+                            $0.commandID = command.commandID
+                            $0.message = reason
+                        }
+                    }
+                )
+            case .invalid(let reason):
+                logger.warning(
+                    "refused an unreadable command",
+                    metadata: ["id": "\(command.commandID)", "reason": "\(reason)"]
+                )
+                send.yield(
+                    .with {
+                        $0.rejected = .with {
+                            $0.commandID = command.commandID
+                            $0.kind = command.kind
+                            $0.ok = false
+                            $0.reason = .invalid
+                            $0.message = reason
+                        }
+                    }
+                )
+            }
+        case nil:
+            // A message from a newer phone: ignored, said once per message.
+            logger.warning(
+                "ignored a message of a kind this wearable does not know",
+                metadata: ["bytes": "\((try? message.serializedBytes() as [UInt8])?.count ?? 0)"]
+            )
+        }
+    }
+
+    /// A command from the phone, handed to the engine's edge.
+    private func accept(_ command: Wearbridge_Link_V1_Command) async -> PhoneCommandOutcome {
+        let validFor = command.validForMs == 0 ? 60.0 : Double(command.validForMs) / 1000
+        let request = PhoneCommand(
+            id: command.commandID,
+            command: SessionCommand(wire: command.kind)?.rawValue ?? "",
+            activity: command.activity.isEmpty ? nil : command.activity,
+            validityLeft: validFor - Double(command.ageMs) / 1000
+        )
+        logger.info(
+            "command from the phone",
+            metadata: ["id": "\(request.id)", "command": "\(command.kind)", "age_ms": "\(command.ageMs)"]
+        )
+        return await submit(request)
+    }
+
+    /// The only owner of the delivery window: sends what it allows, marks what acks confirm.
+    private func runPump(
+        _ events: AsyncStream<PumpEvent>,
+        head: Int,
+        send: AsyncStream<Wearbridge_Link_V1_WearableMessage>.Continuation
+    ) async throws {
+        var window = DeliveryWindow(head: head)
+        var lastSent = MonotonicClock.now()
+        for await event in events {
+            let actions: [DeliveryWindow.Action]
+            switch event {
+            case .welcome(let mark, let snapshot):
+                actions = window.welcome(mark: mark, snapshot: snapshot)
+            case .ack(let through, let snapshot):
+                actions = window.ack(through: through, snapshot: snapshot)
+            case .outboxGrew:
+                actions = window.outboxGrew(to: try store.outboxHead())
+            case .heartbeat:
+                guard window.isStreaming, MonotonicClock.now() - lastSent >= client.settings.heartbeatEvery else {
+                    continue
+                }
+                actions = window.outboxGrew(to: try store.outboxHead())
+                if let snapshot = try store.newestSnapshot() {
+                    // Already delivered, most likely: the phone ignores it and acks, so both ends see a live link.
+                    send.yield(envelope(snapshot))
+                    lastSent = MonotonicClock.now()
+                }
+            }
+            for action in actions {
+                switch action {
+                case .sendSnapshot(let after):
+                    guard let snapshot = try store.newestSnapshot(), snapshot.seq > after else { continue }
+                    send.yield(envelope(snapshot))
+                    window.sent(seq: snapshot.seq, snapshot: true)
+                    lastSent = MonotonicClock.now()
+                case .send(let after, let limit):
+                    for record in try store.outboxMessages(after: after, limit: limit) {
+                        send.yield(envelope(record))
+                        window.sent(seq: record.seq, snapshot: false)
+                        lastSent = MonotonicClock.now()
+                    }
+                case .markDelivered(let through, let snapshot):
+                    do {
+                        try await store.markDelivered(through: through, snapshot: snapshot, at: MonotonicClock.system())
+                    } catch {
+                        // Not fatal: the phone's mark decides what is resent; only `outbox` shows it late.
+                        logger.warning("cannot mark outbox messages delivered", metadata: ["error": "\(error)"])
+                    }
+                case .close(let reason):
+                    logger.error("the phone broke the link's contract; reconnecting", metadata: ["reason": "\(reason)"])
+                    throw LinkViolation(description: reason)
+                }
+            }
+        }
+    }
+
+    private func envelope(_ record: OutboxRecord) -> Wearbridge_Link_V1_WearableMessage {
+        .with {
+            $0.envelope = .with {
+                $0.seq = UInt64(record.seq)
+                $0.class = record.messageClass.wire
+                $0.createdAtMs = Int64((record.createdAt * 1000).rounded())
+                $0.payload = (try? Wearbridge_Link_V1_Payload(serializedBytes: record.payload)) ?? .init()
+            }
+        }
+    }
+}
+
+/// A flag set once by one task and read by another.
+final class Flag: Sendable {
+    private let storage = Synchronization.Atomic<Bool>(false)
+    var value: Bool { storage.load(ordering: .acquiring) }
+    func set() { storage.store(true, ordering: .releasing) }
+}

@@ -1,0 +1,61 @@
+import Identity
+
+/// What the wearable's link needs: where the phone is, whom to trust, who we are.
+public struct PhoneLinkSettings: Sendable {
+    public var host: String
+    public var port: Int
+    public var name: String
+    public var identity: NodeIdentity
+    public var phoneFingerprint: Fingerprint
+    /// No traffic for this long is a stale link (s).
+    public var staleAfter: Double
+    /// With nothing else to send for this long, the newest snapshot again: the phone sees a live link.
+    public var heartbeatEvery: Double
+    /// HTTP/2 keepalive ping interval (s); the phone must permit pings without calls.
+    public var keepaliveEvery: Double
+
+    public init(
+        host: String,
+        port: Int,
+        name: String,
+        identity: NodeIdentity,
+        phoneFingerprint: Fingerprint,
+        staleAfter: Double = 5,
+        heartbeatEvery: Double = 2,
+        keepaliveEvery: Double = 10
+    ) {
+        self.host = host
+        self.port = port
+        self.name = name
+        self.identity = identity
+        self.phoneFingerprint = phoneFingerprint
+        self.staleAfter = staleAfter
+        self.heartbeatEvery = heartbeatEvery
+        self.keepaliveEvery = keepaliveEvery
+    }
+}
+
+/// A command from the phone as the link hands it to the engine's edge.
+public struct PhoneCommand: Sendable, Equatable {
+    public var id: String
+    public var command: String
+    public var activity: String?
+    /// Seconds of validity left when it arrived (negative: expired on the way); nil: no limit.
+    public var validityLeft: Double?
+
+    public init(id: String, command: String, activity: String?, validityLeft: Double?) {
+        self.id = id
+        self.command = command
+        self.activity = activity
+        self.validityLeft = validityLeft
+    }
+}
+
+/// What the engine's edge tells the link about a command: the durable reply travels through the
+/// outbox, so only a transient refusal (storage failing, shutting down) comes back here.
+public enum PhoneCommandOutcome: Sendable, Equatable {
+    case queued
+    case busy(String)
+    /// It cannot be read at all (no id, unknown command or activity): FAIL INVALID at once.
+    case invalid(String)
+}

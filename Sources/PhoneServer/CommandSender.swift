@@ -1,0 +1,100 @@
+import Foundation
+import LinkCore
+import LinkProtocol
+import LinkWire
+import Logging
+import SessionCore
+import Synchronization
+
+/// Sends the commands the CLI queued: at once when the wearable is connected, again every
+/// `retryEvery` with the same id until answered, given up at the deadline ("not answered").
+final class CommandSender: Sendable {
+    let inbox: Inbox
+    let connections: Connections
+    let logger: Logger
+    private let pending: Mutex<PendingCommands>
+    private let wearableOf = Mutex<[String: String]>([:])
+
+    init(inbox: Inbox, connections: Connections, retryEvery: Double, logger: Logger) {
+        self.inbox = inbox
+        self.connections = connections
+        self.logger = logger
+        pending = Mutex(PendingCommands(retryEvery: retryEvery))
+    }
+
+    /// A (re)connected wearable gets everything still waiting at once.
+    func reconnected(_ wearable: String) {
+        let now = Date().timeIntervalSince1970
+        pending.withLock { $0.reconnected(now) }
+    }
+
+    func answered(_ id: String) {
+        _ = pending.withLock { $0.answered(id) }
+    }
+
+    /// Until cancelled: picks up queued commands, sends what is due, gives up what is late.
+    func run() async {
+        while !Task.isCancelled {
+            do {
+                try await step(Date().timeIntervalSince1970)
+            } catch {
+                logger.warning("cannot read or update the command queue", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    private func step(_ now: Double) async throws {
+        for queued in try inbox.pendingCommands() {
+            guard let kind = SessionCommand(rawValue: queued.kind) else { continue }
+            let known = pending.withLock { $0.waiting[queued.id] != nil }
+            if !known {
+                wearableOf.withLock { $0[queued.id] = queued.wearable }
+                pending.withLock {
+                    $0.add(
+                        .init(
+                            id: queued.id,
+                            kind: kind,
+                            activity: queued.activity,
+                            issuedAt: queued.issuedAt,
+                            issuedAtSystem: queued.issuedAt,
+                            validFor: queued.validFor,
+                            deadline: queued.deadline
+                        )
+                    )
+                }
+            }
+        }
+        for late in pending.withLock({ $0.expired(now) }) {
+            logger.warning("a command was not answered by its deadline", metadata: ["command": "\(late.id)"])
+            try await inbox.settle(
+                CommandAnswer(id: late.id, ok: false, reason: "notAnswered", message: "not answered", session: nil),
+                state: "not_answered",
+                at: now
+            )
+        }
+        let due = pending.withLock { $0.due(now) }
+        for command in due {
+            guard let wearable = wearableOf.withLock({ $0[command.id] }), connections.isConnected(wearable) else {
+                continue
+            }
+            let message = Wearbridge_Link_V1_PhoneMessage.with {
+                $0.command = .with {
+                    $0.commandID = command.id
+                    $0.kind = command.kind.wire
+                    $0.activity = command.activity ?? ""
+                    $0.issuedAtMs = Int64((command.issuedAtSystem * 1000).rounded())
+                    $0.ageMs = UInt64(max(0, (now - command.issuedAt) * 1000).rounded())
+                    $0.validForMs = UInt64((command.validFor * 1000).rounded())
+                }
+            }
+            if connections.send(message, to: wearable) {
+                try await inbox.sent(command.id)
+                logger.info(
+                    "sent a command",
+                    metadata: ["command": "\(command.id)", "kind": "\(command.kind.rawValue)"]
+                )
+            }
+        }
+    }
+}

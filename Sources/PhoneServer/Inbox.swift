@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+import LinkCore
+
+/// The phone's durable inbox: every message each wearable delivered, exactly once, with the
+/// marks that make it so; the newest snapshot per wearable; the commands the CLI queued and their
+/// answers. SQLite in WAL mode with `synchronous = FULL`: an ack follows a commit that survives
+/// power loss.
+public final class Inbox: Sendable {
+    public static let fileName = "wearbridge-phone.sqlite"
+    public let path: String
+    let pool: DatabasePool
+
+    private init(path: String, pool: DatabasePool) {
+        self.path = path
+        self.pool = pool
+    }
+
+    public static func open(directory: String, readOnly: Bool = false) throws -> Inbox {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.readonly = readOnly
+        if readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw InboxError("no inbox at \(path) yet (has `wearbridge-phone run` run?)")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        if !readOnly {
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try migrator.migrate(pool)
+        }
+        return Inbox(path: path, pool: pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-inbox") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE mark (
+                        wearable TEXT NOT NULL, epoch TEXT NOT NULL,
+                        mark INTEGER NOT NULL DEFAULT 0, snapshot_seq INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (wearable, epoch));
+                    CREATE TABLE inbox (
+                        wearable TEXT NOT NULL, epoch TEXT NOT NULL, seq INTEGER NOT NULL,
+                        class TEXT NOT NULL, kind TEXT NOT NULL, session TEXT,
+                        payload BLOB NOT NULL, created_at_ms INTEGER, received_at REAL NOT NULL,
+                        PRIMARY KEY (wearable, epoch, seq));
+                    CREATE TABLE snapshot (
+                        wearable TEXT PRIMARY KEY NOT NULL, epoch TEXT NOT NULL, seq INTEGER NOT NULL,
+                        payload BLOB NOT NULL, received_at REAL NOT NULL);
+                    CREATE TABLE link (
+                        wearable TEXT PRIMARY KEY NOT NULL, connected INTEGER NOT NULL,
+                        last_seen REAL NOT NULL, hello_name TEXT, epoch TEXT);
+                    CREATE TABLE command (
+                        id TEXT PRIMARY KEY NOT NULL, wearable TEXT NOT NULL, kind TEXT NOT NULL,
+                        activity TEXT, issued_at REAL NOT NULL, valid_for REAL NOT NULL, deadline REAL NOT NULL,
+                        state TEXT NOT NULL DEFAULT 'pending', sends INTEGER NOT NULL DEFAULT 0,
+                        ok INTEGER, reason TEXT, message TEXT, session TEXT, answered_at REAL);
+                    """
+            )
+        }
+        return migrator
+    }
+
+    /// The marks for one wearable and epoch (0, 0 for a new one).
+    public func mark(wearable: String, epoch: String) throws -> InboxMark {
+        try pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT mark, snapshot_seq FROM mark WHERE wearable = ? AND epoch = ?",
+                arguments: [wearable, epoch]
+            )
+            return InboxMark(mark: row?["mark"] ?? 0, snapshot: row?["snapshot_seq"] ?? 0, head: 0)
+        }
+    }
+
+    /// One delivered message, committed with its mark in one transaction; false when the mark
+    /// already covered it (a resend: nothing stored).
+    public func commit(_ message: InboxMessage) async throws -> Bool {
+        try await pool.write { db in
+            let current =
+                try Row.fetchOne(
+                    db,
+                    sql: "SELECT mark, snapshot_seq FROM mark WHERE wearable = ? AND epoch = ?",
+                    arguments: [message.wearable, message.epoch]
+                )
+            let mark: Int = current?["mark"] ?? 0
+            let snapshotSeq: Int = current?["snapshot_seq"] ?? 0
+            if message.isSnapshot {
+                guard message.seq > snapshotSeq else { return false }
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO snapshot (wearable, epoch, seq, payload, received_at) VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [message.wearable, message.epoch, message.seq, message.payload, message.receivedAt]
+                )
+            } else {
+                guard message.seq > mark else { return false }
+                try db.execute(
+                    sql: """
+                        INSERT INTO inbox (wearable, epoch, seq, class, kind, session, payload, created_at_ms, received_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        message.wearable, message.epoch, message.seq, message.messageClass, message.kind,
+                        message.session, message.payload, message.createdAtMs, message.receivedAt,
+                    ]
+                )
+                if let answer = message.answer {
+                    // The reply and the command's answer in one transaction: the CLI sees both or neither.
+                    try Self.answer(answer, at: message.receivedAt, db)
+                }
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO mark (wearable, epoch, mark, snapshot_seq) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (wearable, epoch) DO UPDATE SET mark = excluded.mark, snapshot_seq = excluded.snapshot_seq
+                    """,
+                arguments: [
+                    message.wearable, message.epoch, message.isSnapshot ? mark : message.seq,
+                    message.isSnapshot ? message.seq : snapshotSeq,
+                ]
+            )
+            return true
+        }
+    }
+
+    /// The link's state as the CLI shows it.
+    public func linkChanged(
+        wearable: String,
+        connected: Bool,
+        helloName: String?,
+        epoch: String?,
+        at time: Double
+    ) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO link (wearable, connected, last_seen, hello_name, epoch) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (wearable) DO UPDATE SET connected = excluded.connected, last_seen = excluded.last_seen,
+                        hello_name = coalesce(excluded.hello_name, hello_name), epoch = coalesce(excluded.epoch, epoch)
+                    """,
+                arguments: [wearable, connected, time, helloName, epoch]
+            )
+        }
+    }
+
+    public func seen(wearable: String, at time: Double) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE link SET last_seen = ? WHERE wearable = ?", arguments: [time, wearable])
+        }
+    }
+}
+
+/// A message as the inbox stores it.
+public struct InboxMessage: Sendable {
+    public var wearable: String
+    public var epoch: String
+    public var seq: Int
+    public var messageClass: String
+    public var kind: String
+    public var session: String?
+    public var payload: Data
+    public var createdAtMs: Int64
+    public var receivedAt: Double
+    /// A command reply's answer, for the command it answers.
+    public var answer: CommandAnswer?
+
+    public var isSnapshot: Bool { messageClass == "snapshot" }
+}
+
+public struct InboxError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import Identity
+import Logging
+import ServiceLifecycle
+
+/// `wearbridge-phone run` as a `Service`: the gRPC server over mutual TLS (wearables pinned by
+/// fingerprint, keepalive pings permitted without calls), the inbox, the command sender.
+public struct PhoneServer: Service {
+    let config: PhoneConfig
+    let identity: NodeIdentity
+    let inbox: Inbox
+    let logger: Logger
+    public let counters = PhoneCounters()
+
+    public init(config: PhoneConfig, identity: NodeIdentity, inbox: Inbox, logger: Logger) {
+        self.config = config
+        self.identity = identity
+        self.inbox = inbox
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        var trusted: [Fingerprint: String] = [:]
+        for wearable in config.wearables { trusted[wearable.fingerprint] = wearable.name }
+        let pinning = PeerPinning(trusted: trusted, logger: logger)
+        let connections = Connections()
+        let commands = CommandSender(
+            inbox: inbox,
+            connections: connections,
+            retryEvery: config.retryEvery,
+            logger: logger
+        )
+        let service = PhoneLinkService(
+            inbox: inbox,
+            wearables: trusted,
+            connections: connections,
+            counters: counters,
+            commands: commands,
+            logger: logger
+        )
+        let transport = HTTP2ServerTransport.Posix(
+            address: .ipv4(host: config.listenAddress, port: config.port),
+            transportSecurity: .mTLS(
+                certificateChain: [.file(path: identity.certificatePath, format: .pem)],
+                privateKey: .file(path: identity.keyPath, format: .pem)
+            ) { tls in
+                tls.clientCertificateVerification = .noHostnameVerification
+                tls.customVerificationCallback = { certificates, promise in pinning.verify(certificates, promise) }
+            },
+            config: .defaults { config in
+                config.connection.keepalive = .init(
+                    time: .seconds(10),
+                    timeout: .seconds(5),
+                    clientBehavior: .init(minPingIntervalWithoutCalls: .seconds(5), allowWithoutCalls: true)
+                )
+                // A link message is tens of bytes: a frame claiming more than this is refused unread.
+                config.rpc.maxRequestPayloadSize = 64 * 1024
+            }
+        )
+        let server = GRPCServer(transport: transport, services: [service])
+        let logger = self.logger
+        let counters = self.counters
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            group.addTask {
+                if let address = try await transport.listeningAddress.ipv4 {
+                    logger.info(
+                        "listening",
+                        metadata: [
+                            "address": "\(address.host):\(address.port)", "fingerprint": "\(identity.fingerprint)",
+                            "wearables": "\(config.wearables.map(\.name))",
+                        ]
+                    )
+                }
+            }
+            group.addTask {
+                await cancelWhenGracefulShutdown { await commands.run() }
+            }
+            group.addTask {
+                try await gracefulShutdown()
+                server.beginGracefulShutdown()
+            }
+        }
+        logger.info("stopped", metadata: ["counters": "\(counters.summary)", "refused_peers": "\(pinning.refused)"])
+    }
+}

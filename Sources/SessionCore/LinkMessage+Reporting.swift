@@ -1,0 +1,59 @@
+import HeartRate
+import TrackCore
+
+extension LinkMessage {
+    /// The message a session event means for the phone, if any: lifecycle, splits and notices;
+    /// `figures` are the session's distance and elapsed time as they stand.
+    public init?(reporting announcement: Announcement, figures: (distance: Double, elapsed: Double)) {
+        let id = announcement.sessionID
+        switch announcement.event {
+        case .paused:
+            guard let id else { return nil }
+            self = .paused(sessionID: id, auto: false, distance: figures.distance, elapsed: figures.elapsed)
+        case .resumed:
+            guard let id else { return nil }
+            self = .resumed(sessionID: id, auto: false, distance: figures.distance, elapsed: figures.elapsed)
+        case .track(.autoPaused):
+            guard let id else { return nil }
+            self = .paused(sessionID: id, auto: true, distance: figures.distance, elapsed: figures.elapsed)
+        case .track(.autoResumed):
+            guard let id else { return nil }
+            self = .resumed(sessionID: id, auto: true, distance: figures.distance, elapsed: figures.elapsed)
+        case .track(.split(let split)):
+            guard let id else { return nil }
+            self = .split(sessionID: id, split)
+        case .track(.gpsLost):
+            self = .notice(sessionID: id, LinkNotice(.gpsLost, detail: "no usable fix"))
+        case .track(.gpsRegained(_, let after)):
+            self = .notice(sessionID: id, LinkNotice(.gpsRegained, detail: "after \(Int(after.rounded())) s"))
+        case .strap(.lost(let reason)):
+            self = .notice(sessionID: id, LinkNotice(.strapLost, detail: reason))
+        case .strap(.regained(let after)):
+            self = .notice(sessionID: id, LinkNotice(.strapRegained, detail: "after \(Int(after.rounded())) s"))
+        case .strap(.battery(let level)):
+            self = .notice(
+                sessionID: id,
+                LinkNotice(.strapBattery, detail: "battery \(level) %", batteryPercent: level)
+            )
+        case .storageRecovered(let after, _):
+            self = .notice(
+                sessionID: id,
+                LinkNotice(.storageRecovered, detail: "storage failed for \(Int(after.rounded())) s")
+            )
+        default:
+            return nil
+        }
+    }
+
+    /// The message a lifecycle row means: a session begun or finished (with its summary).
+    public init?(reporting row: SessionRow) {
+        switch row {
+        case .begin(let id, let activity, let anchor):
+            self = .started(sessionID: id, activity: activity, startedAt: anchor)
+        case .finish(let id, let summary, let reason, let endedAt):
+            self = .ended(sessionID: id, reason: reason, summary: summary, endedAt: endedAt)
+        default:
+            return nil
+        }
+    }
+}

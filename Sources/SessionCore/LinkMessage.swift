@@ -1,0 +1,128 @@
+import HeartRate
+import TrackCore
+
+/// A message for the phone, typed until the outbox stores it: written in the same transaction as
+/// the rows it reports (`SessionRow.outbox`), so no message exists without its cause.
+public enum LinkMessage: Sendable, Equatable {
+    case snapshot(LinkSnapshot)
+    case started(sessionID: String, activity: Activity, startedAt: TimeAnchor)
+    case paused(sessionID: String, auto: Bool, distance: Double, elapsed: Double)
+    case resumed(sessionID: String, auto: Bool, distance: Double, elapsed: Double)
+    case ended(sessionID: String, reason: EndReason, summary: SessionSummary, endedAt: TimeAnchor?)
+    case split(sessionID: String, Split)
+    /// The answer to a command the phone sent.
+    case commandReply(CommandReply)
+    case notice(sessionID: String?, LinkNotice)
+
+    /// How the outbox keeps it: critical ones forever and in order, one snapshot at most, notices
+    /// bounded.
+    public enum Class: String, Sendable, CaseIterable {
+        case critical
+        case snapshot
+        case notice
+    }
+
+    public var messageClass: Class {
+        switch self {
+        case .snapshot: .snapshot
+        case .notice: .notice
+        case .started, .paused, .resumed, .ended, .split, .commandReply: .critical
+        }
+    }
+
+    /// The name `outbox` and `inbox` list it under.
+    public var kind: String {
+        switch self {
+        case .snapshot: "snapshot"
+        case .started: "session_started"
+        case .paused: "session_paused"
+        case .resumed: "session_resumed"
+        case .ended: "session_ended"
+        case .split: "split"
+        case .commandReply: "command_reply"
+        case .notice(_, let notice): notice.kind.rawValue
+        }
+    }
+
+    public var sessionID: String? {
+        switch self {
+        case .snapshot(let snapshot): snapshot.sessionID
+        case .started(let id, _, _), .paused(let id, _, _, _), .resumed(let id, _, _, _), .ended(let id, _, _, _),
+            .split(let id, _):
+            id
+        case .commandReply(let reply): reply.sessionID
+        case .notice(let id, _): id
+        }
+    }
+}
+
+/// GPS lost or regained, the strap lost, regained or low: kept for the phone, but bounded.
+public struct LinkNotice: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case gpsLost = "gps_lost"
+        case gpsRegained = "gps_regained"
+        case strapLost = "strap_lost"
+        case strapRegained = "strap_regained"
+        case strapBattery = "strap_battery"
+        case storageRecovered = "storage_recovered"
+    }
+
+    public var kind: Kind
+    public var detail: String
+    public var batteryPercent: Int?
+
+    public init(_ kind: Kind, detail: String, batteryPercent: Int? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.batteryPercent = batteryPercent
+    }
+}
+
+/// The live figures the phone shows (at most 64 bytes on the wire).
+public struct LinkSnapshot: Sendable, Equatable {
+    public enum GPSQuality: String, Sendable {
+        case none
+        case lost
+        case poor
+        case good
+    }
+
+    public var sessionID: String?
+    public var state: SessionLifecycle.State
+    public var distance: Double
+    public var elapsed: Double
+    public var moving: Double
+    /// s/km; nil while unknown.
+    public var pace: Double?
+    public var averagePace: Double?
+    public var heartRate: Int?
+    public var zone: Int?
+    public var gps: GPSQuality
+    public var strapLost: Bool
+
+    public init(
+        sessionID: String?,
+        state: SessionLifecycle.State,
+        distance: Double = 0,
+        elapsed: Double = 0,
+        moving: Double = 0,
+        pace: Double? = nil,
+        averagePace: Double? = nil,
+        heartRate: Int? = nil,
+        zone: Int? = nil,
+        gps: GPSQuality = .none,
+        strapLost: Bool = false
+    ) {
+        self.sessionID = sessionID
+        self.state = state
+        self.distance = distance
+        self.elapsed = elapsed
+        self.moving = moving
+        self.pace = pace
+        self.averagePace = averagePace
+        self.heartRate = heartRate
+        self.zone = zone
+        self.gps = gps
+        self.strapLost = strapLost
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import PhoneServer
+
+/// `wearbridge-phone start|pause|resume|end`: queues the command for the running server (durable:
+/// it survives a restart of the server), waits for the wearable's answer, prints ACK or FAIL.
+enum PhoneSessionCommand {
+    struct Options: ParsableArguments {
+        @OptionGroup var options: PhoneConfigOptions
+        @Option(help: "The wearable's name (needed when more than one is configured).") var wearable: String?
+        @Option(help: "How long to wait for the answer (s); default: the configured deadline.") var timeout: Double?
+        @Option(help: "The command's id (a UUID; a retry with the same id is answered, never applied twice).")
+        var id: String?
+    }
+
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start a session.")
+        @OptionGroup var common: Options
+        @Option(help: "running, walking or cycling (default: the wearable's).") var activity: String?
+        func run() async throws { try await send("start", activity: activity, common) }
+    }
+
+    struct Pause: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the session.")
+        @OptionGroup var common: Options
+        func run() async throws { try await send("pause", activity: nil, common) }
+    }
+
+    struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the session.")
+        @OptionGroup var common: Options
+        func run() async throws { try await send("resume", activity: nil, common) }
+    }
+
+    struct End: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "end", abstract: "End the session.")
+        @OptionGroup var common: Options
+        func run() async throws { try await send("end", activity: nil, common) }
+    }
+
+    static func send(_ kind: String, activity: String?, _ common: Options) async throws {
+        let config = try common.options.load()
+        let wearable: String
+        if let name = common.wearable {
+            guard config.wearables.contains(where: { $0.name == name }) else {
+                Output.error("wearbridge-phone: no wearable named \(name) is configured")
+                throw ExitCode(64)
+            }
+            wearable = name
+        } else if config.wearables.count == 1 {
+            wearable = config.wearables[0].name
+        } else {
+            Output.error("wearbridge-phone: name the wearable with --wearable (\(config.wearables.count) configured)")
+            throw ExitCode(64)
+        }
+        let inbox = try common.options.inbox(readOnly: false)
+        let now = Date().timeIntervalSince1970
+        let id = common.id ?? UUID().uuidString.lowercased()
+        let deadline = now + (common.timeout ?? config.commandDeadline)
+        if try inbox.command(id) == nil {
+            try await inbox.queue(
+                QueuedCommand(
+                    id: id,
+                    wearable: wearable,
+                    kind: kind,
+                    activity: activity,
+                    issuedAt: now,
+                    validFor: config.commandValidFor,
+                    deadline: deadline,
+                    state: "pending",
+                    sends: 0
+                )
+            )
+        }
+        while Date().timeIntervalSince1970 < deadline + 1 {
+            if let (state, answer) = try inbox.command(id), let answer, state != "pending" {
+                if state == "not_answered" {
+                    Output.line("NOT ANSWERED \(kind) id=\(id): the wearable did not answer before the deadline")
+                    throw ExitCode(2)
+                }
+                if answer.ok {
+                    Output.line(
+                        "ACK \(kind) id=\(id)\(answer.session.map { " session=\($0)" } ?? ""): \(answer.message)"
+                    )
+                    return
+                }
+                Output.line("FAIL \(answer.reason ?? "unknown") \(kind) id=\(id): \(answer.message)")
+                throw ExitCode(1)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Output.line("NOT ANSWERED \(kind) id=\(id): no answer (is `wearbridge-phone run` running?)")
+        throw ExitCode(2)
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import JournalLog
+import Logging
+
+/// `wearbridge-phone`: the phone-role peer of the wearbridge link.
+@main
+struct WearbridgePhone: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wearbridge-phone",
+        abstract: "The phone-role peer: receives wearables' live state and sessions, sends them commands.",
+        subcommands: [
+            PhoneRunCommand.self, PhoneIdentityCommand.self, PhoneStatusCommand.self, PhoneInboxCommand.self,
+            PhoneSessionsCommand.self, PhoneShowCommand.self, PhoneSessionCommand.Start.self,
+            PhoneSessionCommand.Pause.self, PhoneSessionCommand.Resume.self, PhoneSessionCommand.End.self,
+        ]
+    )
+}
+
+/// `--config` for every subcommand: the server's TOML.
+struct PhoneConfigOptions: ParsableArguments {
+    static let defaultPath = "/etc/wearbridge/wearbridge-phone.toml"
+
+    @Option(help: "The configuration file (default \(PhoneConfigOptions.defaultPath) if it exists).")
+    var config: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var level: String?
+
+    func bootstrap() -> Logger {
+        let level = Logger.Level(rawValue: self.level ?? "info") ?? .info
+        let environment = ProcessInfo.processInfo.environment
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level, environment: environment) }
+        return Logger(label: "wearbridge-phone")
+    }
+}
+
+/// Output on stdout; errors on stderr.
+enum Output {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func json(_ object: Any) -> String {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            )
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -214,6 +214,7 @@ let package = Package(
             dependencies: [
                 "LinkCore", "LinkWire", "LinkProtocol", "SessionCore", "TrackCore", "Identity", "Store", "PhoneServer",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),

@@ -167,6 +167,30 @@ public struct InboxMessage: Sendable {
     /// A command reply's answer, for the command it answers.
     public var answer: CommandAnswer?
 
+    public init(
+        wearable: String,
+        epoch: String,
+        seq: Int,
+        messageClass: String,
+        kind: String,
+        session: String?,
+        payload: Data,
+        createdAtMs: Int64,
+        receivedAt: Double,
+        answer: CommandAnswer? = nil
+    ) {
+        self.wearable = wearable
+        self.epoch = epoch
+        self.seq = seq
+        self.messageClass = messageClass
+        self.kind = kind
+        self.session = session
+        self.payload = payload
+        self.createdAtMs = createdAtMs
+        self.receivedAt = receivedAt
+        self.answer = answer
+    }
+
     public var isSnapshot: Bool { messageClass == "snapshot" }
 }
 

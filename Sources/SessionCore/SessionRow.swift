@@ -39,6 +39,7 @@ public enum SessionRow: Sendable, Equatable {
     public var isUrgent: Bool {
         switch self {
         case .begin, .state, .finish, .command: true
+        case .outbox(.commandReply, _): true
         case .fix, .event, .heartRate, .outbox: false
         }
     }

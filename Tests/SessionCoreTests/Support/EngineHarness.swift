@@ -65,7 +65,8 @@ struct EngineHarness {
         maxPendingRows: Int = 20_000,
         open: [RecoveredSession] = [],
         disk: [SessionRow] = [],
-        startingAt monotonic: Double = 1000
+        startingAt monotonic: Double = 1000,
+        phoneLink: Bool = false
     ) {
         self.disk = disk
         let engineConfiguration = SessionEngine.Configuration(
@@ -73,7 +74,8 @@ struct EngineHarness {
             strapConfigured: strap,
             retryInterval: 2,
             maxPendingRows: maxPendingRows,
-            traceFixes: true
+            traceFixes: true,
+            phoneLink: phoneLink
         )
         now = Instant(monotonic: monotonic, system: 1_700_000_000)
         engine = SessionEngine.recovering(
@@ -126,6 +128,15 @@ struct EngineHarness {
         let token = ReplyToken(nextToken)
         nextToken += 1
         send(.command(CommandRequest(command, id: id, activity: activity, token: token)))
+        return token
+    }
+
+    /// A command from the phone, valid until the monotonic instant `expiresAt`.
+    @discardableResult
+    mutating func phoneCommand(_ command: SessionCommand, id: String, expiresAt: Double?) -> ReplyToken {
+        let token = ReplyToken(nextToken)
+        nextToken += 1
+        send(.command(CommandRequest(command, id: id, token: token, origin: .phone(expiresAt: expiresAt))))
         return token
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+import PhoneServer
+import SessionCore
+import Store
+import Testing
+import TrackCore
+
+/// The outbox in a real SQLite file: with its causes in one transaction, snapshots coalesced,
+/// notices bounded and counted, delivery marked by the phone's acks; and the phone's inbox
+/// taking each message once.
+@Suite("Phone link: outbox and inbox on disk")
+struct OutboxStoreTests {
+    private func directory() throws -> String {
+        let path = NSTemporaryDirectory() + "wearbridge-outbox-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private let started = LinkMessage.started(
+        sessionID: "685330d3-b4ce-489e-980f-696cef78dabe",
+        activity: .running,
+        startedAt: TimeAnchor(source: .gps, seconds: 1_750_000_000)
+    )
+
+    private func snapshot(_ distance: Double) -> SessionRow {
+        .outbox(.snapshot(LinkSnapshot(sessionID: nil, state: .active, distance: distance)), createdAt: 1)
+    }
+
+    @Test func snapshotsAreCoalescedAndCriticalMessagesKeptInOrder() async throws {
+        let log = try SessionLog.open(directory: try directory())
+        try await log.write(
+            WriteBatch(
+                id: 1,
+                rows: [
+                    .begin(
+                        sessionID: "685330d3-b4ce-489e-980f-696cef78dabe",
+                        activity: .running,
+                        startedAt: .init(source: .gps, seconds: 1)
+                    ),
+                    .outbox(started, createdAt: 1), snapshot(1), snapshot(2), snapshot(3),
+                ]
+            )
+        )
+        let all = try log.outbox()
+        #expect(all.map(\.kind) == ["session_started", "snapshot"])
+        #expect(all.map(\.seq) == [1, 4], "sequence numbers are never reused: \(all.map(\.seq))")
+        #expect(try log.outboxHead() == 4)
+        #expect(try log.outboxMessages(after: 0, limit: 10).map(\.seq) == [1])
+        #expect(try log.newestSnapshot()?.seq == 4)
+        try await log.markDelivered(through: 1, snapshot: 4, at: 5)
+        #expect(try log.outboxDepth().pending == 0)
+        #expect(try log.outbox().allSatisfy { $0.state == .delivered && $0.deliveredAt == 5 })
+    }
+
+    @Test func noticesPastTheBoundEvictTheOldestAndAreCounted() async throws {
+        let log = try SessionLog.open(directory: try directory())
+        let notice = SessionRow.outbox(.notice(sessionID: nil, LinkNotice(.gpsLost, detail: "x")), createdAt: 1)
+        let rows = Array(repeating: notice, count: SessionLog.noticeBound + 5) + [.outbox(started, createdAt: 2)]
+        try await log.write(WriteBatch(id: 1, rows: rows))
+        let depth = try log.outboxDepth()
+        #expect(depth.noticesEvicted == 5)
+        #expect(depth.pending == SessionLog.noticeBound + 1)
+        let kept = try log.outboxMessages(after: 0, limit: 5)
+        #expect(kept.first?.seq == 6, "the oldest five went first")
+        #expect(try log.outboxMessages(after: 0, limit: 2000).last?.kind == "session_started")
+    }
+
+    @Test func aFailedTransactionLeavesNoMessageWithoutItsCause() async throws {
+        let log = try SessionLog.open(directory: try directory())
+        // The second row breaks the transaction (a fix of a session that does not exist).
+        let fix = Fix(mode: 3, time: GPSTime(seconds: 1), position: GeoPoint(latitude: 1, longitude: 1))
+        await #expect(throws: StorageFailure.self) {
+            try await log.write(
+                WriteBatch(
+                    id: 1,
+                    rows: [.outbox(started, createdAt: 1), .fix(sessionID: "missing", seq: 1, fix, .rejected(.noFix))]
+                )
+            )
+        }
+        #expect(try log.outbox().isEmpty, "the message went with its failed batch")
+    }
+
+    @Test func theInboxTakesEachMessageOnceAndAnswersTheCommandWithItsReply() async throws {
+        let inbox = try Inbox.open(directory: try directory())
+        func message(_ seq: Int, _ kind: String = "split", answer: CommandAnswer? = nil) -> InboxMessage {
+            InboxMessage(
+                wearable: "pi",
+                epoch: "e1",
+                seq: seq,
+                messageClass: "critical",
+                kind: kind,
+                session: nil,
+                payload: Data(),
+                createdAtMs: 0,
+                receivedAt: 1,
+                answer: answer
+            )
+        }
+        #expect(try await inbox.commit(message(3)))
+        #expect(try await !inbox.commit(message(3)), "a resend is dropped")
+        #expect(try await !inbox.commit(message(2)), "an older seq is dropped")
+        #expect(try inbox.mark(wearable: "pi", epoch: "e1").mark == 3)
+        #expect(try inbox.mark(wearable: "pi", epoch: "e2").mark == 0, "a new epoch starts over")
+        try await inbox.queue(
+            QueuedCommand(
+                id: "c1",
+                wearable: "pi",
+                kind: "pause",
+                activity: nil,
+                issuedAt: 0,
+                validFor: 60,
+                deadline: 99
+            )
+        )
+        #expect(try inbox.pendingCommands().map(\.id) == ["c1"])
+        let answer = CommandAnswer(
+            id: "c1",
+            ok: false,
+            reason: "notActive",
+            message: "no session is active",
+            session: nil
+        )
+        #expect(try await inbox.commit(message(4, "command_reply", answer: answer)))
+        #expect(try inbox.command("c1")?.answer == answer)
+        #expect(try inbox.pendingCommands().isEmpty)
+        #expect(try inbox.entries().map(\.seq) == [3, 4])
+    }
+}

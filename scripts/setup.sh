@@ -2,11 +2,14 @@
 # Installs what wearbridge needs on Debian 12: gpsd and its clients (gpsd itself, gpsfake, gpspipe)
 # for the demo and the integration tests, SQLite's headers for GRDB, python3 (gpsfake and test
 # helpers), strace (the fsync figure of the daemon benchmark), systemd (systemd-analyze checks the unit),
-# libbluetooth-dev and pkg-config (the Bluetooth module links BlueZ's libbluetooth). The Bluetooth
+# libbluetooth-dev and pkg-config (the Bluetooth module links BlueZ's libbluetooth); iproute2,
+# nftables, openssl and sqlite3 for the phone link's tests (network namespaces with random drop,
+# fingerprints checked by hand, both ends' data read back). The Bluetooth
 # end-to-end test installs its own VM packages (qemu, bluez; ../shared/ble-vm/README.md).
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
-packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 strace coreutils util-linux systemd)
+packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
+    systemd iproute2 nftables openssl sqlite3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -17,4 +20,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq "${missing[@]}"
 fi
+# The phone link's tests: an independent phone in Python's grpcio (stubs generated from the .proto at
+# test time by grpcio-tools) and raw HTTP/2 (h2) for what no gRPC library would send.
+python3 -c "import grpc, grpc_tools, h2" 2>/dev/null ||
+    python3 -m pip install --quiet grpcio==1.85.1 grpcio-tools==1.85.1 h2==4.4.1 ||
+    python3 -m pip install --quiet --break-system-packages grpcio==1.85.1 grpcio-tools==1.85.1 h2==4.4.1
 command -v swift >/dev/null 2>&1 || { echo "swift is not on PATH: install Swift 6.2 or later" >&2; exit 1; }

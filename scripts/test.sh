@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, protocol, golden replays of ../shared recordings, the CLI, the daemon
-# against real gpsd, and the Bluetooth end to end on a real Linux stack in a VM (scripts/ble-e2e.sh;
+# against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), and the Bluetooth end to end on a real Linux stack in a VM (scripts/ble-e2e.sh;
 # BLE_E2E=0 leaves it out for a quick local run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,13 @@ status=0
 swift test --skip-build || status=$?
 scripts/no-leftovers.sh || status=1
 [ "$status" -eq 0 ] || exit "$status"
+# The phone link end to end: both programs over real TLS, a fault proxy, kill -9, bad peers, a
+# Python grpcio phone, a lossy network namespace (PHONE_E2E=0 leaves it out).
+if [ "${PHONE_E2E:-1}" != 0 ]; then
+    python3 Tests/phone-link/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    [ "$status" -eq 0 ] || exit "$status"
+fi
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1

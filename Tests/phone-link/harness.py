@@ -1,0 +1,257 @@
+"""Shared parts of the phone-link end-to-end tests: real `wearbridge run` and `wearbridge-phone run`
+processes over real TLS sockets, gpsfake feeding a real gpsd, a fault proxy, and Python stubs
+generated at test time from proto/wearbridge/link/v1/link.proto (grpcio-tools)."""
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
+SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
+RECORDING = os.path.join(SHARED, "benchmarks", "gps", "park_loop_run.nmea")
+ENV = dict(os.environ)
+ENV.setdefault("WEARBRIDGE_TEST_RUN", "phone-link")
+PROCESSES = []
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def spawn(args, log, **kwargs):
+    """A process in its own group, logged to `log`, stopped at exit whatever happens."""
+    out = open(log, "ab")
+    process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=ENV, start_new_session=True, **kwargs)
+    PROCESSES.append(process)
+    return process
+
+
+def stop_all():
+    for process in PROCESSES:
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    deadline = time.time() + 3
+    for process in PROCESSES:
+        try:
+            process.wait(max(0.1, deadline - time.time()))
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait()
+
+
+def kill9(process):
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def run(args, timeout=60, check=True):
+    result = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=timeout)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(args)} exited {result.returncode}: {result.stdout}{result.stderr}")
+    return result
+
+
+def wait_for(predicate, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def generate_stubs(directory):
+    """Python stubs from the same .proto a phone app would use: the contract without our code."""
+    from grpc_tools import protoc
+    proto = os.path.join(ROOT, "proto")
+    code = protoc.main(["protoc", f"-I{proto}", f"--python_out={directory}", f"--grpc_python_out={directory}",
+                        os.path.join(proto, "wearbridge", "link", "v1", "link.proto")])
+    assert code == 0, "grpc_tools.protoc failed"
+    sys.path.insert(0, directory)
+
+
+class Setup:
+    """A wearable and a phone that pin each other, with configs, in a fresh directory."""
+
+    def __init__(self, phone_host="127.0.0.1", listen="127.0.0.1"):
+        self.dir = tempfile.mkdtemp(prefix="wearbridge-phone-e2e-")
+        self.wear_dir = os.path.join(self.dir, "wear")
+        self.phone_dir = os.path.join(self.dir, "phone")
+        os.makedirs(self.wear_dir)
+        os.makedirs(self.phone_dir)
+        self.gpsd_port = free_port()
+        self.phone_port = free_port()
+        self.listen = listen
+        self.phone_host = phone_host
+        self.dial_port = self.phone_port
+        run([f"{BIN}/wearbridge", "identity", "--storage", self.wear_dir, "--name", "pi"])
+        self.write_phone_config()
+        run([f"{BIN}/wearbridge-phone", "identity", "--config", self.phone_config])
+        self.write_wear_config()
+
+    def write_phone_config(self, extra=""):
+        self.phone_config = os.path.join(self.dir, "phone.toml")
+        with open(self.phone_config, "w") as f:
+            f.write(f"""[server]\nlisten = "{self.listen}"\nport = {self.phone_port}\n[storage]\ndirectory = "{self.phone_dir}"\n
+[commands]\nretry_every = 2\ndeadline = 60\nvalid_for = 60\n
+[[wearable]]\nname = "pi"\ncertificate = "{self.wear_dir}/identity.crt.pem"\n{extra}""")
+
+    def write_wear_config(self, dial_port=None):
+        self.dial_port = dial_port or self.phone_port
+        self.wear_config = os.path.join(self.dir, "wear.toml")
+        with open(self.wear_config, "w") as f:
+            f.write(f"""[gpsd]\nhost = "127.0.0.1"\nport = {self.gpsd_port}\n[storage]\ndirectory = "{self.wear_dir}"\n
+[control]\nsocket = "{self.dir}/control.sock"\n[session]\nautostart = true\n
+[phone]\naddress = "{self.phone_host}"\nport = {self.dial_port}\ncertificate = "{self.phone_dir}/identity.crt.pem"\nname = "pi"\n""")
+
+    def gpsfake(self, cycle="0.05", recording=RECORDING):
+        return spawn(["gpsfake", "-1", "-q", "-W", "900", "-c", cycle, "-P", str(self.gpsd_port), recording],
+                     os.path.join(self.dir, "gpsfake.log"))
+
+    def wearable(self, prefix=()):
+        return spawn(list(prefix) + [f"{BIN}/wearbridge", "run", "--config", self.wear_config],
+                     os.path.join(self.dir, "wear.log"))
+
+    def phone(self, prefix=()):
+        return spawn(list(prefix) + [f"{BIN}/wearbridge-phone", "run", "--config", self.phone_config],
+                     os.path.join(self.dir, "phone.log"))
+
+    def log(self, name):
+        with open(os.path.join(self.dir, name), errors="replace") as f:
+            return f.read()
+
+    # What each side holds, read from its own SQLite file.
+    def outbox(self):
+        db = sqlite3.connect(f"file:{self.wear_dir}/wearbridge.sqlite?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute("SELECT seq, class, kind, state FROM outbox ORDER BY seq").fetchall()
+        finally:
+            db.close()
+
+    def inbox(self):
+        path = f"{self.phone_dir}/wearbridge-phone.sqlite"
+        if not os.path.exists(path):
+            return []
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute("SELECT seq, class, kind FROM inbox WHERE wearable = 'pi' ORDER BY seq").fetchall()
+        except sqlite3.OperationalError:
+            return []
+        finally:
+            db.close()
+
+    def wear_query(self, sql):
+        db = sqlite3.connect(f"file:{self.wear_dir}/wearbridge.sqlite?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute(sql).fetchall()
+        finally:
+            db.close()
+
+    def delivered_everything(self):
+        rows = self.outbox()
+        return rows and all(state == "delivered" for (_, cls, _, state) in rows if cls != "snapshot")
+
+    def check_inbox_equals_outbox(self):
+        """The check every fault test ends with: critical and notice messages, each once, in order."""
+        wanted = [(seq, cls, kind) for (seq, cls, kind, _) in self.outbox() if cls != "snapshot"]
+        got = self.inbox()
+        seqs = [seq for (seq, _, _) in got]
+        assert len(seqs) == len(set(seqs)), "a message stored twice"
+        assert seqs == sorted(seqs), "out of order"
+        assert got == wanted, f"inbox != outbox\nmissing {sorted(set(wanted) - set(got))[:10]}\nextra {sorted(set(got) - set(wanted))[:10]}"
+        return len(got)
+
+
+class FaultProxy:
+    """A TCP proxy between the wearable and the phone that can cut connections mid-frame, stall
+    them, or blackhole them; and add delay."""
+
+    def __init__(self, target_port):
+        self.target = ("127.0.0.1", target_port)
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        self.mode = "pass"
+        self.delay = 0.0
+        self.lock = threading.Lock()
+        self.pairs = []
+        self.cuts = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.mode == "blackhole":
+                with self.lock:
+                    self.pairs.append((client, None))
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source, sink):
+        try:
+            while True:
+                data = source.recv(4096)
+                if not data:
+                    break
+                while self.mode in ("stall", "blackhole"):
+                    time.sleep(0.05)
+                if self.delay:
+                    time.sleep(self.delay)
+                if self.mode == "cut-mid-frame" and len(data) > 1:
+                    sink.sendall(data[: len(data) // 2])
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut(self):
+        """Every connection closed now (some mid-frame)."""
+        self.cuts += 1
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                if s is not None:
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                        s.close()
+                    except OSError:
+                        pass

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""The phone link end to end, with real parts: both programs as real processes over real TLS,
+a fault proxy, kill -9 of either side, a lossy network namespace (nftables random drop), bad peers
+of every kind, and an independent phone written with Python's grpcio from the .proto alone.
+
+Usage: run.py [test ...]   (all tests by default; WEARBRIDGE_BIN points at the binaries)."""
+import json
+import os
+import random
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+from concurrent import futures
+
+sys.path.insert(0, os.path.dirname(__file__))
+import harness  # noqa: E402
+from harness import (BIN, ROOT, FaultProxy, Setup, free_port, generate_stubs, kill9, run, spawn, stop_all,
+                     wait_for)
+
+STUBS = tempfile.mkdtemp(prefix="wearbridge-stubs-")
+generate_stubs(STUBS)
+import grpc  # noqa: E402
+from wearbridge.link.v1 import link_pb2, link_pb2_grpc  # noqa: E402
+
+FIGURES = {}
+
+
+def phone_command(setup, kind, command_id, timeout=40):
+    result = run([f"{BIN}/wearbridge-phone", kind, "--config", setup.phone_config, "--id", command_id,
+                  "--timeout", str(timeout)], timeout=timeout + 10, check=False)
+    return result.stdout.strip()
+
+
+def test_faults_and_kills(rounds=int(os.environ.get("PHONE_E2E_ROUNDS", "14"))):
+    """Random kill -9 of both programs, cuts mid-frame, stalls, blackholes and delay while a
+    gpsfake session runs and the phone sends commands; then inbox == outbox, commands once."""
+    setup = Setup()
+    proxy = FaultProxy(setup.phone_port)
+    setup.write_wear_config(dial_port=proxy.port)
+    setup.gpsfake(cycle="0.05")
+    phone = setup.phone()
+    wearable = setup.wearable()
+    wait_for(lambda: setup.inbox(), 30, "the first message at the phone")
+    rng = random.Random(int(os.environ.get("PHONE_E2E_SEED", "7")))
+    kills = {"wearable": 0, "phone": 0}
+    answers = {}
+    threads = []
+
+    def command(kind, command_id):
+        answers[command_id] = (kind, phone_command(setup, kind, command_id))
+
+    kinds = ["kill-wearable", "kill-phone", "cut", "cut-mid-frame", "stall", "blackhole", "delay"]
+    faults = (kinds * (rounds // len(kinds) + 1))[:rounds]
+    rng.shuffle(faults)
+    for round_, fault in enumerate(faults):
+        if round_ % 3 == 1:
+            kind = "pause" if (round_ // 3) % 2 == 0 else "resume"
+            thread = threading.Thread(target=command, args=(kind, str(uuid.UUID(int=rng.getrandbits(128), version=4))))
+            thread.start()
+            threads.append(thread)
+        if fault == "kill-wearable":
+            time.sleep(rng.uniform(0.2, 2.5))
+            kill9(wearable)
+            kills["wearable"] += 1
+            wearable = setup.wearable()
+        elif fault == "kill-phone":
+            time.sleep(rng.uniform(0.2, 2.5))
+            kill9(phone)
+            kills["phone"] += 1
+            phone = setup.phone()
+        elif fault == "cut":
+            proxy.cut()
+        elif fault == "cut-mid-frame":
+            proxy.mode = "cut-mid-frame"
+            time.sleep(1)
+            proxy.mode = "pass"
+        elif fault in ("stall", "blackhole"):
+            proxy.mode = fault
+            time.sleep(rng.uniform(2, 6))
+            proxy.mode = "pass"
+            proxy.cut()
+        elif fault == "delay":
+            proxy.delay = 0.2
+            time.sleep(3)
+            proxy.delay = 0.0
+        time.sleep(rng.uniform(0.5, 2))
+    for thread in threads:
+        thread.join(60)
+    proxy.mode = "pass"
+    wait_for(setup.delivered_everything, 90, "every critical and notice message delivered")
+    wanted = [(seq, cls, kind) for (seq, cls, kind, _) in setup.outbox() if cls != "snapshot"]
+    got = setup.inbox()
+    lost = len(set(wanted) - set(got))
+    duplicates = len(got) - len(set(got))
+    count = setup.check_inbox_equals_outbox()
+    # Every command applied once: each answered id has one command row; pauses counted as applied.
+    rows = dict(setup.wear_query("SELECT id, accepted FROM command"))
+    acked = {cid for cid, (kind, out) in answers.items() if out.startswith("ACK")}
+    for cid, (kind, out) in answers.items():
+        assert out.startswith(("ACK", "FAIL", "NOT ANSWERED")), f"{kind} {cid}: {out}"
+        if out.startswith(("ACK", "FAIL")):
+            assert cid in rows, f"answered {cid} but the wearable has no row for it"
+            assert bool(rows[cid]) == out.startswith("ACK"), f"{cid}: {out} vs accepted={rows[cid]}"
+    paused_events = setup.wear_query("SELECT count(*) FROM event WHERE kind = 'paused'")[0][0]
+    acked_pauses = sum(1 for cid in acked if answers[cid][0] == "pause")
+    assert paused_events == acked_pauses, f"{paused_events} pause events for {acked_pauses} acknowledged pauses"
+    FIGURES["fault_run"] = {
+        "rounds": rounds, "kills_wearable": kills["wearable"], "kills_phone": kills["phone"], "cuts": proxy.cuts,
+        "messages": count, "lost": lost, "duplicated": duplicates, "commands": len(answers),
+        "commands_acked": len(acked),
+    }
+    for process in (phone, wearable):
+        assert process.poll() is None, "a program died on its own"
+    return FIGURES["fault_run"]
+
+
+def test_lossy_network():
+    """Two network namespaces over a veth pair, 30 % of packets dropped at random by nftables in
+    both directions; delivery still exactly once, in order."""
+    if os.geteuid() != 0 or subprocess.run(["which", "nft"], capture_output=True).returncode != 0:
+        raise SkipTest("needs root and nftables")
+    tag = f"wb{os.getpid() % 10000}"
+    ns = [f"{tag}w", f"{tag}p"]
+
+    def sh(*args, check=True):
+        return subprocess.run(list(args), check=check, capture_output=True, text=True)
+
+    try:
+        for name in ns:
+            sh("ip", "netns", "add", name)
+        sh("ip", "link", "add", f"{tag}a", "type", "veth", "peer", "name", f"{tag}b")
+        sh("ip", "link", "set", f"{tag}a", "netns", ns[0])
+        sh("ip", "link", "set", f"{tag}b", "netns", ns[1])
+        for name, dev, address in ((ns[0], f"{tag}a", "10.77.0.1/24"), (ns[1], f"{tag}b", "10.77.0.2/24")):
+            sh("ip", "-n", name, "addr", "add", address, "dev", dev)
+            sh("ip", "-n", name, "link", "set", dev, "up")
+            sh("ip", "-n", name, "link", "set", "lo", "up")
+            sh("ip", "netns", "exec", name, "nft", "add table inet lossy; add chain inet lossy out "
+               "{ type filter hook output priority 0; }; add rule inet lossy out oifname != \"lo\" "
+               "numgen random mod 100 < 30 drop")
+        setup = Setup(phone_host="10.77.0.2", listen="10.77.0.2")
+        # gpsfake and its gpsd in the wearable's namespace, on its own loopback.
+        spawn(["ip", "netns", "exec", ns[0], "gpsfake", "-1", "-q", "-W", "900", "-c", "0.02", "-P",
+               str(setup.gpsd_port), harness.RECORDING], os.path.join(setup.dir, "gpsfake.log"))
+        setup.phone(prefix=["ip", "netns", "exec", ns[1]])
+        setup.wearable(prefix=["ip", "netns", "exec", ns[0]])
+        wait_for(lambda: len(setup.inbox()) >= 2, 90, "messages across the lossy link")
+        command_id = str(uuid.uuid4())
+        out = phone_command(setup, "pause", command_id, timeout=60)
+        assert out.startswith(("ACK", "FAIL")), out
+        time.sleep(15)
+        wait_for(setup.delivered_everything, 120, "everything delivered over the lossy link")
+        count = setup.check_inbox_equals_outbox()
+        loss = sh("ip", "netns", "exec", ns[1], "nft", "list", "ruleset").stdout
+        FIGURES["lossy_network"] = {"messages": count, "drop_percent": 30, "command": out.split()[0],
+                                    "rule": "numgen random mod 100 < 30 drop" in loss}
+        return FIGURES["lossy_network"]
+    finally:
+        stop_all()
+        for name in ns:
+            sh("ip", "netns", "del", name, check=False)
+
+
+class SkipTest(Exception):
+    pass
+
+
+def grpc_credentials(setup, key_dir, peer_cert_dir):
+    with open(f"{key_dir}/identity.key.pem", "rb") as f:
+        key = f.read()
+    with open(f"{key_dir}/identity.crt.pem", "rb") as f:
+        cert = f.read()
+    with open(f"{peer_cert_dir}/identity.crt.pem", "rb") as f:
+        peer = f.read()
+    return key, cert, peer
+
+
+def python_wearable(setup, messages, key_dir=None):
+    """grpcio as the wearable, from the .proto alone: sends `messages`, returns what came back."""
+    key, cert, peer = grpc_credentials(setup, key_dir or setup.wear_dir, setup.phone_dir)
+    credentials = grpc.ssl_channel_credentials(root_certificates=peer, private_key=key, certificate_chain=cert)
+    channel = grpc.secure_channel(f"127.0.0.1:{setup.phone_port}", credentials,
+                                  options=[("grpc.ssl_target_name_override", "wearbridge-phone")])
+    stub = link_pb2_grpc.PhoneLinkStub(channel)
+    received = []
+
+    def requests():
+        for message in messages:
+            yield message
+            time.sleep(0.2)
+        time.sleep(1.5)
+
+    try:
+        for reply in stub.Connect(requests(), timeout=15):
+            received.append(reply)
+    except grpc.RpcError as error:
+        received.append(error)
+    channel.close()
+    return received
+
+
+def envelope(seq, cls, payload):
+    return link_pb2.WearableMessage(envelope=link_pb2.Envelope(seq=seq, **{"class": cls}, created_at_ms=1, payload=payload))
+
+
+def test_bad_peers():
+    """Plaintext, no certificate, another certificate, garbage, a 2 GB length prefix, a message that
+    never ends, a replayed seq, an impossible snapshot, an unknown message type: each refused or
+    ignored with a log line; the phone keeps running and no inbox row is lost or invented."""
+    setup = Setup()
+    phone = setup.phone()
+    wait_for(lambda: "listening" in setup.log("phone.log"), 20, "the phone listening")
+    port = setup.phone_port
+    # Plaintext gRPC.
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    try:
+        list(link_pb2_grpc.PhoneLinkStub(channel).Connect(iter([link_pb2.WearableMessage()]), timeout=3))
+        raise AssertionError("plaintext accepted")
+    except grpc.RpcError:
+        pass
+    # TLS without a client certificate.
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+            with context.wrap_socket(raw) as tls:
+                tls.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+                assert tls.recv(1) == b"", "a TLS client without a certificate was served"
+    except (ssl.SSLError, ConnectionError, OSError):
+        pass
+    # Another certificate (a stranger's identity).
+    stranger = tempfile.mkdtemp(prefix="stranger-")
+    run([f"{BIN}/wearbridge", "identity", "--storage", stranger, "--name", "pi"])
+    replies = python_wearable(setup, [link_pb2.WearableMessage(hello=link_pb2.Hello(outbox_epoch="x"))], key_dir=stranger)
+    assert replies and isinstance(replies[-1], grpc.RpcError), f"a stranger was served: {replies}"
+    stranger_fp = run([f"{BIN}/wearbridge", "identity", "--storage", stranger]).stdout.split()[1]
+    wait_for(lambda: stranger_fp in setup.log("phone.log"), 10, "the refusal naming the stranger's fingerprint")
+    # Garbage bytes.
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        raw.sendall(os.urandom(4096))
+        time.sleep(0.3)
+    # A 2 GB length prefix and a message that never ends, over HTTP/2 with the pinned certificate.
+    oversize = h2_send(setup, bytes([0, 0x7F, 0xFF, 0xFF, 0xFF]) + b"\x0a\x00", end=False)
+    assert oversize in ("reset", "closed") or oversize.startswith("status"), f"2 GB prefix: {oversize}"
+    hanging = threading.Thread(target=h2_send, args=(setup, bytes([0, 0, 0, 0, 100]) + b"0123456789", False, 8))
+    hanging.start()
+    # Meanwhile a real exchange: hello, two messages, a replay, an impossible snapshot, an unknown kind.
+    epoch = "python-epoch"
+    started = link_pb2.Payload(session_started=link_pb2.SessionStarted(session="s1", activity="running"))
+    split = link_pb2.Payload(split=link_pb2.SplitCompleted(session="s1", index=1, distance_m=1000))
+    impossible = link_pb2.Payload(snapshot=link_pb2.Snapshot(elapsed_s=10, moving_s=20))
+    unknown = link_pb2.Payload.FromString(b"\x9a\x06\x02\x08\x01")
+    replies = python_wearable(setup, [
+        link_pb2.WearableMessage(hello=link_pb2.Hello(wearable_name="py", outbox_epoch=epoch, outbox_head=4, protocol_version=1)),
+        envelope(1, link_pb2.MESSAGE_CLASS_CRITICAL, started),
+        envelope(2, link_pb2.MESSAGE_CLASS_CRITICAL, split),
+        envelope(1, link_pb2.MESSAGE_CLASS_CRITICAL, started),
+        envelope(3, link_pb2.MESSAGE_CLASS_SNAPSHOT, impossible),
+        envelope(4, link_pb2.MESSAGE_CLASS_NOTICE, unknown),
+    ])
+    hanging.join(15)
+    welcome = [r for r in replies if not isinstance(r, grpc.RpcError) and r.HasField("welcome")]
+    acks = [r.ack.through_seq for r in replies if not isinstance(r, grpc.RpcError) and r.HasField("ack")]
+    assert welcome and welcome[0].welcome.high_water_mark == 0, replies
+    assert acks and acks[-1] == 4, f"acks {acks}"
+    got = setup.inbox()
+    assert [(s, k) for (s, _, k) in got] == [(1, "session_started"), (2, "split"), (4, "unknown")], got
+    log = setup.log("phone.log")
+    for needle in ("refused a TLS peer", "ignored a snapshot with impossible values",
+                   "stored a message of a kind this phone does not know"):
+        assert needle in log, f"no log line: {needle}"
+    # The same again: everything at or below the mark is a resend, nothing is stored twice.
+    python_wearable(setup, [
+        link_pb2.WearableMessage(hello=link_pb2.Hello(outbox_epoch=epoch, outbox_head=4)),
+        envelope(2, link_pb2.MESSAGE_CLASS_CRITICAL, split),
+    ])
+    assert setup.inbox() == got
+    assert phone.poll() is None, "the phone died"
+    return {"inbox": len(got)}
+
+
+def h2_send(setup, body, end=True, hold=0):
+    """A raw HTTP/2 gRPC request over TLS with the wearable's pinned certificate: what the phone
+    does with a body no gRPC library would send."""
+    import h2.config
+    import h2.connection
+    import h2.events
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    context.load_cert_chain(f"{setup.wear_dir}/identity.crt.pem", f"{setup.wear_dir}/identity.key.pem")
+    context.set_alpn_protocols(["h2"])
+    with socket.create_connection(("127.0.0.1", setup.phone_port), timeout=10) as raw:
+        with context.wrap_socket(raw, server_hostname="wearbridge-phone") as tls:
+            connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+            connection.initiate_connection()
+            connection.send_headers(1, [(":method", "POST"), (":scheme", "https"), (":authority", "phone"),
+                                        (":path", "/wearbridge.link.v1.PhoneLink/Connect"),
+                                        ("content-type", "application/grpc"), ("te", "trailers")])
+            connection.send_data(1, body, end_stream=end)
+            tls.sendall(connection.data_to_send())
+            deadline = time.time() + (hold or 5)
+            while time.time() < deadline:
+                tls.settimeout(max(0.1, deadline - time.time()))
+                try:
+                    data = tls.recv(65536)
+                except (socket.timeout, TimeoutError):
+                    break
+                if not data:
+                    return "closed"
+                for event in connection.receive_data(data):
+                    if isinstance(event, h2.events.StreamReset):
+                        return "reset"
+                    if isinstance(event, (h2.events.TrailersReceived, h2.events.ResponseReceived)):
+                        status = dict((k.decode() if isinstance(k, bytes) else k, v) for k, v in event.headers).get("grpc-status")
+                        if status is not None and str(status) not in ("0", "b'0'"):
+                            return f"status {status}"
+                tls.sendall(connection.data_to_send())
+            return "open"
+
+
+class PythonPhone(link_pb2_grpc.PhoneLinkServicer):
+    """An independent phone: grpcio from the .proto, acks after an (in-memory) commit."""
+
+    def __init__(self, welcome_mark=0, command=None):
+        self.welcome_mark = welcome_mark
+        self.command = command
+        self.received = []
+        self.hellos = []
+
+    def Connect(self, request_iterator, context):
+        import queue
+        outgoing = queue.Queue()
+        done = threading.Event()
+
+        def read():
+            mark = self.welcome_mark
+            try:
+                for message in request_iterator:
+                    if message.HasField("hello"):
+                        self.hellos.append(message.hello)
+                        outgoing.put(link_pb2.PhoneMessage(welcome=link_pb2.Welcome(high_water_mark=mark)))
+                    elif message.HasField("envelope"):
+                        e = message.envelope
+                        if e.seq > mark and getattr(e, "class") != link_pb2.MESSAGE_CLASS_SNAPSHOT:
+                            self.received.append((e.seq, e.payload.WhichOneof("kind"), e.payload))
+                            mark = e.seq
+                        outgoing.put(link_pb2.PhoneMessage(ack=link_pb2.Ack(through_seq=mark)))
+                        if self.command and any(k == "session_started" for _, k, _ in self.received):
+                            outgoing.put(link_pb2.PhoneMessage(command=self.command))
+                            self.command = None
+            except grpc.RpcError:
+                pass  # the wearable went away: its next connection starts again with a hello
+            finally:
+                done.set()
+                outgoing.put(None)
+
+        threading.Thread(target=read, daemon=True).start()
+        while True:
+            item = outgoing.get()
+            if item is None:
+                return
+            yield item
+
+
+def python_phone_server(setup, servicer):
+    key, cert, peer = grpc_credentials(setup, setup.phone_dir, setup.wear_dir)
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8),
+                         options=[("grpc.keepalive_permit_without_calls", 1),
+                                  ("grpc.http2.min_ping_interval_without_data_ms", 5000)])
+    link_pb2_grpc.add_PhoneLinkServicer_to_server(servicer, server)
+    credentials = grpc.ssl_server_credentials([(key, cert)], root_certificates=peer, require_client_auth=True)
+    server.add_secure_port(f"127.0.0.1:{setup.phone_port}", credentials)
+    server.start()
+    return server
+
+
+def test_python_phone():
+    """The real wearable against a phone written with grpcio from the .proto: hello, welcome,
+    envelopes in order, a command answered ACK through the outbox; then a phone whose welcome
+    claims a mark beyond anything sent is refused, and a phone with another certificate too."""
+    setup = Setup()
+    # The phone's identity exists (setup made it); the Python phone serves with it.
+    command_id = str(uuid.uuid4())
+    servicer = PythonPhone(command=link_pb2.Command(command_id=command_id, kind=link_pb2.COMMAND_KIND_PAUSE,
+                                                   valid_for_ms=60000))
+    server = python_phone_server(setup, servicer)
+    setup.gpsfake(cycle="0.05")
+    wearable = setup.wearable()
+    reply = wait_for(lambda: next((p.command_reply for _, k, p in servicer.received if k == "command_reply"), None),
+                     60, "the wearable's answer to the Python phone's command")
+    assert reply.command_id == command_id and reply.ok and reply.kind == link_pb2.COMMAND_KIND_PAUSE, reply
+    seqs = [s for s, _, _ in servicer.received]
+    assert seqs == sorted(set(seqs)), seqs
+    assert servicer.hellos[0].outbox_epoch and servicer.hellos[0].protocol_version == 1
+    server.stop(0).wait()
+    # A welcome claiming more than the outbox ever held: the wearable closes, says why, retries.
+    liar = PythonPhone(welcome_mark=10_000_000)
+    server = python_phone_server(setup, liar)
+    wait_for(lambda: "broke the link's contract" in setup.log("wear.log"), 30, "the wearable refusing the mark")
+    server.stop(0).wait()
+    # A phone presenting another certificate: refused during the handshake, with its fingerprint.
+    stranger = tempfile.mkdtemp(prefix="stranger-phone-")
+    run([f"{BIN}/wearbridge", "identity", "--storage", stranger, "--name", "wearbridge-phone"])
+    stranger_fp = run([f"{BIN}/wearbridge", "identity", "--storage", stranger]).stdout.split()[1]
+    setup.phone_dir_real = setup.phone_dir
+    setup.phone_dir = stranger
+    server = python_phone_server(setup, PythonPhone())
+    wait_for(lambda: stranger_fp in setup.log("wear.log"), 30, "the wearable refusing a stranger phone")
+    server.stop(0).wait()
+    assert wearable.poll() is None, "the wearable died"
+    return {"messages": len(seqs)}
+
+
+TESTS = {
+    "bad_peers": test_bad_peers,
+    "python_phone": test_python_phone,
+    "faults_and_kills": test_faults_and_kills,
+    "lossy_network": test_lossy_network,
+}
+
+
+def main():
+    names = sys.argv[1:] or list(TESTS)
+    failed = 0
+    for name in names:
+        started = time.time()
+        try:
+            result = TESTS[name]()
+            print(f"PASS {name} ({time.time() - started:.0f} s) {json.dumps(result)}", flush=True)
+        except SkipTest as skip:
+            print(f"SKIP {name}: {skip}", flush=True)
+        except Exception as error:  # noqa: BLE001 - every failure is reported with its test
+            failed += 1
+            print(f"FAIL {name} ({time.time() - started:.0f} s): {error!r}", flush=True)
+        finally:
+            stop_all()
+    if os.environ.get("PHONE_E2E_FIGURES"):
+        with open(os.environ["PHONE_E2E_FIGURES"], "w") as f:
+            json.dump(FIGURES, f, indent=2)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

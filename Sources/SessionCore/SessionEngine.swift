@@ -143,7 +143,8 @@ public struct SessionEngine: Sendable {
         if let fix = merger.flush(now: now.monotonic) { ingest(fix, now) }
         if phase == .running, !queue.isFailing { controller.tick(receivedAt: now.monotonic, into: &output) }
         _ = standbyWatch.judge(now: GPSTime(seconds: now.monotonic), lastUsable: lastUsableAt.map(GPSTime.init))
-        if phase == .running, configuration.phoneLink { snapshot(now) }
+        // While storage fails a snapshot could not be kept anyway: the next one after recovery tells.
+        if phase == .running, configuration.phoneLink, !queue.isFailing { snapshot(now) }
         queue.commitDue()
         actions.append(.watchdog)
     }

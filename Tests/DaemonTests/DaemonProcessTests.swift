@@ -232,4 +232,26 @@ struct DaemonProcessTests {
         let problems = (verify.out + verify.err).split(separator: "\n").filter { $0.contains("wearbridge.service") }
         #expect(verify.status == 0 && problems.isEmpty, "\(verify.out)\(verify.err)")
     }
+
+    /// The phone-role peer's unit, pointed at the built binary, passes systemd's own checks too.
+    @Test func thePhoneUnitVerifies() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let unit = try String(
+            contentsOf: repository.appendingPathComponent("systemd/wearbridge-phone.service"),
+            encoding: .utf8
+        )
+        for line in ["StateDirectory=wearbridge-phone", "RestartPreventExitStatus=78", "KillSignal=SIGTERM"] {
+            #expect(unit.contains(line), "\(line)")
+        }
+        let phoneBinary = (wearbridgeBinary as NSString).deletingLastPathComponent + "/wearbridge-phone"
+        let directory = try temporaryDirectory("phone-unit")
+        let local = unit.replacingOccurrences(of: "/usr/local/bin/wearbridge-phone", with: phoneBinary)
+        try local.write(toFile: "\(directory)/wearbridge-phone.service", atomically: true, encoding: .utf8)
+        let verify = try runCommand("/usr/bin/systemd-analyze", ["verify", "\(directory)/wearbridge-phone.service"])
+        let problems = (verify.out + verify.err).split(separator: "\n").filter {
+            $0.contains("wearbridge-phone.service")
+        }
+        #expect(verify.status == 0 && problems.isEmpty, "\(verify.out)\(verify.err)")
+    }
 }

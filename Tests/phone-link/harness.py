@@ -198,6 +198,9 @@ class FaultProxy:
         self.lock = threading.Lock()
         self.pairs = []
         self.cuts = 0
+        # Bytes forwarded: towards the phone, and back.
+        self.bytes_up = 0
+        self.bytes_down = 0
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self):
@@ -217,10 +220,10 @@ class FaultProxy:
                 continue
             with self.lock:
                 self.pairs.append((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            for a, b, up in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pump, args=(a, b, up), daemon=True).start()
 
-    def _pump(self, source, sink):
+    def _pump(self, source, sink, up=True):
         try:
             while True:
                 data = source.recv(4096)
@@ -234,6 +237,10 @@ class FaultProxy:
                     sink.sendall(data[: len(data) // 2])
                     break
                 sink.sendall(data)
+                if up:
+                    self.bytes_up += len(data)
+                else:
+                    self.bytes_down += len(data)
         except OSError:
             pass
         for s in (source, sink):

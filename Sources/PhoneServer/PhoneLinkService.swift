@@ -75,9 +75,12 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             connections.detach(wearable, id: id)
             queue.finish()
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await message in outgoing { try await response.write(message) }
+                // A failed write means the stream is gone: the reading loop below ends with it.
+                for await message in outgoing {
+                    do { try await response.write(message) } catch { return }
+                }
             }
             var lastSeen = 0.0
             do {

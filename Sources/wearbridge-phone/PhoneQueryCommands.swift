@@ -86,7 +86,7 @@ struct PhoneSessionsCommand: ParsableCommand {
                 Output.line(
                     Output.json([
                         "wearable": session.wearable, "session": session.session, "state": session.state,
-                        "messages": session.messages, "started_at_ms": session.started ?? NSNull(),
+                        "messages": session.messages, "started_at_ms": session.started.map { $0 as Any } ?? NSNull(),
                     ])
                 )
             } else {

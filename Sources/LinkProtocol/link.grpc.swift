@@ -32,6 +32,11 @@
 /// `rejected` (FAIL INVALID) is immediate for a command that cannot be read at all.
 /// `Busy` is a transient answer (not durable, not sequenced): retry with the same id.
 ///
+/// Backfill: the phone pulls a session's whole record (fixes, beats, events, commands share one
+/// sequence per session) one chunk at a time: a request names the session and the last seq it has
+/// committed; the wearable answers one chunk of the rows after it (`done` on the last). Committing a
+/// chunk with its progress before asking for the next makes it resumable after any interruption.
+///
 /// Forward compatibility: unknown fields and unknown `oneof` members must be ignored, with a
 /// log line, not treated as an error.
 

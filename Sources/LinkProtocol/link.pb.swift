@@ -42,6 +42,11 @@
 /// `rejected` (FAIL INVALID) is immediate for a command that cannot be read at all.
 /// `Busy` is a transient answer (not durable, not sequenced): retry with the same id.
 ///
+/// Backfill: the phone pulls a session's whole record (fixes, beats, events, commands share one
+/// sequence per session) one chunk at a time: a request names the session and the last seq it has
+/// committed; the wearable answers one chunk of the rows after it (`done` on the last). Committing a
+/// chunk with its progress before asking for the next makes it resumable after any interruption.
+///
 /// Forward compatibility: unknown fields and unknown `oneof` members must be ignored, with a
 /// log line, not treated as an error.
 
@@ -366,6 +371,14 @@ public nonisolated struct Wearbridge_Link_V1_WearableMessage: Sendable {
     set {body = .rejected(newValue)}
   }
 
+  public var backfill: Wearbridge_Link_V1_BackfillChunk {
+    get {
+      if case .backfill(let v)? = body {return v}
+      return Wearbridge_Link_V1_BackfillChunk()
+    }
+    set {body = .backfill(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -375,6 +388,7 @@ public nonisolated struct Wearbridge_Link_V1_WearableMessage: Sendable {
     /// An immediate FAIL INVALID for a command that cannot even be read (no id, unknown kind,
     /// unknown activity): not durable, not sequenced, and the same on every retry.
     case rejected(Wearbridge_Link_V1_CommandReply)
+    case backfill(Wearbridge_Link_V1_BackfillChunk)
 
   }
 
@@ -413,12 +427,21 @@ public nonisolated struct Wearbridge_Link_V1_PhoneMessage: Sendable {
     set {body = .command(newValue)}
   }
 
+  public var backfillRequest: Wearbridge_Link_V1_BackfillRequest {
+    get {
+      if case .backfillRequest(let v)? = body {return v}
+      return Wearbridge_Link_V1_BackfillRequest()
+    }
+    set {body = .backfillRequest(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
     case welcome(Wearbridge_Link_V1_Welcome)
     case ack(Wearbridge_Link_V1_Ack)
     case command(Wearbridge_Link_V1_Command)
+    case backfillRequest(Wearbridge_Link_V1_BackfillRequest)
 
   }
 
@@ -897,6 +920,190 @@ public nonisolated struct Wearbridge_Link_V1_Notice: Sendable {
   public init() {}
 }
 
+public nonisolated struct Wearbridge_Link_V1_BackfillRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var session: String = String()
+
+  /// rows with a greater seq
+  public var afterSeq: UInt64 = 0
+
+  /// 0 = the wearable's choice (500)
+  public var maxRows: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_BackfillChunk: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var session: String = String()
+
+  /// echoes the request
+  public var afterSeq: UInt64 = 0
+
+  public var rows: [Wearbridge_Link_V1_BackfillRow] = []
+
+  /// no row after these
+  public var done: Bool = false
+
+  /// the wearable has no such session
+  public var unknownSession: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_BackfillRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var seq: UInt64 = 0
+
+  public var row: Wearbridge_Link_V1_BackfillRow.OneOf_Row? = nil
+
+  public var fix: Wearbridge_Link_V1_FixRow {
+    get {
+      if case .fix(let v)? = row {return v}
+      return Wearbridge_Link_V1_FixRow()
+    }
+    set {row = .fix(newValue)}
+  }
+
+  public var beat: Wearbridge_Link_V1_BeatRow {
+    get {
+      if case .beat(let v)? = row {return v}
+      return Wearbridge_Link_V1_BeatRow()
+    }
+    set {row = .beat(newValue)}
+  }
+
+  public var event: Wearbridge_Link_V1_EventRow {
+    get {
+      if case .event(let v)? = row {return v}
+      return Wearbridge_Link_V1_EventRow()
+    }
+    set {row = .event(newValue)}
+  }
+
+  public var command: Wearbridge_Link_V1_CommandRow {
+    get {
+      if case .command(let v)? = row {return v}
+      return Wearbridge_Link_V1_CommandRow()
+    }
+    set {row = .command(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Row: Equatable, Sendable {
+    case fix(Wearbridge_Link_V1_FixRow)
+    case beat(Wearbridge_Link_V1_BeatRow)
+    case event(Wearbridge_Link_V1_EventRow)
+    case command(Wearbridge_Link_V1_CommandRow)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_FixRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// GPS time, Unix seconds; 0 = none
+  public var time: Double = 0
+
+  public var mode: Int32 = 0
+
+  /// NaN when the fix had no position
+  public var lat: Double = 0
+
+  public var lon: Double = 0
+
+  /// NaN = none
+  public var eph: Double = 0
+
+  /// NaN = none
+  public var speed: Double = 0
+
+  /// NaN = none
+  public var track: Double = 0
+
+  /// accepted, or the reason it was rejected
+  public var verdict: String = String()
+
+  /// NaN unless accepted
+  public var smoothedLat: Double = 0
+
+  public var smoothedLon: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_BeatRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 0 = unknown
+  public var time: Double = 0
+
+  public var bpm: UInt32 = 0
+
+  /// RR intervals in 1/1024 s, as the strap sent them
+  public var rr1024: [UInt32] = []
+
+  public var contact: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_EventRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var time: Double = 0
+
+  public var kind: String = String()
+
+  public var detailJson: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_CommandRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandID: String = String()
+
+  public var command: String = String()
+
+  public var accepted: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "wearbridge.link.v1"
@@ -923,7 +1130,7 @@ nonisolated extension Wearbridge_Link_V1_FailReason: SwiftProtobuf._ProtoNamePro
 
 nonisolated extension Wearbridge_Link_V1_WearableMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WearableMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}envelope\0\u{1}busy\0\u{1}rejected\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{1}envelope\0\u{1}busy\0\u{1}rejected\0\u{1}backfill\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -983,6 +1190,19 @@ nonisolated extension Wearbridge_Link_V1_WearableMessage: SwiftProtobuf.Message,
           self.body = .rejected(v)
         }
       }()
+      case 5: try {
+        var v: Wearbridge_Link_V1_BackfillChunk?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .backfill(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .backfill(v)
+        }
+      }()
       default: break
       }
     }
@@ -1010,6 +1230,10 @@ nonisolated extension Wearbridge_Link_V1_WearableMessage: SwiftProtobuf.Message,
       guard case .rejected(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     }()
+    case .backfill?: try {
+      guard case .backfill(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1024,7 +1248,7 @@ nonisolated extension Wearbridge_Link_V1_WearableMessage: SwiftProtobuf.Message,
 
 nonisolated extension Wearbridge_Link_V1_PhoneMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PhoneMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}command\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}command\0\u{3}backfill_request\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1071,6 +1295,19 @@ nonisolated extension Wearbridge_Link_V1_PhoneMessage: SwiftProtobuf.Message, Sw
           self.body = .command(v)
         }
       }()
+      case 4: try {
+        var v: Wearbridge_Link_V1_BackfillRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .backfillRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .backfillRequest(v)
+        }
+      }()
       default: break
       }
     }
@@ -1093,6 +1330,10 @@ nonisolated extension Wearbridge_Link_V1_PhoneMessage: SwiftProtobuf.Message, Sw
     case .command?: try {
       guard case .command(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .backfillRequest?: try {
+      guard case .backfillRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     }()
     case nil: break
     }
@@ -1976,4 +2217,400 @@ nonisolated extension Wearbridge_Link_V1_Notice: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Wearbridge_Link_V1_Notice.Kind: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}KIND_GPS_LOST\0\u{1}KIND_GPS_REGAINED\0\u{1}KIND_STRAP_LOST\0\u{1}KIND_STRAP_REGAINED\0\u{1}KIND_STRAP_BATTERY\0\u{1}KIND_STORAGE_FAILED\0\u{1}KIND_STORAGE_RECOVERED\0")
+}
+
+nonisolated extension Wearbridge_Link_V1_BackfillRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BackfillRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{3}after_seq\0\u{3}max_rows\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.session) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.afterSeq) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.maxRows) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.session.isEmpty {
+      try visitor.visitSingularStringField(value: self.session, fieldNumber: 1)
+    }
+    if self.afterSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.afterSeq, fieldNumber: 2)
+    }
+    if self.maxRows != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxRows, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_BackfillRequest, rhs: Wearbridge_Link_V1_BackfillRequest) -> Bool {
+    if lhs.session != rhs.session {return false}
+    if lhs.afterSeq != rhs.afterSeq {return false}
+    if lhs.maxRows != rhs.maxRows {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BackfillChunk"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{3}after_seq\0\u{1}rows\0\u{1}done\0\u{3}unknown_session\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.session) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.afterSeq) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.rows) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.done) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.unknownSession) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.session.isEmpty {
+      try visitor.visitSingularStringField(value: self.session, fieldNumber: 1)
+    }
+    if self.afterSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.afterSeq, fieldNumber: 2)
+    }
+    if !self.rows.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.rows, fieldNumber: 3)
+    }
+    if self.done != false {
+      try visitor.visitSingularBoolField(value: self.done, fieldNumber: 4)
+    }
+    if self.unknownSession != false {
+      try visitor.visitSingularBoolField(value: self.unknownSession, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_BackfillChunk, rhs: Wearbridge_Link_V1_BackfillChunk) -> Bool {
+    if lhs.session != rhs.session {return false}
+    if lhs.afterSeq != rhs.afterSeq {return false}
+    if lhs.rows != rhs.rows {return false}
+    if lhs.done != rhs.done {return false}
+    if lhs.unknownSession != rhs.unknownSession {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_BackfillRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BackfillRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}fix\0\u{1}beat\0\u{1}event\0\u{1}command\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 2: try {
+        var v: Wearbridge_Link_V1_FixRow?
+        var hadOneofValue = false
+        if let current = self.row {
+          hadOneofValue = true
+          if case .fix(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.row = .fix(v)
+        }
+      }()
+      case 3: try {
+        var v: Wearbridge_Link_V1_BeatRow?
+        var hadOneofValue = false
+        if let current = self.row {
+          hadOneofValue = true
+          if case .beat(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.row = .beat(v)
+        }
+      }()
+      case 4: try {
+        var v: Wearbridge_Link_V1_EventRow?
+        var hadOneofValue = false
+        if let current = self.row {
+          hadOneofValue = true
+          if case .event(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.row = .event(v)
+        }
+      }()
+      case 5: try {
+        var v: Wearbridge_Link_V1_CommandRow?
+        var hadOneofValue = false
+        if let current = self.row {
+          hadOneofValue = true
+          if case .command(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.row = .command(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
+    }
+    switch self.row {
+    case .fix?: try {
+      guard case .fix(let v)? = self.row else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .beat?: try {
+      guard case .beat(let v)? = self.row else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .event?: try {
+      guard case .event(let v)? = self.row else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .command?: try {
+      guard case .command(let v)? = self.row else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_BackfillRow, rhs: Wearbridge_Link_V1_BackfillRow) -> Bool {
+    if lhs.seq != rhs.seq {return false}
+    if lhs.row != rhs.row {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_FixRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FixRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}mode\0\u{1}lat\0\u{1}lon\0\u{1}eph\0\u{1}speed\0\u{1}track\0\u{1}verdict\0\u{3}smoothed_lat\0\u{3}smoothed_lon\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.time) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.mode) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.lat) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.lon) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.eph) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.speed) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.track) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.verdict) }()
+      case 9: try { try decoder.decodeSingularDoubleField(value: &self.smoothedLat) }()
+      case 10: try { try decoder.decodeSingularDoubleField(value: &self.smoothedLon) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.time.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.time, fieldNumber: 1)
+    }
+    if self.mode != 0 {
+      try visitor.visitSingularInt32Field(value: self.mode, fieldNumber: 2)
+    }
+    if self.lat.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.lat, fieldNumber: 3)
+    }
+    if self.lon.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.lon, fieldNumber: 4)
+    }
+    if self.eph.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.eph, fieldNumber: 5)
+    }
+    if self.speed.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.speed, fieldNumber: 6)
+    }
+    if self.track.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.track, fieldNumber: 7)
+    }
+    if !self.verdict.isEmpty {
+      try visitor.visitSingularStringField(value: self.verdict, fieldNumber: 8)
+    }
+    if self.smoothedLat.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.smoothedLat, fieldNumber: 9)
+    }
+    if self.smoothedLon.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.smoothedLon, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_FixRow, rhs: Wearbridge_Link_V1_FixRow) -> Bool {
+    if lhs.time != rhs.time {return false}
+    if lhs.mode != rhs.mode {return false}
+    if lhs.lat != rhs.lat {return false}
+    if lhs.lon != rhs.lon {return false}
+    if lhs.eph != rhs.eph {return false}
+    if lhs.speed != rhs.speed {return false}
+    if lhs.track != rhs.track {return false}
+    if lhs.verdict != rhs.verdict {return false}
+    if lhs.smoothedLat != rhs.smoothedLat {return false}
+    if lhs.smoothedLon != rhs.smoothedLon {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BeatRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}bpm\0\u{3}rr_1024\0\u{1}contact\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.time) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.bpm) }()
+      case 3: try { try decoder.decodeRepeatedUInt32Field(value: &self.rr1024) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.contact) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.time.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.time, fieldNumber: 1)
+    }
+    if self.bpm != 0 {
+      try visitor.visitSingularUInt32Field(value: self.bpm, fieldNumber: 2)
+    }
+    if !self.rr1024.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.rr1024, fieldNumber: 3)
+    }
+    if !self.contact.isEmpty {
+      try visitor.visitSingularStringField(value: self.contact, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_BeatRow, rhs: Wearbridge_Link_V1_BeatRow) -> Bool {
+    if lhs.time != rhs.time {return false}
+    if lhs.bpm != rhs.bpm {return false}
+    if lhs.rr1024 != rhs.rr1024 {return false}
+    if lhs.contact != rhs.contact {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_EventRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EventRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}kind\0\u{3}detail_json\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.time) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.detailJson) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.time.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.time, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.detailJson.isEmpty {
+      try visitor.visitSingularStringField(value: self.detailJson, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_EventRow, rhs: Wearbridge_Link_V1_EventRow) -> Bool {
+    if lhs.time != rhs.time {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.detailJson != rhs.detailJson {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_CommandRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CommandRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}command\0\u{1}accepted\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.commandID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.command) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.accepted) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.commandID.isEmpty {
+      try visitor.visitSingularStringField(value: self.commandID, fieldNumber: 1)
+    }
+    if !self.command.isEmpty {
+      try visitor.visitSingularStringField(value: self.command, fieldNumber: 2)
+    }
+    if self.accepted != false {
+      try visitor.visitSingularBoolField(value: self.accepted, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_CommandRow, rhs: Wearbridge_Link_V1_CommandRow) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.command != rhs.command {return false}
+    if lhs.accepted != rhs.accepted {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
 }

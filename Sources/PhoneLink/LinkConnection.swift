@@ -138,6 +138,9 @@ struct LinkConnection {
                     }
                 )
             }
+        case .backfillRequest(let request):
+            guard welcomed.value else { throw LinkViolation(description: "a backfill request before the welcome") }
+            send.yield(.with { $0.backfill = backfillChunk(request) })
         case nil:
             // A message from a newer phone: ignored, said once per message.
             logger.warning(
@@ -145,6 +148,37 @@ struct LinkConnection {
                 metadata: ["bytes": "\((try? message.serializedBytes() as [UInt8])?.count ?? 0)"]
             )
         }
+    }
+
+    /// One chunk of a session's record after the phone's cursor (bounded: the phone asks again).
+    private func backfillChunk(_ request: Wearbridge_Link_V1_BackfillRequest) -> Wearbridge_Link_V1_BackfillChunk {
+        let limit = request.maxRows == 0 ? 500 : Int(min(request.maxRows, 5000))
+        var chunk = Wearbridge_Link_V1_BackfillChunk()
+        chunk.session = request.session
+        chunk.afterSeq = request.afterSeq
+        do {
+            guard
+                let (rows, done) = try store.backfillRows(
+                    session: request.session,
+                    after: Int(clamping: request.afterSeq),
+                    limit: limit
+                )
+            else {
+                logger.warning(
+                    "backfill of a session this wearable does not have",
+                    metadata: ["session": "\(request.session)"]
+                )
+                chunk.unknownSession = true
+                chunk.done = true
+                return chunk
+            }
+            chunk.rows = rows
+            chunk.done = done
+        } catch {
+            // Not answered: the phone asks again on its next round.
+            logger.warning("cannot read a session for backfill", metadata: ["error": "\(error)"])
+        }
+        return chunk
     }
 
     /// A command from the phone, handed to the engine's edge.

@@ -60,6 +60,21 @@ public final class Inbox: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v2-backfill") { db in
+            // A session's whole record pulled from the wearable: rows by seq, and the cursor that
+            // makes it resumable (done: 0 pulling, 1 complete, 2 the wearable has no such session).
+            try db.execute(
+                sql: """
+                    CREATE TABLE backfill (
+                        wearable TEXT NOT NULL, session TEXT NOT NULL, through_seq INTEGER NOT NULL DEFAULT 0,
+                        done INTEGER NOT NULL DEFAULT 0, requested_at REAL NOT NULL, rows INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (wearable, session));
+                    CREATE TABLE backfill_row (
+                        wearable TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,
+                        row BLOB NOT NULL, PRIMARY KEY (wearable, session, seq)) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 
@@ -107,6 +122,13 @@ public final class Inbox: Sendable {
                         message.session, message.payload, message.createdAtMs, message.receivedAt,
                     ]
                 )
+                if message.kind == "session_ended", let session = message.session {
+                    // The session is over: pull its whole record, resumably (same transaction).
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)",
+                        arguments: [message.wearable, session, message.receivedAt]
+                    )
+                }
                 if let answer = message.answer {
                     // The reply and the command's answer in one transaction: the CLI sees both or neither.
                     try Self.answer(answer, at: message.receivedAt, db)

@@ -21,6 +21,8 @@ public struct PhoneConfig: Sendable {
     public var commandValidFor: Double = 60
     /// No traffic for this long is a stale link (s).
     public var staleAfter: Double = 5
+    /// Rows per backfill chunk: each chunk is one request, one answer and one commit.
+    public var backfillChunkRows = 500
     public var logLevel = "info"
 
     public init() {}
@@ -50,7 +52,13 @@ public struct PhoneConfig: Sendable {
         }
         var config = PhoneConfig()
         let reader = Reader(path: path)
-        try reader.keys(root, "", ["server", "storage", "wearable", "commands", "log"])
+        try reader.keys(root, "", ["server", "storage", "wearable", "commands", "backfill", "log"])
+        if let backfill = try reader.table(root, "backfill") {
+            try reader.keys(backfill, "backfill.", ["chunk_rows"])
+            if let rows = try reader.number(backfill, "backfill.chunk_rows", "chunk_rows", 1...5000) {
+                config.backfillChunkRows = Int(rows)
+            }
+        }
         if let server = try reader.table(root, "server") {
             try reader.keys(server, "server.", ["listen", "port"])
             if let listen = try reader.string(server, "server.listen", "listen") { config.listenAddress = listen }

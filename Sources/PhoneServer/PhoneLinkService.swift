@@ -17,6 +17,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
     let connections: Connections
     let counters: PhoneCounters
     let commands: CommandSender
+    let backfill: BackfillPuller
     let logger: Logger
 
     func connect(
@@ -71,8 +72,10 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         )
         let id = connections.attach(wearable, queue)
         commands.reconnected(wearable)
+        backfill.kick(wearable)
         defer {
             connections.detach(wearable, id: id)
+            backfill.disconnected(wearable)
             queue.finish()
         }
         await withTaskGroup(of: Void.self) { group in
@@ -166,6 +169,8 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             )
             commands.answered(reply.commandID)
             try await inbox.settle(answer, state: "answered", at: Date().timeIntervalSince1970)
+        case .backfill(let chunk):
+            try await backfill.received(chunk, from: wearable)
         case .hello:
             logger.warning("ignored a second hello on one stream")
             counters.invalid.add(1, ordering: .relaxed)
@@ -250,6 +255,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             )
         )
         if stored { counters.stored.add(1, ordering: .relaxed) }
+        if stored, envelope.payload.kindName == "session_ended" { backfill.kick(wearable) }
         mark.committed(seq: seq, isSnapshot: isSnapshot)
         if let answer { commands.answered(answer.id) }
     }

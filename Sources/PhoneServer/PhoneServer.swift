@@ -32,12 +32,19 @@ public struct PhoneServer: Service {
             retryEvery: config.retryEvery,
             logger: logger
         )
+        let backfill = BackfillPuller(
+            inbox: inbox,
+            connections: connections,
+            chunkRows: config.backfillChunkRows,
+            logger: logger
+        )
         let service = PhoneLinkService(
             inbox: inbox,
             wearables: trusted,
             connections: connections,
             counters: counters,
             commands: commands,
+            backfill: backfill,
             logger: logger
         )
         let transport = HTTP2ServerTransport.Posix(
@@ -77,6 +84,15 @@ public struct PhoneServer: Service {
             }
             group.addTask {
                 await cancelWhenGracefulShutdown { await commands.run() }
+            }
+            group.addTask {
+                // Backfills asked for from the CLI, and any whose request went unanswered.
+                await cancelWhenGracefulShutdown {
+                    while !Task.isCancelled {
+                        for wearable in config.wearables { backfill.kick(wearable.name) }
+                        try? await Task.sleep(for: .seconds(1))
+                    }
+                }
             }
             group.addTask {
                 try await gracefulShutdown()

@@ -112,6 +112,23 @@ struct PhoneShowCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
+        let backfill = try inbox.backfillState(session: id)
+        let counts = try inbox.backfillCounts(session: id)
+        if json {
+            Output.line(
+                Output.json([
+                    "session": id, "backfill": backfill?.state ?? "none",
+                    "backfill_through_seq": backfill?.throughSeq ?? 0,
+                    "fixes": counts["fix"] ?? 0, "beats": counts["beat"] ?? 0, "events": counts["event"] ?? 0,
+                    "commands": counts["command"] ?? 0,
+                ])
+            )
+        } else {
+            Output.line(
+                "session \(id): backfill \(backfill?.state ?? "none") (\(counts["fix"] ?? 0) fixes, "
+                    + "\(counts["beat"] ?? 0) beats, \(counts["event"] ?? 0) events, \(counts["command"] ?? 0) commands)"
+            )
+        }
         for entry in try inbox.entries(session: id) {
             if json {
                 Output.line(

@@ -1,4 +1,5 @@
 import Foundation
+import LinkProtocol
 import PhoneServer
 import SessionCore
 import Store
@@ -124,5 +125,61 @@ struct OutboxStoreTests {
         #expect(try inbox.command("c1")?.answer == answer)
         #expect(try inbox.pendingCommands().isEmpty)
         #expect(try inbox.entries().map(\.seq) == [3, 4])
+    }
+}
+
+/// Backfill on disk: the wearable's rows after a cursor in order; the phone keeping each chunk
+/// with its cursor, ignoring answers to requests it did not make.
+@Suite("Phone link: backfill on disk")
+struct BackfillStoreTests {
+    private func directory() throws -> String {
+        let path = NSTemporaryDirectory() + "wearbridge-backfill-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func rowsComeInSequenceOrderAcrossTablesAndTheLastChunkSaysDone() async throws {
+        let log = try SessionLog.open(directory: try directory())
+        let id = "685330d3-b4ce-489e-980f-696cef78dabe"
+        var rows: [SessionRow] = [.begin(sessionID: id, activity: .running, startedAt: .init(source: .gps, seconds: 1))]
+        for seq in 1...7 {
+            let fix = Fix(mode: 3, time: GPSTime(seconds: Double(seq)), position: GeoPoint(latitude: 48, longitude: 11))
+            rows.append(.fix(sessionID: id, seq: seq, fix, .rejected(.noFix)))
+        }
+        rows.append(
+            .event(seq: 8, Announcement(.paused, sessionID: id, time: GPSTime(seconds: 8), receivedAt: 8))
+        )
+        try await log.write(WriteBatch(id: 1, rows: rows))
+        let first = try #require(try log.backfillRows(session: id, after: 0, limit: 5))
+        #expect(first.rows.map(\.seq) == [1, 2, 3, 4, 5] && !first.done)
+        let rest = try #require(try log.backfillRows(session: id, after: 5, limit: 5))
+        #expect(rest.rows.map(\.seq) == [6, 7, 8] && rest.done)
+        #expect(rest.rows.last?.event.kind == "paused")
+        #expect(try log.backfillRows(session: "nope", after: 0, limit: 5) == nil)
+    }
+
+    @Test func thePhoneKeepsEachChunkWithItsCursorAndOnlyWhatItAskedFor() async throws {
+        let inbox = try Inbox.open(directory: try directory())
+        try await inbox.requestBackfill(wearable: "pi", session: "s", at: 1)
+        func chunk(after: UInt64, _ seqs: [UInt64], done: Bool) -> Wearbridge_Link_V1_BackfillChunk {
+            .with {
+                $0.session = "s"
+                $0.afterSeq = after
+                $0.rows = seqs.map { seq in
+                    .with {
+                        $0.seq = seq
+                        $0.fix = .with { $0.verdict = "accepted" }
+                    }
+                }
+                $0.done = done
+            }
+        }
+        #expect(try await inbox.commitBackfill(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 3)
+        // An answer to an older request (a resend after a reconnect) is not kept twice.
+        #expect(try await inbox.commitBackfill(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 0)
+        #expect(try await inbox.commitBackfill(chunk(after: 3, [4, 5], done: true), wearable: "pi") == 2)
+        let state = try #require(try inbox.backfillState(session: "s"))
+        #expect(state.state == "complete" && state.throughSeq == 5 && state.rows == 5)
+        #expect(try inbox.backfillCounts(session: "s") == ["fix": 5])
     }
 }

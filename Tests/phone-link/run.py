@@ -39,8 +39,10 @@ def phone_command(setup, kind, command_id, timeout=40):
 
 def test_faults_and_kills(rounds=int(os.environ.get("PHONE_E2E_ROUNDS", "14"))):
     """Random kill -9 of both programs, cuts mid-frame, stalls, blackholes and delay while a
-    gpsfake session runs and the phone sends commands; then inbox == outbox, commands once."""
+    gpsfake session runs and the phone sends commands; then inbox == outbox, commands once, and
+    the ended session backfilled (the phone killed mid-way) equal to the wearable's."""
     setup = Setup()
+    setup.write_phone_config(extra="[backfill]\nchunk_rows = 5\n")
     proxy = FaultProxy(setup.phone_port)
     setup.write_wear_config(dial_port=proxy.port)
     setup.gpsfake(cycle="0.05")
@@ -120,7 +122,48 @@ def test_faults_and_kills(rounds=int(os.environ.get("PHONE_E2E_ROUNDS", "14"))):
     }
     for process in (phone, wearable):
         assert process.poll() is None, "a program died on its own"
+    # The phone ends the session; its whole record comes over in small chunks, the phone killed
+    # in the middle of it; what it ends up with equals the wearable's session, row for row.
+    out = phone_command(setup, "end", str(uuid.uuid4()))
+    assert out.startswith("ACK") and "session=" in out, out
+    session = out.split("session=")[1].split(":")[0].split()[0]
+    wait_for(lambda: backfill_state(setup, session)[0] > 0, 30, "the backfill under way")
+    interrupted_at = backfill_state(setup, session)
+    kill9(phone)
+    phone = setup.phone()
+    wait_for(lambda: backfill_state(setup, session)[1] == 1, 120, "the backfill complete")
+    rows = check_backfill(setup, session)
+    FIGURES["fault_run"].update({"backfill_rows": rows, "backfill_interrupted_at_seq": interrupted_at[0],
+                                 "backfill_was_complete_at_kill": interrupted_at[1] == 1})
     return FIGURES["fault_run"]
+
+
+def backfill_state(setup, session):
+    """(through_seq, done) of a session's backfill at the phone; (0, 0) before it begins."""
+    import sqlite3
+    try:
+        db = sqlite3.connect(f"file:{setup.phone_dir}/wearbridge-phone.sqlite?mode=ro", uri=True, timeout=5)
+        row = db.execute("SELECT through_seq, done FROM backfill WHERE session = ?", (session,)).fetchone()
+        db.close()
+        return row or (0, 0)
+    except sqlite3.Error:
+        return (0, 0)
+
+
+def check_backfill(setup, session):
+    """The backfilled session equals the wearable's: every fix, beat, event and command, by seq."""
+    import sqlite3
+    want = set()
+    for table, kind in (("fix", "fix"), ("heart_rate", "beat"), ("event", "event"), ("command", "command")):
+        for (seq,) in setup.wear_query(f"SELECT seq FROM {table} WHERE session_id = '{session}'"):
+            want.add((seq, kind))
+    db = sqlite3.connect(f"file:{setup.phone_dir}/wearbridge-phone.sqlite?mode=ro", uri=True, timeout=5)
+    got = set(db.execute("SELECT seq, kind FROM backfill_row WHERE session = ?", (session,)).fetchall())
+    db.close()
+    assert got == want, f"backfill != session: missing {sorted(want - got)[:10]}, extra {sorted(got - want)[:10]}"
+    fixes = [r for r in want if r[1] == "fix"]
+    assert fixes, "a session without fixes proves nothing"
+    return len(got)
 
 
 def test_lossy_network():

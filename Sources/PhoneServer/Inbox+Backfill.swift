@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import LinkProtocol
+import SwiftProtobuf
+
+/// Where a session's backfill stands.
+public struct BackfillState: Sendable, Equatable {
+    public var session: String
+    public var throughSeq: Int
+    public var rows: Int
+    /// pulling, complete, or unknown (the wearable has no such session).
+    public var state: String
+}
+
+extension Inbox {
+    /// Asks for a session's record (again: rows after the cursor, e.g. of a session still open).
+    public func requestBackfill(wearable: String, session: String, at time: Double) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)
+                    ON CONFLICT (wearable, session) DO UPDATE SET done = 0, requested_at = excluded.requested_at
+                    """,
+                arguments: [wearable, session, time]
+            )
+        }
+    }
+
+    /// The next session to pull for `wearable`, and the cursor to resume from.
+    func nextBackfill(wearable: String) throws -> (session: String, after: Int)? {
+        try pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT session, through_seq FROM backfill WHERE wearable = ? AND done = 0 ORDER BY requested_at LIMIT 1",
+                arguments: [wearable]
+            ).map { ($0["session"], $0["through_seq"]) }
+        }
+    }
+
+    /// One chunk with its cursor in one transaction: an interruption resumes after the last commit.
+    /// Returns how many rows were new.
+    @discardableResult
+    public func commitBackfill(_ chunk: Wearbridge_Link_V1_BackfillChunk, wearable: String) async throws -> Int {
+        try await pool.write { db in
+            guard
+                let through = try Int.fetchOne(
+                    db,
+                    sql: "SELECT through_seq FROM backfill WHERE wearable = ? AND session = ? AND done = 0",
+                    arguments: [wearable, chunk.session]
+                ), through == Int(clamping: chunk.afterSeq)
+            else { return 0 }  // not asked for, or an answer to an older request: nothing to keep
+            if chunk.unknownSession {
+                try db.execute(
+                    sql: "UPDATE backfill SET done = 2 WHERE wearable = ? AND session = ?",
+                    arguments: [wearable, chunk.session]
+                )
+                return 0
+            }
+            var added = 0
+            var last = through
+            for row in chunk.rows {
+                let seq = Int(clamping: row.seq)
+                guard seq > last else { continue }  // out of order or repeated: never stored twice
+                last = seq
+                let kind: String
+                switch row.row {
+                case .fix: kind = "fix"
+                case .beat: kind = "beat"
+                case .event: kind = "event"
+                case .command: kind = "command"
+                case nil: kind = "unknown"
+                }
+                try db.execute(
+                    sql:
+                        "INSERT OR IGNORE INTO backfill_row (wearable, session, seq, kind, row) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [wearable, chunk.session, seq, kind, try row.serializedBytes() as Data]
+                )
+                added += db.changesCount
+            }
+            try db.execute(
+                sql: """
+                    UPDATE backfill SET through_seq = ?, done = ?, rows = rows + ? WHERE wearable = ? AND session = ?
+                    """,
+                arguments: [last, chunk.done ? 1 : 0, added, wearable, chunk.session]
+            )
+            return added
+        }
+    }
+
+    public func backfillState(session: String) throws -> BackfillState? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM backfill WHERE session = ?", arguments: [session]).map {
+                let done: Int = $0["done"]
+                return BackfillState(
+                    session: session,
+                    throughSeq: $0["through_seq"],
+                    rows: $0["rows"],
+                    state: done == 1 ? "complete" : (done == 2 ? "unknown" : "pulling")
+                )
+            }
+        }
+    }
+
+    /// Backfilled rows of a session by kind (fix, beat, event, command).
+    public func backfillCounts(session: String) throws -> [String: Int] {
+        try pool.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT kind, count(*) AS n FROM backfill_row WHERE session = ? GROUP BY kind",
+                arguments: [session]
+            ) {
+                counts[row["kind"]] = row["n"]
+            }
+            return counts
+        }
+    }
+}

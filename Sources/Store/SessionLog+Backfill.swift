@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import LinkProtocol
+
+extension SessionLog {
+    /// The session's rows after `seq`, in order (fixes, beats, events and commands share the
+    /// session's sequence), at most `limit`: one backfill chunk. Nil when there is no such session.
+    public func backfillRows(
+        session: String,
+        after seq: Int,
+        limit: Int
+    ) throws -> (rows: [Wearbridge_Link_V1_BackfillRow], done: Bool)? {
+        try reader.read { db in
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM session WHERE id = ?", arguments: [session]) != nil else {
+                return nil
+            }
+            let arguments: StatementArguments = [session, seq, limit + 1]
+            var rows: [Wearbridge_Link_V1_BackfillRow] = []
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT seq, time, mode, lat, lon, eph, speed, track, verdict, smoothed_lat, smoothed_lon
+                    FROM fix WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """,
+                arguments: arguments
+            ) {
+                rows.append(
+                    .with {
+                        $0.seq = UInt64(row["seq"] as Int)
+                        $0.fix = .with {
+                            $0.time = row["time"] ?? 0
+                            $0.mode = Int32(row["mode"] as Int)
+                            $0.lat = row["lat"] ?? .nan
+                            $0.lon = row["lon"] ?? .nan
+                            $0.eph = row["eph"] ?? .nan
+                            $0.speed = row["speed"] ?? .nan
+                            $0.track = row["track"] ?? .nan
+                            $0.verdict = row["verdict"]
+                            $0.smoothedLat = row["smoothed_lat"] ?? .nan
+                            $0.smoothedLon = row["smoothed_lon"] ?? .nan
+                        }
+                    }
+                )
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT seq, time, bpm, rr, contact FROM heart_rate WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: arguments
+            ) {
+                let rr = (row["rr"] as String? ?? "[]").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+                    .split(separator: ",").compactMap { UInt32($0.trimmingCharacters(in: .whitespaces)) }
+                rows.append(
+                    .with {
+                        $0.seq = UInt64(row["seq"] as Int)
+                        $0.beat = .with {
+                            $0.time = row["time"] ?? 0
+                            $0.bpm = UInt32(row["bpm"] as Int)
+                            $0.rr1024 = rr
+                            $0.contact = row["contact"] ?? ""
+                        }
+                    }
+                )
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT seq, time, kind, detail FROM event WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: arguments
+            ) {
+                rows.append(
+                    .with {
+                        $0.seq = UInt64(row["seq"] as Int)
+                        $0.event = .with {
+                            $0.time = row["time"] ?? 0
+                            $0.kind = row["kind"]
+                            $0.detailJson = row["detail"]
+                        }
+                    }
+                )
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT seq, id, command, accepted FROM command WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: arguments
+            ) {
+                rows.append(
+                    .with {
+                        $0.seq = UInt64(row["seq"] as Int)
+                        $0.command = .with {
+                            $0.commandID = row["id"]
+                            $0.command = row["command"]
+                            $0.accepted = row["accepted"]
+                        }
+                    }
+                )
+            }
+            rows.sort { $0.seq < $1.seq }
+            let done = rows.count <= limit
+            return (Array(rows.prefix(limit)), done)
+        }
+    }
+}

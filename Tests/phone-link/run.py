@@ -37,7 +37,7 @@ def phone_command(setup, kind, command_id, timeout=40):
     return result.stdout.strip()
 
 
-def test_faults_and_kills(rounds=int(os.environ.get("PHONE_E2E_ROUNDS", "14"))):
+def test_faults_and_kills(rounds=int(os.environ.get("PHONE_E2E_ROUNDS", "28"))):
     """Random kill -9 of both programs, cuts mid-frame, stalls, blackholes and delay while a
     gpsfake session runs and the phone sends commands; then inbox == outbox, commands once, and
     the ended session backfilled (the phone killed mid-way) equal to the wearable's."""

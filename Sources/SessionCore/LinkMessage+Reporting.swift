@@ -3,22 +3,15 @@ import TrackCore
 
 extension LinkMessage {
     /// The message a session event means for the phone, if any: lifecycle, splits and notices;
-    /// `figures` are the session's distance and elapsed time as they stand.
-    public init?(reporting announcement: Announcement, figures: (distance: Double, elapsed: Double)) {
+    /// `figures` gives the session's distance and elapsed time as they stand, read only for a pause
+    /// or a resume.
+    public init?(reporting announcement: Announcement, figures: () -> (distance: Double, elapsed: Double)) {
         let id = announcement.sessionID
         switch announcement.event {
-        case .paused:
-            guard let id else { return nil }
-            self = .paused(sessionID: id, auto: false, distance: figures.distance, elapsed: figures.elapsed)
-        case .resumed:
-            guard let id else { return nil }
-            self = .resumed(sessionID: id, auto: false, distance: figures.distance, elapsed: figures.elapsed)
-        case .track(.autoPaused):
-            guard let id else { return nil }
-            self = .paused(sessionID: id, auto: true, distance: figures.distance, elapsed: figures.elapsed)
-        case .track(.autoResumed):
-            guard let id else { return nil }
-            self = .resumed(sessionID: id, auto: true, distance: figures.distance, elapsed: figures.elapsed)
+        case .paused: self.init(paused: true, auto: false, id, figures)
+        case .resumed: self.init(paused: false, auto: false, id, figures)
+        case .track(.autoPaused): self.init(paused: true, auto: true, id, figures)
+        case .track(.autoResumed): self.init(paused: false, auto: true, id, figures)
         case .track(.split(let split)):
             guard let id else { return nil }
             self = .split(sessionID: id, split)
@@ -43,6 +36,16 @@ extension LinkMessage {
         default:
             return nil
         }
+    }
+
+    /// A pause or a resume of an open session, with its figures at that moment.
+    private init?(paused: Bool, auto: Bool, _ id: String?, _ figures: () -> (distance: Double, elapsed: Double)) {
+        guard let id else { return nil }
+        let (distance, elapsed) = figures()
+        self =
+            paused
+            ? .paused(sessionID: id, auto: auto, distance: distance, elapsed: elapsed)
+            : .resumed(sessionID: id, auto: auto, distance: distance, elapsed: elapsed)
     }
 
     /// The message a lifecycle row means: a session begun or finished (with its summary).

@@ -2,8 +2,12 @@ import TrackCore
 
 extension SessionEngine {
     /// The outbox rows for what the session logic just produced: lifecycle rows, then events.
+    /// Runs for every fix with a phone configured: the session's figures are read only for the rare
+    /// event that reports them.
     func linkMessages(createdAt: Double) -> [SessionRow] {
-        let figures = controller.session.map { ($0.track.summary.distance, $0.track.summary.elapsed) } ?? (0, 0)
+        let figures = { [controller] in
+            controller.session.map { ($0.track.distance, $0.track.elapsed) } ?? (0, 0)
+        }
         var rows: [SessionRow] = []
         for row in output.rows {
             if let message = LinkMessage(reporting: row) { rows.append(.outbox(message, createdAt: createdAt)) }

@@ -107,7 +107,7 @@ let package = Package(
         // wearbridge.toml: strict keys, values checked, errors that name the key.
         .target(
             name: "Config",
-            dependencies: ["TrackCore", "SessionCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["TrackCore", "SessionCore", "Identity", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // The control socket: line-delimited JSON requests and replies, server and client.
         .target(
@@ -148,7 +148,7 @@ let package = Package(
             name: "PhoneServer",
             dependencies: [
                 "SessionCore", "LinkCore", "LinkWire", "LinkProtocol", "Identity", "LineFraming", "UnixSockets",
-                "JournalLog",
+                "JournalLog", "Config",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),

@@ -1,4 +1,5 @@
 import Foundation
+import Identity
 import TOMLKit
 import TrackCore
 
@@ -6,8 +7,11 @@ import TrackCore
 public struct ConfigParser {
     public let path: String
 
+    private let fields: TOMLFields
+
     public init(path: String) {
         self.path = path
+        fields = TOMLFields(path: path)
     }
 
     /// Reads the file at `path`; a missing file is an error (the caller decides about defaults).
@@ -34,10 +38,14 @@ public struct ConfigParser {
             )
         }
         var config = WearbridgeConfig()
-        try checkKeys(root, prefix: "", allowed: ["gpsd", "storage", "control", "session", "strap", "phone", "log"])
-        if let gpsd = try table(root, "gpsd") {
-            try checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
-            if let socket = try string(gpsd, "gpsd.socket", "socket") {
+        try fields.checkKeys(
+            root,
+            prefix: "",
+            allowed: ["gpsd", "storage", "control", "session", "strap", "phone", "log"]
+        )
+        if let gpsd = try fields.table(root, "gpsd") {
+            try fields.checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
+            if let socket = try fields.string(gpsd, "gpsd.socket", "socket") {
                 if gpsd["host"] != nil || gpsd["port"] != nil {
                     throw ConfigError.conflict(
                         path: path,
@@ -49,76 +57,77 @@ public struct ConfigParser {
                     throw ConfigError.badValue(
                         path: path,
                         key: "gpsd.socket",
-                        value: quoted(socket),
+                        value: fields.quoted(socket),
                         allowed: "an absolute path"
                     )
                 }
                 config.gpsd = .unix(path: socket)
             } else {
-                let host = try string(gpsd, "gpsd.host", "host") ?? "127.0.0.1"
+                let host = try fields.string(gpsd, "gpsd.host", "host") ?? "127.0.0.1"
                 guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
                     throw ConfigError.badValue(
                         path: path,
                         key: "gpsd.host",
-                        value: quoted(host),
+                        value: fields.quoted(host),
                         allowed: "a host name or address"
                     )
                 }
                 let port =
-                    try integer(gpsd, "gpsd.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535") ?? 2947
+                    try fields.integer(gpsd, "gpsd.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535")
+                    ?? 2947
                 config.gpsd = .tcp(host: host, port: port)
             }
-            if let lost = try duration(gpsd, "gpsd.lost_after", "lost_after", in: 1...600) {
+            if let lost = try fields.duration(gpsd, "gpsd.lost_after", "lost_after", in: 1...600) {
                 config.gpsLostAfter = lost
             }
         }
-        if let storage = try table(root, "storage") {
-            try checkKeys(storage, prefix: "storage.", allowed: ["directory"])
-            if let directory = try string(storage, "storage.directory", "directory") {
+        if let storage = try fields.table(root, "storage") {
+            try fields.checkKeys(storage, prefix: "storage.", allowed: ["directory"])
+            if let directory = try fields.string(storage, "storage.directory", "directory") {
                 guard directory.hasPrefix("/") else {
                     throw ConfigError.badValue(
                         path: path,
                         key: "storage.directory",
-                        value: quoted(directory),
+                        value: fields.quoted(directory),
                         allowed: "an absolute path"
                     )
                 }
                 config.storageDirectory = directory
             }
         }
-        if let control = try table(root, "control") {
-            try checkKeys(control, prefix: "control.", allowed: ["socket", "group"])
-            if let socket = try string(control, "control.socket", "socket") {
+        if let control = try fields.table(root, "control") {
+            try fields.checkKeys(control, prefix: "control.", allowed: ["socket", "group"])
+            if let socket = try fields.string(control, "control.socket", "socket") {
                 guard socket.hasPrefix("/"), socket.utf8.count < 108 else {
                     throw ConfigError.badValue(
                         path: path,
                         key: "control.socket",
-                        value: quoted(socket),
+                        value: fields.quoted(socket),
                         allowed: "an absolute path shorter than 108 bytes (a Unix socket address)"
                     )
                 }
                 config.controlSocket = socket
             }
-            if let group = try string(control, "control.group", "group") {
+            if let group = try fields.string(control, "control.group", "group") {
                 guard !group.isEmpty, group.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
                     throw ConfigError.badValue(
                         path: path,
                         key: "control.group",
-                        value: quoted(group),
+                        value: fields.quoted(group),
                         allowed: "a group name"
                     )
                 }
                 config.controlGroup = group
             }
         }
-        if let session = try table(root, "session") {
-            try checkKeys(session, prefix: "session.", allowed: ["activity", "autostart", "abandon_after"])
-            if let name = try string(session, "session.activity", "activity") {
+        if let session = try fields.table(root, "session") {
+            try fields.checkKeys(session, prefix: "session.", allowed: ["activity", "autostart", "abandon_after"])
+            if let name = try fields.string(session, "session.activity", "activity") {
                 guard let activity = Activity(rawValue: name) else {
                     throw ConfigError.badValue(
                         path: path,
                         key: "session.activity",
-                        value: quoted(name),
+                        value: fields.quoted(name),
                         allowed: "one of " + Activity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
                     )
                 }
@@ -135,21 +144,26 @@ public struct ConfigParser {
                 }
                 config.autostart = flag
             }
-            if let abandon = try duration(session, "session.abandon_after", "abandon_after", in: 60...(30 * 86400)) {
+            if let abandon = try fields.duration(
+                session,
+                "session.abandon_after",
+                "abandon_after",
+                in: 60...(30 * 86400)
+            ) {
                 config.abandonAfter = abandon
             }
         }
-        if let strap = try table(root, "strap") { config.strap = try parseStrap(strap) }
-        if let phone = try table(root, "phone") { config.phone = try parsePhone(phone) }
-        if let log = try table(root, "log") {
-            try checkKeys(log, prefix: "log.", allowed: ["level"])
-            if let level = try string(log, "log.level", "level") {
+        if let strap = try fields.table(root, "strap") { config.strap = try parseStrap(strap) }
+        if let phone = try fields.table(root, "phone") { config.phone = try parsePhone(phone) }
+        if let log = try fields.table(root, "log") {
+            try fields.checkKeys(log, prefix: "log.", allowed: ["level"])
+            if let level = try fields.string(log, "log.level", "level") {
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
                 guard levels.contains(level) else {
                     throw ConfigError.badValue(
                         path: path,
                         key: "log.level",
-                        value: quoted(level),
+                        value: fields.quoted(level),
                         allowed: "one of " + levels.joined(separator: ", ")
                     )
                 }
@@ -160,12 +174,12 @@ public struct ConfigParser {
     }
 
     private func parsePhone(_ table: TOMLTable) throws -> WearbridgeConfig.Phone {
-        try checkKeys(
+        try fields.checkKeys(
             table,
             prefix: "phone.",
             allowed: ["address", "port", "fingerprint", "certificate", "name", "stale_after"]
         )
-        guard let host = try string(table, "phone.address", "address"), !host.isEmpty,
+        guard let host = try fields.string(table, "phone.address", "address"), !host.isEmpty,
             !host.contains(where: \.isWhitespace)
         else {
             throw ConfigError.badValue(
@@ -176,28 +190,29 @@ public struct ConfigParser {
             )
         }
         let port =
-            try integer(table, "phone.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535") ?? 7370
+            try fields.integer(table, "phone.port", "port", in: 1...65535, allowed: "an integer from 1 to 65535")
+            ?? 7370
         let trust: WearbridgeConfig.Phone.Trust
         switch (
-            try string(table, "phone.fingerprint", "fingerprint"), try string(table, "phone.certificate", "certificate")
+            try fields.string(table, "phone.fingerprint", "fingerprint"),
+            try fields.string(table, "phone.certificate", "certificate")
         ) {
         case (let fingerprint?, nil):
-            let hex = fingerprint.lowercased().replacingOccurrences(of: "sha256:", with: "").filter { $0 != ":" }
-            guard hex.count == 64, hex.allSatisfy(\.isHexDigit) else {
+            guard let parsed = Fingerprint(fingerprint) else {
                 throw ConfigError.badValue(
                     path: path,
                     key: "phone.fingerprint",
-                    value: quoted(fingerprint),
+                    value: fields.quoted(fingerprint),
                     allowed: "a SHA-256 fingerprint as `wearbridge-phone identity` prints it (32 hex bytes)"
                 )
             }
-            trust = .fingerprint(fingerprint)
+            trust = .fingerprint(parsed)
         case (nil, let certificate?):
             guard certificate.hasPrefix("/") else {
                 throw ConfigError.badValue(
                     path: path,
                     key: "phone.certificate",
-                    value: quoted(certificate),
+                    value: fields.quoted(certificate),
                     allowed: "an absolute path to the phone's PEM certificate"
                 )
             }
@@ -216,30 +231,32 @@ public struct ConfigParser {
                 reason: "pin the phone by one of them"
             )
         }
-        var name = try string(table, "phone.name", "name") ?? ProcessInfo.processInfo.hostName
+        var name = try fields.string(table, "phone.name", "name") ?? ProcessInfo.processInfo.hostName
         if name.isEmpty { name = "wearable" }
         var phone = WearbridgeConfig.Phone(host: host, port: port, trust: trust, name: name)
-        if let stale = try duration(table, "phone.stale_after", "stale_after", in: 2...120) { phone.staleAfter = stale }
+        if let stale = try fields.duration(table, "phone.stale_after", "stale_after", in: 2...120) {
+            phone.staleAfter = stale
+        }
         return phone
     }
 
     private func parseStrap(_ table: TOMLTable) throws -> WearbridgeConfig.Strap {
         var strap = WearbridgeConfig.Strap()
-        try checkKeys(
+        try fields.checkKeys(
             table,
             prefix: "strap.",
             allowed: ["address", "address_type", "adapter", "silence_after", "max_heart_rate"]
         )
-        let type = try string(table, "strap.address_type", "address_type") ?? "random"
+        let type = try fields.string(table, "strap.address_type", "address_type") ?? "random"
         guard type == "random" || type == "public" else {
             throw ConfigError.badValue(
                 path: path,
                 key: "strap.address_type",
-                value: quoted(type),
+                value: fields.quoted(type),
                 allowed: "\"random\" or \"public\""
             )
         }
-        switch try string(table, "strap.address", "address") ?? "none" {
+        switch try fields.string(table, "strap.address", "address") ?? "none" {
         case "none": strap.choice = .none
         case "first-seen": strap.choice = .firstSeen
         case let address:
@@ -248,27 +265,27 @@ public struct ConfigParser {
                 throw ConfigError.badValue(
                     path: path,
                     key: "strap.address",
-                    value: quoted(address),
+                    value: fields.quoted(address),
                     allowed: "an address like \"F1:F1:F1:F1:F1:F1\" (see `wearbridge scan`), \"first-seen\" or \"none\""
                 )
             }
             strap.choice = .address(address.uppercased(), type: type)
         }
-        if let adapter = try string(table, "strap.adapter", "adapter") {
+        if let adapter = try fields.string(table, "strap.adapter", "adapter") {
             guard adapter.hasPrefix("hci"), Int(adapter.dropFirst(3)) != nil else {
                 throw ConfigError.badValue(
                     path: path,
                     key: "strap.adapter",
-                    value: quoted(adapter),
+                    value: fields.quoted(adapter),
                     allowed: "an adapter name like \"hci0\""
                 )
             }
             strap.adapter = adapter
         }
-        if let silence = try duration(table, "strap.silence_after", "silence_after", in: 2...120) {
+        if let silence = try fields.duration(table, "strap.silence_after", "silence_after", in: 2...120) {
             strap.silenceAfter = silence
         }
-        if let max = try integer(
+        if let max = try fields.integer(
             table,
             "strap.max_heart_rate",
             "max_heart_rate",
@@ -279,77 +296,4 @@ public struct ConfigParser {
         }
         return strap
     }
-
-    // MARK: Typed access, each failure naming its key
-
-    private func checkKeys(_ table: TOMLTable, prefix: String, allowed: [String]) throws {
-        for key in table.keys.sorted() where !allowed.contains(key) {
-            throw ConfigError.unknownKey(path: path, key: prefix + key, allowed: allowed)
-        }
-    }
-
-    private func table(_ root: TOMLTable, _ key: String) throws -> TOMLTable? {
-        guard let value = root[key] else { return nil }
-        guard let table = value.table else {
-            throw ConfigError.badValue(path: path, key: key, value: "\(value)", allowed: "a table [\(key)]")
-        }
-        return table
-    }
-
-    private func string(_ table: TOMLTable, _ name: String, _ key: String) throws -> String? {
-        guard let value = table[key] else { return nil }
-        guard let string = value.string else {
-            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: "a string")
-        }
-        return string
-    }
-
-    private func integer(
-        _ table: TOMLTable,
-        _ name: String,
-        _ key: String,
-        in range: ClosedRange<Int>,
-        allowed: String
-    ) throws -> Int? {
-        guard let value = table[key] else { return nil }
-        guard let number = value.int, range.contains(number) else {
-            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: allowed)
-        }
-        return number
-    }
-
-    /// Seconds as a number, or a string with a unit: "90s", "15m", "6h", "2d".
-    private func duration(
-        _ table: TOMLTable,
-        _ name: String,
-        _ key: String,
-        in range: ClosedRange<Double>
-    ) throws -> Double? {
-        guard let value = table[key] else { return nil }
-        let allowed =
-            "seconds (a number) or a string like \"90s\", \"15m\", \"6h\", \"2d\", "
-            + "from \(Int(range.lowerBound)) s to \(Int(range.upperBound)) s"
-        var seconds: Double?
-        if let number = value.int {
-            seconds = Double(number)
-        } else if let number = value.double {
-            seconds = number
-        } else if let text = value.string {
-            seconds = Self.parseDuration(text)
-        }
-        guard let seconds, seconds.isFinite, range.contains(seconds) else {
-            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: allowed)
-        }
-        return seconds
-    }
-
-    static func parseDuration(_ text: String) -> Double? {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        guard let unit = text.last, let scale = units[unit], let number = Double(text.dropLast()), number >= 0 else {
-            return nil
-        }
-        return number * scale
-    }
-
-    private func quoted(_ text: String) -> String { "\"\(text)\"" }
 }

@@ -1,3 +1,4 @@
+import Identity
 import SessionCore
 import TrackCore
 
@@ -31,7 +32,7 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public struct Phone: Sendable, Equatable {
         public enum Trust: Sendable, Equatable {
             /// SHA-256 fingerprint of the phone's certificate, as `wearbridge-phone identity` prints it.
-            case fingerprint(String)
+            case fingerprint(Fingerprint)
             /// The phone's certificate file (PEM); its fingerprint is pinned.
             case certificate(path: String)
         }

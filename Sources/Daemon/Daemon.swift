@@ -231,15 +231,7 @@ extension Daemon {
         }
         let pinned: Fingerprint
         switch phone.trust {
-        case .fingerprint(let text):
-            guard let fingerprint = Fingerprint(text) else {
-                throw ConfigError.badValue(
-                    path: "configuration",
-                    key: "phone.fingerprint",
-                    value: text,
-                    allowed: "a SHA-256 fingerprint"
-                )
-            }
+        case .fingerprint(let fingerprint):
             pinned = fingerprint
         case .certificate(let path):
             pinned = try NodeIdentity.fingerprint(ofCertificateAt: path)

@@ -1,8 +1,10 @@
+import Config
 import Foundation
 import Identity
 import TOMLKit
 
-/// wearbridge-phone.toml: strict like the wearable's (every key known, every value checked).
+/// wearbridge-phone.toml: read by the same strict reader as the wearable's (`TOMLFields`): every
+/// key known, every value checked, each error a `ConfigError` naming the key.
 public struct PhoneConfig: Sendable {
     public struct Wearable: Sendable, Equatable {
         public var name: String
@@ -28,118 +30,116 @@ public struct PhoneConfig: Sendable {
     public init() {}
 
     /// Reads `path`; every problem names the key, the value and what is allowed.
-    public static func load(path: String) throws(PhoneConfigError) -> PhoneConfig {
+    public static func load(path: String) throws -> PhoneConfig {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw PhoneConfigError(path: path, "cannot read it: \(error.localizedDescription)")
+            throw ConfigError.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
         return try parse(text, path: path)
     }
 
-    public static func parse(_ text: String, path: String) throws(PhoneConfigError) -> PhoneConfig {
+    public static func parse(_ text: String, path: String) throws -> PhoneConfig {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw PhoneConfigError(
+            throw ConfigError.syntax(
                 path: path,
-                "line \(error.source.begin.line): not valid TOML: \(error.description)"
+                line: error.source.begin.line,
+                column: error.source.begin.column,
+                reason: error.description
             )
-        } catch {
-            throw PhoneConfigError(path: path, "not valid TOML: \(error)")
         }
         var config = PhoneConfig()
-        let reader = Reader(path: path)
-        try reader.keys(root, "", ["server", "storage", "wearable", "commands", "backfill", "log"])
-        if let backfill = try reader.table(root, "backfill") {
-            try reader.keys(backfill, "backfill.", ["chunk_rows"])
-            if let rows = try reader.number(backfill, "backfill.chunk_rows", "chunk_rows", 1...5000) {
-                config.backfillChunkRows = Int(rows)
+        let fields = TOMLFields(path: path)
+        try fields.checkKeys(
+            root,
+            prefix: "",
+            allowed: ["server", "storage", "wearable", "commands", "backfill", "log"]
+        )
+        if let server = try fields.table(root, "server") {
+            try fields.checkKeys(server, prefix: "server.", allowed: ["listen", "port"])
+            if let listen = try fields.string(server, "server.listen", "listen") { config.listenAddress = listen }
+            if let port = try fields.integer(
+                server,
+                "server.port",
+                "port",
+                in: 1...65535,
+                allowed: "an integer from 1 to 65535"
+            ) {
+                config.port = port
             }
         }
-        if let server = try reader.table(root, "server") {
-            try reader.keys(server, "server.", ["listen", "port"])
-            if let listen = try reader.string(server, "server.listen", "listen") { config.listenAddress = listen }
-            if let port = try reader.number(server, "server.port", "port", 1...65535) { config.port = Int(port) }
-        }
-        if let storage = try reader.table(root, "storage") {
-            try reader.keys(storage, "storage.", ["directory"])
-            if let directory = try reader.string(storage, "storage.directory", "directory") {
+        if let storage = try fields.table(root, "storage") {
+            try fields.checkKeys(storage, prefix: "storage.", allowed: ["directory"])
+            if let directory = try fields.string(storage, "storage.directory", "directory") {
                 guard directory.hasPrefix("/") else {
-                    throw PhoneConfigError(
+                    throw ConfigError.badValue(
                         path: path,
-                        "storage.directory = \"\(directory)\": expected an absolute path"
+                        key: "storage.directory",
+                        value: fields.quoted(directory),
+                        allowed: "an absolute path"
                     )
                 }
                 config.storageDirectory = directory
             }
         }
-        if let commands = try reader.table(root, "commands") {
-            try reader.keys(commands, "commands.", ["retry_every", "deadline", "valid_for", "stale_after"])
-            if let value = try reader.number(commands, "commands.retry_every", "retry_every", 1...600) {
+        if let commands = try fields.table(root, "commands") {
+            try fields.checkKeys(
+                commands,
+                prefix: "commands.",
+                allowed: ["retry_every", "deadline", "valid_for", "stale_after"]
+            )
+            if let value = try fields.duration(commands, "commands.retry_every", "retry_every", in: 1...600) {
                 config.retryEvery = value
             }
-            if let value = try reader.number(commands, "commands.deadline", "deadline", 1...86_400) {
+            if let value = try fields.duration(commands, "commands.deadline", "deadline", in: 1...86_400) {
                 config.commandDeadline = value
             }
-            if let value = try reader.number(commands, "commands.valid_for", "valid_for", 1...86_400) {
+            if let value = try fields.duration(commands, "commands.valid_for", "valid_for", in: 1...86_400) {
                 config.commandValidFor = value
             }
-            if let value = try reader.number(commands, "commands.stale_after", "stale_after", 2...120) {
+            if let value = try fields.duration(commands, "commands.stale_after", "stale_after", in: 2...120) {
                 config.staleAfter = value
+            }
+        }
+        if let backfill = try fields.table(root, "backfill") {
+            try fields.checkKeys(backfill, prefix: "backfill.", allowed: ["chunk_rows"])
+            if let rows = try fields.integer(
+                backfill,
+                "backfill.chunk_rows",
+                "chunk_rows",
+                in: 1...5000,
+                allowed: "an integer from 1 to 5000"
+            ) {
+                config.backfillChunkRows = rows
             }
         }
         if let value = root["wearable"] {
             guard let array = value.array else {
-                throw PhoneConfigError(path: path, "wearable: expected [[wearable]] tables")
+                throw ConfigError.badValue(
+                    path: path,
+                    key: "wearable",
+                    value: "\(value)",
+                    allowed: "[[wearable]] tables"
+                )
             }
             for (index, element) in array.enumerated() {
-                let key = "wearable[\(index)]"
-                guard let table = element.table else {
-                    throw PhoneConfigError(path: path, "\(key): expected a table with name and fingerprint")
-                }
-                try reader.keys(table, "\(key).", ["name", "fingerprint", "certificate"])
-                guard let name = try reader.string(table, "\(key).name", "name"), !name.isEmpty else {
-                    throw PhoneConfigError(path: path, "\(key).name: required (how this wearable is shown)")
-                }
-                let fingerprint: Fingerprint
-                switch (
-                    try reader.string(table, "\(key).fingerprint", "fingerprint"),
-                    try reader.string(table, "\(key).certificate", "certificate")
-                ) {
-                case (let text?, nil):
-                    guard let parsed = Fingerprint(text) else {
-                        throw PhoneConfigError(
-                            path: path,
-                            "\(key).fingerprint = \"\(text)\": expected a SHA-256 fingerprint (32 hex bytes)"
-                        )
-                    }
-                    fingerprint = parsed
-                case (nil, let certificate?):
-                    do {
-                        fingerprint = try NodeIdentity.fingerprint(ofCertificateAt: certificate)
-                    } catch {
-                        throw PhoneConfigError(path: path, "\(key).certificate: \(error)")
-                    }
-                default:
-                    throw PhoneConfigError(path: path, "\(key): give exactly one of fingerprint or certificate")
-                }
-                guard !config.wearables.contains(where: { $0.name == name || $0.fingerprint == fingerprint }) else {
-                    throw PhoneConfigError(path: path, "\(key): name or fingerprint given twice")
-                }
-                config.wearables.append(Wearable(name: name, fingerprint: fingerprint))
+                config.wearables.append(try wearable(element, index: index, known: config.wearables, fields))
             }
         }
-        if let log = try reader.table(root, "log") {
-            try reader.keys(log, "log.", ["level"])
-            if let level = try reader.string(log, "log.level", "level") {
+        if let log = try fields.table(root, "log") {
+            try fields.checkKeys(log, prefix: "log.", allowed: ["level"])
+            if let level = try fields.string(log, "log.level", "level") {
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
                 guard levels.contains(level) else {
-                    throw PhoneConfigError(
+                    throw ConfigError.badValue(
                         path: path,
-                        "log.level = \"\(level)\": expected one of \(levels.joined(separator: ", "))"
+                        key: "log.level",
+                        value: fields.quoted(level),
+                        allowed: "one of " + levels.joined(separator: ", ")
                     )
                 }
                 config.logLevel = level
@@ -148,58 +148,68 @@ public struct PhoneConfig: Sendable {
         return config
     }
 
-    private struct Reader {
-        let path: String
-
-        func keys(_ table: TOMLTable, _ prefix: String, _ allowed: [String]) throws(PhoneConfigError) {
-            for key in table.keys where !allowed.contains(key) {
-                throw PhoneConfigError(
+    /// One `[[wearable]]`: a name and exactly one of fingerprint or certificate, neither seen before.
+    private static func wearable(
+        _ element: any TOMLValueConvertible,
+        index: Int,
+        known: [Wearable],
+        _ fields: TOMLFields
+    ) throws -> Wearable {
+        let key = "wearable[\(index)]"
+        let path = fields.path
+        guard let table = element.table else {
+            throw ConfigError.badValue(
+                path: path,
+                key: key,
+                value: "\(element)",
+                allowed: "a table with name and fingerprint"
+            )
+        }
+        try fields.checkKeys(table, prefix: "\(key).", allowed: ["name", "fingerprint", "certificate"])
+        guard let name = try fields.string(table, "\(key).name", "name"), !name.isEmpty else {
+            throw ConfigError.badValue(
+                path: path,
+                key: "\(key).name",
+                value: "(missing)",
+                allowed: "the name this wearable is shown by"
+            )
+        }
+        let fingerprint: Fingerprint
+        switch (
+            try fields.string(table, "\(key).fingerprint", "fingerprint"),
+            try fields.string(table, "\(key).certificate", "certificate")
+        ) {
+        case (let text?, nil):
+            guard let parsed = Fingerprint(text) else {
+                throw ConfigError.badValue(
                     path: path,
-                    "unknown key \(prefix)\(key); allowed here: \(allowed.joined(separator: ", "))"
+                    key: "\(key).fingerprint",
+                    value: fields.quoted(text),
+                    allowed: "a SHA-256 fingerprint as `wearbridge identity` prints it (32 hex bytes)"
                 )
             }
-        }
-
-        func table(_ root: TOMLTable, _ key: String) throws(PhoneConfigError) -> TOMLTable? {
-            guard let value = root[key] else { return nil }
-            guard let table = value.table else {
-                throw PhoneConfigError(path: path, "\(key): expected a table [\(key)]")
-            }
-            return table
-        }
-
-        func string(_ table: TOMLTable, _ name: String, _ key: String) throws(PhoneConfigError) -> String? {
-            guard let value = table[key] else { return nil }
-            guard let text = value.string else {
-                throw PhoneConfigError(path: path, "\(name) = \(value): expected a string")
-            }
-            return text
-        }
-
-        func number(
-            _ table: TOMLTable,
-            _ name: String,
-            _ key: String,
-            _ range: ClosedRange<Double>
-        ) throws(PhoneConfigError) -> Double? {
-            guard let value = table[key] else { return nil }
-            let number = value.int.map(Double.init) ?? value.double
-            guard let number, range.contains(number) else {
-                throw PhoneConfigError(
+            fingerprint = parsed
+        case (nil, let certificate?):
+            do {
+                fingerprint = try NodeIdentity.fingerprint(ofCertificateAt: certificate)
+            } catch {
+                throw ConfigError.badValue(
                     path: path,
-                    "\(name) = \(value): expected a number from \(range.lowerBound) to \(range.upperBound)"
+                    key: "\(key).certificate",
+                    value: fields.quoted(certificate),
+                    allowed: "a readable PEM certificate (\(error))"
                 )
             }
-            return number
+        default:
+            throw ConfigError.conflict(
+                path: path,
+                keys: ["\(key).fingerprint", "\(key).certificate"],
+                reason: "give exactly one of them"
+            )
         }
-    }
-}
-
-/// A configuration that stops start-up, naming the file and the key.
-public struct PhoneConfigError: Error, CustomStringConvertible {
-    public var description: String
-
-    init(path: String, _ problem: String) {
-        description = "\(path): \(problem)"
+        guard !known.contains(where: { $0.name == name || $0.fingerprint == fingerprint }) else {
+            throw ConfigError.conflict(path: path, keys: ["\(key).name", "\(key).fingerprint"], reason: "given twice")
+        }
+        return Wearable(name: name, fingerprint: fingerprint)
     }
 }

@@ -1,0 +1,82 @@
+import TOMLKit
+
+/// Typed access to a TOML table, each failure a `ConfigError` naming the file, the key, the value
+/// and what is allowed: the one strict reader of both programs' configurations.
+public struct TOMLFields: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func checkKeys(_ table: TOMLTable, prefix: String, allowed: [String]) throws {
+        for key in table.keys.sorted() where !allowed.contains(key) {
+            throw ConfigError.unknownKey(path: path, key: prefix + key, allowed: allowed)
+        }
+    }
+
+    public func table(_ root: TOMLTable, _ key: String) throws -> TOMLTable? {
+        guard let value = root[key] else { return nil }
+        guard let table = value.table else {
+            throw ConfigError.badValue(path: path, key: key, value: "\(value)", allowed: "a table [\(key)]")
+        }
+        return table
+    }
+
+    public func string(_ table: TOMLTable, _ name: String, _ key: String) throws -> String? {
+        guard let value = table[key] else { return nil }
+        guard let string = value.string else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: "a string")
+        }
+        return string
+    }
+
+    public func integer(
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        in range: ClosedRange<Int>,
+        allowed: String
+    ) throws -> Int? {
+        guard let value = table[key] else { return nil }
+        guard let number = value.int, range.contains(number) else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: allowed)
+        }
+        return number
+    }
+
+    /// Seconds as a number, or a string with a unit: "90s", "15m", "6h", "2d".
+    public func duration(
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        in range: ClosedRange<Double>
+    ) throws -> Double? {
+        guard let value = table[key] else { return nil }
+        let allowed =
+            "seconds (a number) or a string like \"90s\", \"15m\", \"6h\", \"2d\", "
+            + "from \(Int(range.lowerBound)) s to \(Int(range.upperBound)) s"
+        var seconds: Double?
+        if let number = value.int {
+            seconds = Double(number)
+        } else if let number = value.double {
+            seconds = number
+        } else if let text = value.string {
+            seconds = Self.parseDuration(text)
+        }
+        guard let seconds, seconds.isFinite, range.contains(seconds) else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: allowed)
+        }
+        return seconds
+    }
+
+    public static func parseDuration(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        guard let unit = text.last, let scale = units[unit], let number = Double(text.dropLast()), number >= 0 else {
+            return nil
+        }
+        return number * scale
+    }
+
+    public func quoted(_ text: String) -> String { "\"\(text)\"" }
+}

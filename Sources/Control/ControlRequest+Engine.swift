@@ -26,8 +26,7 @@ extension ControlRequest {
         var activity: Activity?
         if let name = self.activity {
             guard let parsed = Activity(rawValue: name) else {
-                let allowed = Activity.allCases.map(\.rawValue).joined(separator: ", ")
-                return .refuse(.failure("unknown activity \"\(name)\"; one of \(allowed)", id: id))
+                return .refuse(.failure(Activity.refusal(forUnknown: name), id: id))
             }
             activity = parsed
         }

@@ -31,11 +31,7 @@ struct PhoneLinkProducer: EngineProducer {
         }
         var activity: Activity?
         if let name = command.activity {
-            guard let known = Activity(rawValue: name) else {
-                return .invalid(
-                    "unknown activity \"\(name)\"; one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
+            guard let known = Activity(rawValue: name) else { return .invalid(Activity.refusal(forUnknown: name)) }
             activity = known
         }
         let expiresAt = command.validityLeft.map { Instant.now().monotonic + $0 }

@@ -211,8 +211,7 @@ public func uuidBytes(_ text: String) -> Data? {
 /// 16 bytes as a UUID's text; nil for any other length.
 public func uuidText(_ bytes: Data) -> String? {
     guard bytes.count == 16 else { return nil }
-    let hex = bytes.map { String(format: "%02x", $0) }
-    return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    return SessionIDGenerator.text(of: [UInt8](bytes))
 }
 
 private func decimetres(_ metres: Double) -> UInt32 {

@@ -13,6 +13,13 @@ public struct SessionIDGenerator: Sendable {
             + withUnsafeBytes(of: nextWord().bigEndian, Array.init)
         bytes[6] = (bytes[6] & 0x0f) | 0x40  // version 4
         bytes[8] = (bytes[8] & 0x3f) | 0x80  // RFC 4122 variant
+        return Self.text(of: bytes)
+    }
+
+    /// 16 bytes in a UUID's text form (8-4-4-4-12 lowercase hex): session ids, and the snapshot's
+    /// compact session id read back.
+    public static func text(of bytes: [UInt8]) -> String {
+        precondition(bytes.count == 16)
         let hex = bytes.map { byte in
             let digits = String(byte, radix: 16)
             return digits.count == 1 ? "0" + digits : digits

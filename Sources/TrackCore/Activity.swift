@@ -12,3 +12,10 @@ public enum Activity: String, CaseIterable, Sendable, Codable {
         }
     }
 }
+
+extension Activity {
+    /// Why a command's activity was refused, in the words every edge (control socket, phone) uses.
+    public static func refusal(forUnknown name: String) -> String {
+        "unknown activity \"\(name)\"; one of \(allCases.map(\.rawValue).joined(separator: ", "))"
+    }
+}

@@ -7,10 +7,9 @@ public struct PendingCommands: Sendable {
         public var id: String
         public var kind: SessionCommand
         public var activity: String?
-        /// Monotonic instant it was issued; `age` on the wire is measured from here.
+        /// When it was issued: `age` on the wire is measured from here. The phone's CLI and server
+        /// share one machine's clock, the one the CLI queued it by.
         public var issuedAt: Double
-        /// Wall-clock issue time (informational on the wire).
-        public var issuedAtSystem: Double
         public var validFor: Double
         public var deadline: Double
         var nextSend: Double
@@ -20,7 +19,6 @@ public struct PendingCommands: Sendable {
             kind: SessionCommand,
             activity: String?,
             issuedAt: Double,
-            issuedAtSystem: Double,
             validFor: Double,
             deadline: Double
         ) {
@@ -28,7 +26,6 @@ public struct PendingCommands: Sendable {
             self.kind = kind
             self.activity = activity
             self.issuedAt = issuedAt
-            self.issuedAtSystem = issuedAtSystem
             self.validFor = validFor
             self.deadline = deadline
             nextSend = issuedAt

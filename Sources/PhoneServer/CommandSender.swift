@@ -57,7 +57,6 @@ final class CommandSender: Sendable {
                             kind: kind,
                             activity: queued.activity,
                             issuedAt: queued.issuedAt,
-                            issuedAtSystem: queued.issuedAt,
                             validFor: queued.validFor,
                             deadline: queued.deadline
                         )
@@ -83,7 +82,7 @@ final class CommandSender: Sendable {
                     $0.commandID = command.id
                     $0.kind = command.kind.wire
                     $0.activity = command.activity ?? ""
-                    $0.issuedAtMs = Int64((command.issuedAtSystem * 1000).rounded())
+                    $0.issuedAtMs = Int64((command.issuedAt * 1000).rounded())
                     $0.ageMs = UInt64(max(0, (now - command.issuedAt) * 1000).rounded())
                     $0.validForMs = UInt64((command.validFor * 1000).rounded())
                 }

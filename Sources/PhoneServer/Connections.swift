@@ -15,15 +15,15 @@ final class Connections: Sendable {
 
     /// Registers a connection; returns its id for `detach`.
     func attach(_ wearable: String, _ outgoing: Outgoing) -> Int {
-        let replaced: Outgoing? = entries.withLock { state in
+        let (id, replaced) = entries.withLock { state in
             let id = state.next
             state.next += 1
             let old = state.map[wearable]?.outgoing
             state.map[wearable] = Entry(id: id, outgoing: outgoing)
-            return old
+            return (id, old)
         }
         replaced?.finish()
-        return entries.withLock { $0.map[wearable]!.id }
+        return id
     }
 
     func detach(_ wearable: String, id: Int) {

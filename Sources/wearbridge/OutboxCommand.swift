@@ -27,12 +27,11 @@ struct OutboxCommand: ParsableCommand {
         }
         for record in records {
             if json {
-                var object: [String: Any] = [
+                let object: [String: Any] = [
                     "seq": record.seq, "class": record.messageClass.rawValue, "kind": record.kind,
                     "state": record.state.rawValue, "created_at": record.createdAt,
                     "delivered_at": record.deliveredAt ?? NSNull(), "session": record.sessionID ?? NSNull(),
                 ]
-                if record.deliveredAt == nil { object["delivered_at"] = NSNull() }
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
                 StandardOutput.line(String(decoding: data, as: UTF8.self))
             } else {

@@ -69,7 +69,7 @@ struct DeliveryTests {
     @Test func commandsAreResentEveryPeriodUntilAnsweredAndGivenUpAtTheirDeadline() {
         var pending = PendingCommands(retryEvery: 8)
         pending.add(
-            .init(id: "a", kind: .pause, activity: nil, issuedAt: 100, issuedAtSystem: 0, validFor: 60, deadline: 130)
+            .init(id: "a", kind: .pause, activity: nil, issuedAt: 100, validFor: 60, deadline: 130)
         )
         #expect(pending.due(100).map(\.id) == ["a"])
         #expect(pending.due(104).isEmpty)
@@ -80,7 +80,7 @@ struct DeliveryTests {
         #expect(pending.expired(130).map(\.id) == ["a"])
         #expect(pending.due(131).isEmpty)
         pending.add(
-            .init(id: "b", kind: .end, activity: nil, issuedAt: 0, issuedAtSystem: 0, validFor: 60, deadline: 999)
+            .init(id: "b", kind: .end, activity: nil, issuedAt: 0, validFor: 60, deadline: 999)
         )
         #expect(pending.answered("b") != nil)
         #expect(pending.due(1).isEmpty)

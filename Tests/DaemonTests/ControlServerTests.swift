@@ -1,5 +1,6 @@
 import Control
 import Foundation
+import Harness
 import Logging
 import NIOCore
 import Testing

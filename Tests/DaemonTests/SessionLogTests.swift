@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import SessionCore
 import Testing
 import TrackCore

@@ -1,5 +1,6 @@
 import ATT
 import Foundation
+import Harness
 import HeartRate
 import SessionCore
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Identity
 import Logging
 import NIOSSL
@@ -8,11 +9,7 @@ import Testing
 /// out of date refused with the presented fingerprint.
 @Suite("Phone link: identity and pinning")
 struct IdentityTests {
-    private func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "wearbridge-identity-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private func directory() throws -> String { try temporaryDirectory("identity") }
 
     @Test func anIdentityIsMadeOnceAndItsFingerprintMatchesOpenSSL() throws {
         let directory = try directory()

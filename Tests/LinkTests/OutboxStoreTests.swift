@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import LinkProtocol
 import PhoneServer
 import SessionCore
@@ -11,11 +12,7 @@ import TrackCore
 /// taking each message once.
 @Suite("Phone link: outbox and inbox on disk")
 struct OutboxStoreTests {
-    private func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "wearbridge-outbox-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private func directory() throws -> String { try temporaryDirectory("outbox") }
 
     private let started = LinkMessage.started(
         sessionID: "685330d3-b4ce-489e-980f-696cef78dabe",
@@ -132,11 +129,7 @@ struct OutboxStoreTests {
 /// with its cursor, ignoring answers to requests it did not make.
 @Suite("Phone link: backfill on disk")
 struct BackfillStoreTests {
-    private func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "wearbridge-backfill-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private func directory() throws -> String { try temporaryDirectory("backfill") }
 
     @Test func rowsComeInSequenceOrderAcrossTablesAndTheLastChunkSaysDone() async throws {
         let log = try SessionLog.open(directory: try directory())

@@ -158,13 +158,6 @@ func eventually(
     return try await condition()
 }
 
-/// A fresh directory under /tmp (Unix socket paths must stay short).
-func temporaryDirectory(_ name: String) throws -> String {
-    let path = "/tmp/wbt-\(name)-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 /// The shared benchmark data beside the repository.
 let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

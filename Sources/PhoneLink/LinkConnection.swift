@@ -49,37 +49,56 @@ struct LinkConnection {
                     $0.protocolVersion = 1
                 }
             }
-            try await withGRPCClient(transport: transport) { grpc in
-                let phone = Wearbridge_Link_V1_PhoneLink.Client(wrapping: grpc)
-                try await phone.connect { writer in
-                    try await writer.write(hello)
-                    for await message in outgoing { try await writer.write(message) }
-                } onResponse: { response in
-                    shared.attach(pump)
-                    defer {
-                        shared.attach(nil)
-                        shared.connection(false)
-                        send.finish()
-                    }
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask { try await runPump(events, head: head, send: send) }
-                        group.addTask {
-                            let every = client.settings.heartbeatEvery
-                            while !Task.isCancelled {
-                                try await Task.sleep(for: .milliseconds(Int(every * 1000)))
-                                pump.yield(.heartbeat)
+            // An attempt that is not welcomed in time (a handshake or a stream stuck on a dead path)
+            // is abandoned and made afresh: the link reconnects forever, never waits forever.
+            try await withThrowingTaskGroup(of: Bool.self) { attempt in
+                attempt.addTask {
+                    try await withGRPCClient(transport: transport) { grpc in
+                        let phone = Wearbridge_Link_V1_PhoneLink.Client(wrapping: grpc)
+                        try await phone.connect { writer in
+                            try await writer.write(hello)
+                            for await message in outgoing { try await writer.write(message) }
+                        } onResponse: { response in
+                            shared.attach(pump)
+                            defer {
+                                shared.attach(nil)
+                                shared.connection(false)
+                                send.finish()
+                            }
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                group.addTask { try await runPump(events, head: head, send: send) }
+                                group.addTask {
+                                    let every = client.settings.heartbeatEvery
+                                    while !Task.isCancelled {
+                                        try await Task.sleep(for: .milliseconds(Int(every * 1000)))
+                                        pump.yield(.heartbeat)
+                                    }
+                                }
+                                group.addTask {
+                                    for try await message in response.messages {
+                                        shared.traffic()
+                                        try await handle(message, pump: pump, send: send, welcomed: welcomed)
+                                    }
+                                    throw LinkViolation(description: "the phone closed the stream")
+                                }
+                                try await group.next()
+                                group.cancelAll()
                             }
                         }
-                        group.addTask {
-                            for try await message in response.messages {
-                                shared.traffic()
-                                try await handle(message, pump: pump, send: send, welcomed: welcomed)
-                            }
-                            throw LinkViolation(description: "the phone closed the stream")
-                        }
-                        try await group.next()
-                        group.cancelAll()
                     }
+                    return true
+                }
+                attempt.addTask {
+                    try await Task.sleep(for: .milliseconds(Int(client.settings.welcomeWithin * 1000)))
+                    if !welcomed.value {
+                        throw LinkViolation(description: "no welcome within \(client.settings.welcomeWithin) s")
+                    }
+                    return false
+                }
+                // The stream's end ends the attempt; a watchdog that saw the welcome just steps aside.
+                for try await streamEnded in attempt where streamEnded {
+                    attempt.cancelAll()
+                    break
                 }
             }
             return ReconnectLoop.Outcome(delivered: welcomed.value, reason: "the stream ended")

@@ -13,6 +13,8 @@ public struct PhoneLinkSettings: Sendable {
     public var heartbeatEvery: Double
     /// HTTP/2 keepalive ping interval (s); the phone must permit pings without calls.
     public var keepaliveEvery: Double
+    /// A connection attempt not welcomed by the phone within this long is abandoned and retried (s).
+    public var welcomeWithin: Double
 
     public init(
         host: String,
@@ -22,7 +24,8 @@ public struct PhoneLinkSettings: Sendable {
         phoneFingerprint: Fingerprint,
         staleAfter: Double = 5,
         heartbeatEvery: Double = 2,
-        keepaliveEvery: Double = 10
+        keepaliveEvery: Double = 10,
+        welcomeWithin: Double = 10
     ) {
         self.host = host
         self.port = port
@@ -32,6 +35,7 @@ public struct PhoneLinkSettings: Sendable {
         self.staleAfter = staleAfter
         self.heartbeatEvery = heartbeatEvery
         self.keepaliveEvery = keepaliveEvery
+        self.welcomeWithin = welcomeWithin
     }
 }
 

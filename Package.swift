@@ -48,6 +48,31 @@ let package = Package(
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
+        // Pure: which audio cues a session earns (typed news and time in, cues out), their queue
+        // (priority, freshness, replacement, one at a time) and their words in any catalog.
+        .target(name: "Cues", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),
+        // The cue catalogs: English and German built in (embedded from catalogs/*.toml), more
+        // languages from a directory of the same files, no code.
+        .target(
+            name: "CueLanguages",
+            dependencies: ["Cues", "Config", .product(name: "TOMLKit", package: "TOMLKit")],
+            resources: [.embedInCode("catalogs/en.toml"), .embedInCode("catalogs/de.toml")]
+        ),
+        // Debian's libespeak-ng, through pkg-config.
+        .systemLibrary(
+            name: "CEspeakNG",
+            pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]
+        ),
+        // Speech to PCM with espeak-ng on a thread of its own, played through PulseAudio (with a
+        // media role, so music ducks) or straight to ALSA, one cue at a time.
+        .target(
+            name: "CueAudio",
+            dependencies: [
+                "CEspeakNG", "Cues", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Reconnect backoff, the reconnect loop and the monotonic clock every link (gpsd, Bluetooth) shares.
         .target(name: "LinkTiming", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The kernel Bluetooth stack: L2CAP ATT bearer, LE scanning, the strap link that never gives up.
@@ -107,7 +132,9 @@ let package = Package(
         // wearbridge.toml: strict keys, values checked, errors that name the key.
         .target(
             name: "Config",
-            dependencies: ["TrackCore", "SessionCore", "Identity", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: [
+                "TrackCore", "SessionCore", "Identity", "Cues", .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // The control socket: line-delimited JSON requests and replies, server and client.
         .target(
@@ -177,7 +204,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "HeartRate",
-                "ATT", "LinkTiming", "UnixSockets", "PhoneLink", "Identity",
+                "ATT", "LinkTiming", "UnixSockets", "PhoneLink", "Identity", "Cues", "CueAudio", "CueLanguages",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -188,7 +215,7 @@ let package = Package(
             name: "wearbridge",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
-                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire",
+                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire", "Cues", "CueAudio", "CueLanguages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -215,6 +242,12 @@ let package = Package(
                 "LinkCore", "LinkWire", "LinkProtocol", "SessionCore", "TrackCore", "Identity", "Store", "PhoneServer",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "CuesTests",
+            dependencies: [
+                "Cues", "CueLanguages", "CueAudio", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness", "Config",
             ]
         ),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),

@@ -7,7 +7,7 @@ import TrackCore
 public struct ConfigParser {
     public let path: String
 
-    private let fields: TOMLFields
+    let fields: TOMLFields
 
     public init(path: String) {
         self.path = path
@@ -41,7 +41,7 @@ public struct ConfigParser {
         try fields.checkKeys(
             root,
             prefix: "",
-            allowed: ["gpsd", "storage", "control", "session", "strap", "phone", "log"]
+            allowed: ["gpsd", "storage", "control", "session", "strap", "phone", "cues", "log"]
         )
         if let gpsd = try fields.table(root, "gpsd") {
             try fields.checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
@@ -155,6 +155,7 @@ public struct ConfigParser {
         }
         if let strap = try fields.table(root, "strap") { config.strap = try parseStrap(strap) }
         if let phone = try fields.table(root, "phone") { config.phone = try parsePhone(phone) }
+        if let cues = try fields.table(root, "cues") { config.cues = try parseCues(cues) }
         if let log = try fields.table(root, "log") {
             try fields.checkKeys(log, prefix: "log.", allowed: ["level"])
             if let level = try fields.string(log, "log.level", "level") {

@@ -70,6 +70,73 @@ public struct TOMLFields: Sendable {
         return seconds
     }
 
+    public func bool(_ table: TOMLTable, _ name: String, _ key: String) throws -> Bool? {
+        guard let value = table[key] else { return nil }
+        guard let bool = value.bool else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: "true or false")
+        }
+        return bool
+    }
+
+    /// A number (integer or not) within `range`.
+    public func number(_ table: TOMLTable, _ name: String, _ key: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let value = table[key] else { return nil }
+        guard let number = value.double ?? value.int.map(Double.init), range.contains(number) else {
+            throw ConfigError.badValue(
+                path: path,
+                key: name,
+                value: "\(value)",
+                allowed: "a number from \(range.lowerBound) to \(range.upperBound)"
+            )
+        }
+        return number
+    }
+
+    /// One of a fixed set of names.
+    public func choice<Choice: RawRepresentable & CaseIterable>(
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        as: Choice.Type
+    ) throws -> Choice? where Choice.RawValue == String {
+        guard let text = try string(table, name, key) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            throw ConfigError.badValue(path: path, key: name, value: quoted(text), allowed: Self.oneOf(Choice.self))
+        }
+        return choice
+    }
+
+    /// A list of names from a fixed set, each at most once.
+    public func choices<Choice: RawRepresentable & CaseIterable & Equatable>(
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        as: Choice.Type
+    ) throws -> [Choice]? where Choice.RawValue == String {
+        guard let value = table[key] else { return nil }
+        guard let array = value.array else {
+            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: "a list of " + Self.oneOf(Choice.self))
+        }
+        var chosen: [Choice] = []
+        for element in array {
+            guard let text = element.string, let choice = Choice(rawValue: text), !chosen.contains(choice) else {
+                throw ConfigError.badValue(
+                    path: path,
+                    key: name,
+                    value: "\(element)",
+                    allowed: "each of " + Self.oneOf(Choice.self) + " at most once"
+                )
+            }
+            chosen.append(choice)
+        }
+        return chosen
+    }
+
+    private static func oneOf<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) -> String
+    where Choice.RawValue == String {
+        "one of " + Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    }
+
     public static func parseDuration(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
         guard let unit = text.last, let scale = units[unit], let number = Double(text.dropLast()), number >= 0 else {

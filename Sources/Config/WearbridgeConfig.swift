@@ -1,3 +1,4 @@
+import Cues
 import Identity
 import SessionCore
 import TrackCore
@@ -27,6 +28,7 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var strap = Strap()
     /// The phone-role peer this wearable reports to; nil: no phone link.
     public var phone: Phone?
+    public var cues = CuesConfig()
 
     /// Where the phone listens and which certificate it must present.
     public struct Phone: Sendable, Equatable {
@@ -74,6 +76,13 @@ public struct WearbridgeConfig: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// The cue rules' settings, with the wearer's zones.
+    public var cueSettings: CueSettings {
+        var settings = cues.rules
+        settings.zones = strap.choice == .none ? nil : controller.heartRateZones
+        return settings
+    }
 
     /// The pure core's settings from this configuration.
     public var controller: SessionController.Configuration {

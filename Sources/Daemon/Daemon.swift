@@ -28,6 +28,7 @@ public struct Daemon: Service {
     private let logger: Logger
     private let latencyTrace: LatencyTrace?
     private let phone: PhoneLinkSettings?
+    private let cues: CueSetup?
 
     /// Opens storage, recovers open sessions, binds the control socket and says READY=1.
     /// `sinks` listen beside the journal (tests register their own).
@@ -41,6 +42,16 @@ public struct Daemon: Service {
         do {
             let store = try SessionLog.open(directory: config.storageDirectory)
             let phone = try phoneSettings(config, logger: logger)
+            let cues = config.cues.enabled ? try CueSetup(config: config, environment: environment) : nil
+            if let cues {
+                logger.info(
+                    "audio cues",
+                    metadata: [
+                        "language": "\(cues.catalog.language)", "voice": "\(cues.voice.voice)",
+                        "output": "\(config.cues.output.rawValue)", "route now": "\(cues.voice.output.route.rawValue)",
+                    ]
+                )
+            }
             let engine = try recover(store: store, config: config, traceFixes: latencyTracePath != nil, logger: logger)
             let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
             let control = try await ControlServer.bind(
@@ -64,7 +75,8 @@ public struct Daemon: Service {
                 notifier: notifier,
                 logger: logger,
                 latencyTrace: trace,
-                phone: phone
+                phone: phone,
+                cues: cues
             )
         } catch let error as DaemonError {
             throw error
@@ -111,7 +123,8 @@ public struct Daemon: Service {
             session: config.controller,
             strapConfigured: config.strap.choice != .none,
             traceFixes: traceFixes,
-            phoneLink: config.phone != nil
+            phoneLink: config.phone != nil,
+            readings: config.cues.enabled
         )
         let engine = SessionEngine.recovering(
             open,
@@ -133,10 +146,21 @@ public struct Daemon: Service {
         let (requests, storeRequests) = AsyncStream.makeStream(of: StoreRequest.self)
         let router = ReplyRouter(logger: logger)
         let inbox = EngineInbox(continuation: continuation, router: router)
-        let fanOut = SinkFanOut(sinks: [JournalSink(logger: logger)] + sinks, logger: logger)
+        var sinks: [any SessionSink] = [JournalSink(logger: logger)] + self.sinks
         let (outboxGrew, outboxSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let writer = StoreWriter(log: store, logger: logger, outboxGrew: phone == nil ? nil : outboxSignal)
-        let producers = self.producers(outboxGrew: outboxGrew)
+        var producers = self.producers(outboxGrew: outboxGrew)
+        if let cues {
+            // The rules hear the engine as a sink; the speaker plays on a task of its own.
+            let schedule = CueSchedule(settings: cues.settings)
+            sinks.append(
+                CueSink(schedule: schedule, report: { inbox.send(.cue($0)) }, catalog: cues.catalog, units: cues.units)
+            )
+            producers.append(
+                CueSpeaker(schedule: schedule, voice: cues.voice, catalog: cues.catalog, units: cues.units, logger: logger)
+            )
+        }
+        let fanOut = SinkFanOut(sinks: sinks, logger: logger)
         let sources = producers.filter { $0.role == .source }
         let requesters = producers.filter { $0.role == .requester }
         let notifier = self.notifier

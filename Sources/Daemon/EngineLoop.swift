@@ -38,7 +38,9 @@ struct EngineLoop {
         case .reply(let token, let reply):
             router.resolve(token, reply)
         case .announce(let announcement):
-            sinks.publish(announcement)
+            sinks.publish(.announcement(announcement))
+        case .reading(let reading):
+            sinks.publish(.reading(reading))
         case .watchdog:
             notifier.watchdog()
             latencyTrace?.flush()

@@ -9,7 +9,8 @@ struct JournalSink: SessionSink {
     let capacity = 256
     let logger: Logger
 
-    func consume(_ announcement: Announcement) async {
+    func consume(_ news: SessionNews) async {
+        guard case .announcement(let announcement) = news else { return }
         // The strap link logs malformed payloads itself, the first few and then a sample.
         if case .malformedBeat = announcement.event { return }
         var metadata: Logger.Metadata = ["event": "\(announcement.event.storedKind)"]

@@ -9,8 +9,8 @@ import Synchronization
 final class SinkFanOut: Sendable {
     private struct Outlet: Sendable {
         let sink: any SessionSink
-        let stream: AsyncStream<Announcement>
-        let continuation: AsyncStream<Announcement>.Continuation
+        let stream: AsyncStream<SessionNews>
+        let continuation: AsyncStream<SessionNews>.Continuation
     }
 
     private let outlets: [Outlet]
@@ -22,7 +22,7 @@ final class SinkFanOut: Sendable {
     init(sinks: [any SessionSink], drainTimeout: Duration = .seconds(2), logger: Logger) {
         outlets = sinks.map { sink in
             let (stream, continuation) = AsyncStream.makeStream(
-                of: Announcement.self,
+                of: SessionNews.self,
                 bufferingPolicy: .bufferingNewest(max(1, sink.capacity))
             )
             return Outlet(sink: sink, stream: stream, continuation: continuation)
@@ -34,9 +34,9 @@ final class SinkFanOut: Sendable {
     }
 
     /// Called from the engine's loop.
-    func publish(_ announcement: Announcement) {
+    func publish(_ news: SessionNews) {
         for (index, outlet) in outlets.enumerated() {
-            guard case .dropped = outlet.continuation.yield(announcement) else { continue }
+            guard case .dropped = outlet.continuation.yield(news) else { continue }
             let count = dropped.withLock { counts in
                 counts[index] += 1
                 return counts[index]
@@ -63,9 +63,9 @@ final class SinkFanOut: Sendable {
         await withTaskGroup(of: Bool.self) { group in
             for outlet in outlets {
                 group.addTask {
-                    for await announcement in outlet.stream {
+                    for await news in outlet.stream {
                         if Task.isCancelled { break }
-                        await outlet.sink.consume(announcement)
+                        await outlet.sink.consume(news)
                     }
                     return true
                 }

@@ -9,6 +9,8 @@ public enum EngineAction: Sendable, Equatable {
     case reply(ReplyToken, EngineReply)
     /// Tell every sink.
     case announce(Announcement)
+    /// Tell the sinks that read figures (only with `readings`).
+    case reading(LiveReading)
     /// The main loop is alive (systemd's watchdog).
     case watchdog
     /// "first-seen" picked this strap: the next start connects to it.

@@ -13,6 +13,8 @@ public enum EngineInput: Sendable {
     case tick
     /// The phone link's health and outbox, from its shell.
     case link(PhoneLinkReport)
+    /// The cue player spoke or dropped a cue.
+    case cue(CueOutcome)
     /// Producers have stopped: flush, write the last batch, close the writer, answer everyone.
     case shutdown
 }

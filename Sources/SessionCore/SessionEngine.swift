@@ -22,6 +22,8 @@ public struct SessionEngine: Sendable {
         public var traceFixes: Bool
         /// A phone is configured: lifecycle, splits, notices, replies and snapshots also go to the outbox.
         public var phoneLink: Bool
+        /// A sink reads the live figures (cues): a `.reading` once a tick while a session is open.
+        public var readings: Bool
 
         public init(
             session: SessionController.Configuration,
@@ -29,7 +31,8 @@ public struct SessionEngine: Sendable {
             retryInterval: Double = 2,
             maxPendingRows: Int = 20_000,
             traceFixes: Bool = false,
-            phoneLink: Bool = false
+            phoneLink: Bool = false,
+            readings: Bool = false
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
@@ -37,6 +40,7 @@ public struct SessionEngine: Sendable {
             self.maxPendingRows = maxPendingRows
             self.traceFixes = traceFixes
             self.phoneLink = phoneLink
+            self.readings = readings
         }
     }
 
@@ -131,6 +135,7 @@ public struct SessionEngine: Sendable {
         case .storage(let report): storage(report, now)
         case .tick: tick(now)
         case .link(let report): linkReport(report, now)
+        case .cue(let outcome): controller.event(.cue(outcome), receivedAt: now.monotonic, into: &output)
         case .shutdown: shutdown(now)
         }
         flush(now)
@@ -145,6 +150,7 @@ public struct SessionEngine: Sendable {
         _ = standbyWatch.judge(now: GPSTime(seconds: now.monotonic), lastUsable: lastUsableAt.map(GPSTime.init))
         // While storage fails a snapshot could not be kept anyway: the next one after recovery tells.
         if phase == .running, configuration.phoneLink, !queue.isFailing { snapshot(now) }
+        if phase == .running, configuration.readings, let reading = reading(now) { actions.append(.reading(reading)) }
         queue.commitDue()
         actions.append(.watchdog)
     }
@@ -152,6 +158,7 @@ public struct SessionEngine: Sendable {
     /// Moves what the session logic produced into the queue and out to the sinks; with a phone,
     /// the messages that report it go in the same batch, right behind their causes.
     mutating func absorbOutput(at now: Instant? = nil) {
+        if configuration.readings { finalReadings(at: now?.monotonic ?? 0) }
         for announcement in output.announcements { actions.append(.announce(announcement)) }
         if configuration.phoneLink, !output.isEmpty { output.rows += linkMessages(createdAt: now?.system ?? 0) }
         queue.append(output.rows)

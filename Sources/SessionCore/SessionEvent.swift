@@ -42,6 +42,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// Live, stale or lost: the link to the phone changed.
     case phoneLink(PhoneLinkState)
 
+    // MARK: Audio cues
+
+    /// A cue spoken or dropped: what the wearer heard, and when.
+    case cue(CueOutcome)
+
     // MARK: Storage
 
     /// A commit failed: rows are held (raw fixes given up first) and retried.
@@ -58,7 +63,7 @@ extension SessionEvent {
         case .started, .paused, .resumed, .ended, .recovered, .restartGap, .storageFailed, .storageRecovered: true
         case .track(.autoPaused), .track(.autoResumed), .track(.split): true
         case .track, .gpsdConnected, .gpsdDisconnected, .deviceAdded, .deviceRemoved, .strap, .strapLocation,
-            .malformedBeat, .phoneLink:
+            .malformedBeat, .phoneLink, .cue:
             false
         }
     }

@@ -120,6 +120,10 @@ enum Schema {
                 arguments: [UUID().uuidString.lowercased()]
             )
         }
+        migrator.registerMigration("v5-split-heart-rate") { db in
+            // A split's average heart rate: what its cue speaks, the same object as the row.
+            try db.execute(sql: "ALTER TABLE split ADD COLUMN avg_hr REAL")
+        }
         return migrator
     }
 }

@@ -43,6 +43,8 @@ extension SessionEvent {
         case .storageFailed(let failure): failure.kind == .full ? "storage_full" : "storage_failed"
         case .storageRecovered: "storage_recovered"
         case .phoneLink: "phone_link"
+        case .cue(.spoken): "cue_spoken"
+        case .cue(.dropped): "cue_dropped"
         }
     }
 
@@ -62,7 +64,7 @@ extension SessionEvent {
             [
                 "index": .number(Double(split.index)), "distance_m": .number(split.distance),
                 "duration_s": .number(split.duration), "end_timer_s": .number(split.endTimer),
-            ]
+            ].merging(split.averageHeartRate.map { ["avg_hr": .number($0)] } ?? [:]) { first, _ in first }
         case .track(.gpsRegained(_, let after)):
             ["after_s": .number(after)]
         case .track(.gapBridged(let from, let to, let distance)):
@@ -83,6 +85,13 @@ extension SessionEvent {
             ["payload": .text(Hex.encode(payload)), "reason": .text(reason)]
         case .phoneLink(let state):
             ["state": .text(state.rawValue)]
+        case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio)):
+            [
+                "cue": .text(kind), "text": .text(text), "delay_s": .number(delay),
+                "synthesis_s": .number(synthesis), "audio_s": .number(audio),
+            ]
+        case .cue(.dropped(let kind, let text, let reason)):
+            ["cue": .text(kind), "text": .text(text), "reason": .text(reason)]
         case .storageFailed(let failure):
             ["reason": .text(failure.message), "cause": .text(failure.kind.rawValue)]
         case .storageRecovered(let after, let dropped):

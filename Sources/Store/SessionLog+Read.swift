@@ -47,9 +47,20 @@ extension SessionLog {
             let chosen = matches.first(where: { $0.id == prefix }) ?? session
             let splits = try Row.fetchAll(
                 db,
-                sql: "SELECT idx, distance_m, duration_s, end_timer_s FROM split WHERE session_id = ? ORDER BY idx",
+                sql: """
+                    SELECT idx, distance_m, duration_s, end_timer_s, avg_hr FROM split
+                    WHERE session_id = ? ORDER BY idx
+                    """,
                 arguments: [chosen.id]
-            ).map { StoredSplit(index: $0[0], distance: $0[1], duration: $0[2], endTimer: $0[3]) }
+            ).map {
+                StoredSplit(
+                    index: $0[0],
+                    distance: $0[1],
+                    duration: $0[2],
+                    endTimer: $0[3],
+                    averageHeartRate: $0[4]
+                )
+            }
             let events = try Row.fetchAll(
                 db,
                 sql: "SELECT seq, kind, time, detail FROM event WHERE session_id = ? ORDER BY seq",

@@ -68,10 +68,10 @@ extension SessionLog {
                 // The split row and the split event are one object: the same figures, always.
                 try db.execute(
                     sql: """
-                        INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s)
-                        VALUES (?, ?, ?, ?, ?)
+                        INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s, avg_hr)
+                        VALUES (?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [id, split.index, split.distance, split.duration, split.endTimer]
+                    arguments: [id, split.index, split.distance, split.duration, split.endTimer, split.averageHeartRate]
                 )
             }
         case .command(let id, let seq, let reply, let receivedAt):

@@ -35,6 +35,15 @@ public struct StoredSplit: Sendable, Equatable {
     public var distance: Double
     public var duration: Double
     public var endTimer: Double
+    public var averageHeartRate: Double?
+
+    public init(index: Int, distance: Double, duration: Double, endTimer: Double, averageHeartRate: Double? = nil) {
+        self.index = index
+        self.distance = distance
+        self.duration = duration
+        self.endTimer = endTimer
+        self.averageHeartRate = averageHeartRate
+    }
 }
 
 /// Everything `show` prints about one session.

@@ -7,13 +7,19 @@ public struct Split: Sendable, Equatable, Codable {
     public var duration: Double
     /// Session timer time at the end of the split (s).
     public var endTimer: Double
+    /// Mean of the beats received during the split (bpm); nil without a strap.
+    public var averageHeartRate: Double?
 
-    public init(index: Int, distance: Double, duration: Double, endTimer: Double) {
+    public init(index: Int, distance: Double, duration: Double, endTimer: Double, averageHeartRate: Double? = nil) {
         self.index = index
         self.distance = distance
         self.duration = duration
         self.endTimer = endTimer
+        self.averageHeartRate = averageHeartRate
     }
+
+    /// Seconds per kilometre over the split.
+    public var pace: Double { distance > 0 ? duration / distance * 1000 : 0 }
 }
 
 /// Cuts the session into splits, interpolating the moment each boundary was crossed.

@@ -20,6 +20,8 @@ public struct TrackSession: Sendable {
     private var splitTracker: SplitTracker
     private var track: TrackSimplifier
     private var heartRateStats: HeartRateStats?
+    /// Beats since the last split boundary, for the split's average heart rate.
+    private var splitBeats = (sum: 0.0, count: 0)
 
     public private(set) var distance = 0.0
     /// Time covered by fixes, manual pauses once closed included.
@@ -171,6 +173,9 @@ public struct TrackSession: Sendable {
     /// Adds a heart-rate sample; `time` is seconds on any monotonic clock.
     public mutating func heartRate(bpm: Int, at time: Double) {
         heartRateStats?.add(bpm: bpm, at: time)
+        guard (20...250).contains(bpm) else { return }
+        splitBeats.sum += Double(bpm)
+        splitBeats.count += 1
     }
 
     // MARK: Outputs
@@ -351,7 +356,11 @@ public struct TrackSession: Sendable {
         case nil:
             break
         }
-        for split in splitTracker.update(distance: distance, timer: movingTime) { events.append(.split(split)) }
+        for var split in splitTracker.update(distance: distance, timer: movingTime) {
+            if splitBeats.count > 0 { split.averageHeartRate = splitBeats.sum / Double(splitBeats.count) }
+            splitBeats = (0, 0)
+            events.append(.split(split))
+        }
         track.append(TrackPoint(time: time, position: current.filter.position))
     }
 

@@ -64,6 +64,7 @@ struct SessionDetailJSON: Encodable {
         var distance_m: Double
         var duration_s: Double
         var end_timer_s: Double
+        var avg_hr: Double?
     }
 
     struct EventJSON: Encodable {
@@ -88,7 +89,13 @@ struct SessionDetailJSON: Encodable {
         summary = detail.session.summaryJSON.map(JSONFragment.init)
         fixes = detail.fixCount
         splits = detail.splits.map {
-            SplitJSON(index: $0.index, distance_m: $0.distance, duration_s: $0.duration, end_timer_s: $0.endTimer)
+            SplitJSON(
+                index: $0.index,
+                distance_m: $0.distance,
+                duration_s: $0.duration,
+                end_timer_s: $0.endTimer,
+                avg_hr: $0.averageHeartRate
+            )
         }
         events = detail.events.map {
             EventJSON(

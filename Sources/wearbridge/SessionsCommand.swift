@@ -106,7 +106,8 @@ struct ShowCommand: ParsableCommand {
             "heart     \(detail.beatCount) samples logged",
         ]
         for split in detail.splits {
-            lines.append("split \(split.index)   \(TextFormat.clock(split.duration))")
+            let heart = split.averageHeartRate.map { "   \(Int($0.rounded())) bpm" } ?? ""
+            lines.append("split \(split.index)   \(TextFormat.clock(split.duration))\(heart)")
         }
         lines.append("events")
         for event in detail.events where event.kind != "split" {

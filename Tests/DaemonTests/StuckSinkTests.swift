@@ -13,7 +13,7 @@ private struct StuckSink: SessionSink {
     let capacity = 2
     let taken = Counter()
 
-    func consume(_ announcement: Announcement) async {
+    func consume(_ news: SessionNews) async {
         taken.increment()
         try? await Task.sleep(for: .seconds(86_400))
     }

@@ -1,0 +1,68 @@
+/// What a cue says, with its figures typed: the catalog turns it into words at the last moment,
+/// in the wearer's language and units.
+public enum CueMessage: Sendable, Equatable {
+    case sessionStarted
+    case sessionEnded(distance: Double, moving: Double, averagePace: Double?, averageHeartRate: Double?)
+    case paused
+    case resumed
+    case autoPaused
+    case autoResumed
+    /// The split as the data log holds it: number, duration (s), pace (s/km), average heart rate.
+    case split(index: Int, duration: Double, pace: Double, heartRate: Double?)
+    case summary([SummaryFigure])
+    case zone(ZoneCue)
+    /// `again`: it is still lost (the reminder).
+    case gpsLost(again: Bool)
+    case gpsRegained
+    case strapLost
+    case strapRegained
+    case contactLost
+    case batteryLow(percent: Int)
+    case linkLost
+    case linkBack
+    case say(String)
+
+    public var kind: CueKind {
+        switch self {
+        case .sessionStarted: .sessionStarted
+        case .sessionEnded: .sessionEnded
+        case .paused: .paused
+        case .resumed: .resumed
+        case .autoPaused: .autoPaused
+        case .autoResumed: .autoResumed
+        case .split: .split
+        case .summary: .summary
+        case .zone: .zone
+        case .gpsLost: .gpsLost
+        case .gpsRegained: .gpsRegained
+        case .strapLost: .strapLost
+        case .strapRegained: .strapRegained
+        case .contactLost: .contactLost
+        case .batteryLow: .batteryLow
+        case .linkLost: .linkLost
+        case .linkBack: .linkBack
+        case .say: .say
+        }
+    }
+}
+
+/// One figure of the periodic summary, with its value.
+public enum SummaryFigure: Sendable, Equatable {
+    /// Distance (m) and the time it took (s): "5 kilometres in 24 minutes 10 seconds".
+    case distanceIn(distance: Double, elapsed: Double)
+    case distance(Double)
+    case elapsed(Double)
+    /// s/km.
+    case averagePace(Double)
+    case currentPace(Double)
+    case heartRate(Int)
+    case averageHeartRate(Double)
+}
+
+/// A heart-rate zone cue: the zone entered, or where the wearer is against a target zone.
+public enum ZoneCue: Sendable, Equatable {
+    case entered(Int)
+    case above(target: Int)
+    case below(target: Int)
+    case inTarget(Int)
+}

@@ -1,0 +1,8 @@
+/// What became of an audio cue, reported by the cue player so that a field test can be reviewed
+/// from the data log: spoken (with the delay from its cause) or dropped (with why).
+public enum CueOutcome: Sendable, Equatable {
+    /// `delay`: seconds from the cause (a fix, a command, a beat) to the first sample handed to
+    /// the sound output; `synthesis`: seconds spent rendering it; `audio`: its length (s).
+    case spoken(kind: String, text: String, delay: Double, synthesis: Double, audio: Double)
+    case dropped(kind: String, text: String, reason: String)
+}

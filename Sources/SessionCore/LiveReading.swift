@@ -1,0 +1,50 @@
+/// The open session's figures at one instant, for sinks that speak or show them (cues): once a
+/// tick while a session is open, and once more from the summary the session ended with, so a
+/// closing cue speaks the recorded totals.
+public struct LiveReading: Sendable, Equatable {
+    public var sessionID: String
+    public var state: SessionLifecycle.State
+    /// Metres.
+    public var distance: Double
+    /// Seconds from the first usable fix, pauses included.
+    public var elapsed: Double
+    /// Timer time: pauses excluded (s).
+    public var moving: Double
+    /// s/km over moving time; nil before any distance.
+    public var averagePace: Double?
+    /// s/km now; nil while standing.
+    public var currentPace: Double?
+    /// The strap's latest beat while it streams; nil when it is silent, lost or absent.
+    public var heartRate: Int?
+    public var averageHeartRate: Double?
+    /// From the summary the session ended with.
+    public var isFinal: Bool
+    /// Monotonic instant it was read at.
+    public var at: Double
+
+    public init(
+        sessionID: String,
+        state: SessionLifecycle.State,
+        distance: Double,
+        elapsed: Double,
+        moving: Double,
+        averagePace: Double? = nil,
+        currentPace: Double? = nil,
+        heartRate: Int? = nil,
+        averageHeartRate: Double? = nil,
+        isFinal: Bool = false,
+        at: Double
+    ) {
+        self.sessionID = sessionID
+        self.state = state
+        self.distance = distance
+        self.elapsed = elapsed
+        self.moving = moving
+        self.averagePace = averagePace
+        self.currentPace = currentPace
+        self.heartRate = heartRate
+        self.averageHeartRate = averageHeartRate
+        self.isFinal = isFinal
+        self.at = at
+    }
+}

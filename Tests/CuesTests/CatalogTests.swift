@@ -1,0 +1,92 @@
+import CueLanguages
+import Cues
+import Foundation
+import Harness
+import Testing
+
+/// The words: golden texts in both languages and both unit systems, and strict catalogs.
+@Suite("Cue catalogs")
+struct CatalogTests {
+    let english = try! CueCatalogs(directory: nil).catalog("en")
+    let german = try! CueCatalogs(directory: nil).catalog("de")
+
+    @Test func englishMetric() {
+        let say = { (message: CueMessage) in english.text(message, units: .metric) }
+        #expect(
+            say(.summary([.distanceIn(distance: 5000, elapsed: 1450), .currentPace(290)]))
+                == "5 kilometres in 24 minutes 10 seconds, current pace 4 minutes 50 per kilometre."
+        )
+        #expect(
+            say(.split(index: 3, duration: 301.4, pace: 301.4, heartRate: 152.6))
+                == "Split 3, 5 minutes 1 second, pace 5 minutes 1 per kilometre, heart rate 153."
+        )
+        #expect(
+            say(.sessionEnded(distance: 10_234, moving: 3661, averagePace: 357.7, averageHeartRate: nil))
+                == "Session ended, 10.2 kilometres in 1 hour 1 minute 1 second, average pace 5 minutes 58 per kilometre."
+        )
+        #expect(say(.summary([.distance(640), .averagePace(300)])) == "640 metres, average pace 5 minutes per kilometre.")
+        #expect(say(.summary([.distance(1000)])) == "1 kilometre.")
+        #expect(say(.zone(.above(target: 3))) == "Above zone 3.")
+        #expect(say(.batteryLow(percent: 9)) == "Heart rate strap battery low, 9 percent.")
+    }
+
+    @Test func englishImperial() {
+        let say = { (message: CueMessage) in english.text(message, units: .imperial) }
+        #expect(
+            say(.summary([.distanceIn(distance: 8046.72, elapsed: 2400), .averagePace(298.26)]))
+                == "5 miles in 40 minutes, average pace 8 minutes per mile."
+        )
+        #expect(say(.summary([.distance(1609.344)])) == "1 mile.")
+        #expect(
+            say(.split(index: 1, duration: 300, pace: 300, heartRate: nil))
+                == "Split 1, 5 minutes, pace 8 minutes 3 per mile."
+        )
+    }
+
+    @Test func germanMetricAndImperial() {
+        #expect(
+            german.text(.summary([.distanceIn(distance: 5000, elapsed: 1450), .currentPace(290)]), units: .metric)
+                == "5 Kilometer in 24 Minuten 10 Sekunden, aktuelle Pace 4 Minuten 50 pro Kilometer."
+        )
+        #expect(
+            german.text(.sessionEnded(distance: 7250, moving: 2400, averagePace: 331, averageHeartRate: 148), units: .metric)
+                == "Training beendet, 7,25 Kilometer in 40 Minuten, durchschnittliche Pace 5 Minuten 31 pro Kilometer, "
+                + "durchschnittlicher Puls 148."
+        )
+        #expect(
+            german.text(.summary([.distance(2414.016)]), units: .imperial) == "1,5 Meilen."
+        )
+        #expect(german.text(.summary([.distance(1609.344)]), units: .imperial) == "1 Meile.")
+        #expect(german.text(.gpsLost(again: true), units: .metric) == "GPS weiterhin verloren.")
+        #expect(german.voice == "de" && english.voice == "en-gb")
+    }
+
+    @Test func aNewLanguageIsAFileNotCode() throws {
+        let directory = try temporaryDirectory("catalogs")
+        var text = String(decoding: CueCatalogs.builtIn["en"]!, as: UTF8.self)
+        text = text.replacingOccurrences(of: "language = \"en\"", with: "language = \"fr\"")
+            .replacingOccurrences(of: "\"Session started\"", with: "\"Séance commencée\"")
+        try text.write(toFile: "\(directory)/fr.toml", atomically: true, encoding: .utf8)
+        let catalogs = CueCatalogs(directory: directory)
+        #expect(catalogs.languages().contains("fr"))
+        #expect(try catalogs.catalog("fr").text(.sessionStarted, units: .metric) == "Séance commencée.")
+    }
+
+    @Test func aCatalogMissingATextOrWithAStrayKeyIsRefusedByName() throws {
+        let text = String(decoding: CueCatalogs.builtIn["en"]!, as: UTF8.self)
+        let missing = text.replacingOccurrences(of: "gps_regained = \"GPS back\"\n", with: "")
+        #expect {
+            try CueCatalogs.parse(missing, path: "x.toml")
+        } throws: { "\($0)".contains("texts.gps_regained") }
+        let stray = text.replacingOccurrences(of: "[texts]\n", with: "[texts]\ngps_regaind = \"typo\"\n")
+        #expect {
+            try CueCatalogs.parse(stray, path: "x.toml")
+        } throws: { "\($0)".contains("texts.gps_regaind") }
+        #expect {
+            try CueCatalogs.parse("language = \"xx\"\nvoice = 3\n", path: "x.toml")
+        } throws: { "\($0)".contains("voice") }
+        #expect {
+            try CueCatalogs(directory: nil).catalog("klingon")
+        } throws: { "\($0)".contains("de, en") }
+    }
+}

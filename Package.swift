@@ -215,7 +215,8 @@ let package = Package(
             name: "wearbridge",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
-                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire", "Cues", "CueAudio", "CueLanguages",
+                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire", "Cues", "CueAudio",
+                "CueLanguages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -247,7 +248,8 @@ let package = Package(
         .testTarget(
             name: "CuesTests",
             dependencies: [
-                "Cues", "CueLanguages", "CueAudio", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness", "Config",
+                "Cues", "CueLanguages", "CueAudio", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness",
+                "Config",
             ]
         ),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),

@@ -22,7 +22,7 @@ for run in gps-only:1 gps+strap:1 gps-only:2 gps+strap:2; do
   mkdir -p "$D/data"
   {
     printf '[gpsd]\nhost = "127.0.0.1"\nport = 2947\n[storage]\ndirectory = "%s/data"\n' "$D"
-    printf '[control]\nsocket = "%s/control.sock"\n[session]\nautostart = true\n' "$D"
+    printf '[control]\nsocket = "%s/control.sock"\n[session]\nautostart = true\n[cues]\nenabled = false\n' "$D"
     if [ "$phase" = "gps+strap" ]; then
       printf '[strap]\naddress = "%s"\naddress_type = "%s"\nadapter = "%s"\n' "$PEER_ADDRESS" "$PEER_ADDRESS_TYPE" "$HCI_DEVICE"
     fi

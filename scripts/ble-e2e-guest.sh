@@ -16,6 +16,8 @@ port = 2947
 directory = "$D/data"
 [control]
 socket = "$D/control.sock"
+[cues]
+enabled = false
 [strap]
 address = "$PEER_ADDRESS"
 address_type = "$PEER_ADDRESS_TYPE"

@@ -42,6 +42,9 @@ socket = "$work/control.sock"
 [session]
 activity = "$activity"
 autostart = true
+[cues]
+# A fresh machine has no sound server: the cues this run earns are printed at the end instead.
+enabled = false
 [phone]
 address = "127.0.0.1"
 port = $phone_port
@@ -75,4 +78,7 @@ kill -TERM "$phone"; wait "$phone" || true
 "$bin" outbox --storage "$work/data" | tail -4
 "$bin" sessions --storage "$work/data"
 "$bin" show "$("$bin" sessions --json --storage "$work/data" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')" --storage "$work/data"
+session=$("$bin" sessions --json --storage "$work/data" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+echo "the audio cues this session earns (wearbridge cues; \`wearbridge say\` speaks one):"
+"$bin" cues "$session" --storage "$work/data" --config "$work/wearbridge.toml"
 echo "data log: $work/data/wearbridge.sqlite (daemon log: $work/daemon.log); phone: $work/phone (log: $work/phone.log)"

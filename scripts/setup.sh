@@ -4,12 +4,14 @@
 # helpers), strace (the fsync figure of the daemon benchmark), systemd (systemd-analyze checks the unit),
 # libbluetooth-dev and pkg-config (the Bluetooth module links BlueZ's libbluetooth); iproute2,
 # nftables, openssl and sqlite3 for the phone link's tests (network namespaces with random drop,
-# fingerprints checked by hand, both ends' data read back). The Bluetooth
+# fingerprints checked by hand, both ends' data read back); libespeak-ng-dev (cues are rendered
+# by espeak-ng in process), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
+# the cue tests a real PulseAudio, espeak-ng and sox. The Bluetooth
 # end-to-end test installs its own VM packages (qemu, bluez; ../shared/ble-vm/README.md).
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
-    systemd iproute2 nftables openssl sqlite3)
+    systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

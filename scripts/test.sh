@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, protocol, golden replays of ../shared recordings, the CLI, the daemon
-# against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), and the Bluetooth end to end on a real Linux stack in a VM (scripts/ble-e2e.sh;
+# against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), audio
+# cues end to end on a real PulseAudio (Tests/cues; CUES_E2E=0 leaves it out), and the Bluetooth end to end on a real Linux stack in a VM (scripts/ble-e2e.sh;
 # BLE_E2E=0 leaves it out for a quick local run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,14 @@ scripts/no-leftovers.sh || status=1
 # Python grpcio phone, a lossy network namespace (PHONE_E2E=0 leaves it out).
 if [ "${PHONE_E2E:-1}" != 0 ]; then
     python3 Tests/phone-link/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# Audio cues end to end: a real PulseAudio with role ducking, music, the daemon's cues recorded
+# from the sink's monitor, the server killed and hung; ALSA through its file plugin (CUES_E2E=0
+# leaves it out).
+if [ "${CUES_E2E:-1}" != 0 ]; then
+    python3 Tests/cues/run.py || status=$?
     scripts/no-leftovers.sh || status=1
     [ "$status" -eq 0 ] || exit "$status"
 fi

@@ -24,7 +24,8 @@ extension ConfigParser {
             cues.language = language
         }
         cues.voice = try fields.string(table, "cues.voice", "voice")
-        if let rate = try fields.integer(table, "cues.rate", "rate", in: 80...450, allowed: "80 to 450 words a minute") {
+        if let rate = try fields.integer(table, "cues.rate", "rate", in: 80...450, allowed: "80 to 450 words a minute")
+        {
             cues.rate = rate
         }
         if let volume = try fields.integer(table, "cues.volume", "volume", in: 0...100, allowed: "0 to 100 (percent)") {
@@ -69,13 +70,24 @@ extension ConfigParser {
         if let every = try fields.number(table, "cues.summary_every_distance", "summary_every_distance", in: 0...1000) {
             cues.rules.summaryEveryDistance = every > 0 ? every * cues.units.unitLength : nil
         }
-        if let figures = try fields.choices(table, "cues.summary_figures", "summary_figures", as: CueSettings.Figure.self) {
+        if let figures = try fields.choices(
+            table,
+            "cues.summary_figures",
+            "summary_figures",
+            as: CueSettings.Figure.self
+        ) {
             cues.rules.summaryFigures = figures
         }
         if cues.rules.summaryEvery != nil || cues.rules.summaryEveryDistance != nil {
             cues.rules.groups.insert(.summary)
         }
-        cues.rules.targetZone = try fields.integer(table, "cues.target_zone", "target_zone", in: 1...5, allowed: "1 to 5")
+        cues.rules.targetZone = try fields.integer(
+            table,
+            "cues.target_zone",
+            "target_zone",
+            in: 1...5,
+            allowed: "1 to 5"
+        )
         if let quiet = try fields.bool(table, "cues.quiet_while_paused", "quiet_while_paused") {
             cues.rules.quietWhilePaused = quiet
         }

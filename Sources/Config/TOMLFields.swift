@@ -79,7 +79,12 @@ public struct TOMLFields: Sendable {
     }
 
     /// A number (integer or not) within `range`.
-    public func number(_ table: TOMLTable, _ name: String, _ key: String, in range: ClosedRange<Double>) throws -> Double? {
+    public func number(
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        in range: ClosedRange<Double>
+    ) throws -> Double? {
         guard let value = table[key] else { return nil }
         guard let number = value.double ?? value.int.map(Double.init), range.contains(number) else {
             throw ConfigError.badValue(
@@ -115,7 +120,12 @@ public struct TOMLFields: Sendable {
     ) throws -> [Choice]? where Choice.RawValue == String {
         guard let value = table[key] else { return nil }
         guard let array = value.array else {
-            throw ConfigError.badValue(path: path, key: name, value: "\(value)", allowed: "a list of " + Self.oneOf(Choice.self))
+            throw ConfigError.badValue(
+                path: path,
+                key: name,
+                value: "\(value)",
+                allowed: "a list of " + Self.oneOf(Choice.self)
+            )
         }
         var chosen: [Choice] = []
         for element in array {

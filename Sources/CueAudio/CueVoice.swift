@@ -48,6 +48,10 @@ public struct CueVoice: Sendable {
         let startedAt = Mutex<Double?>(nil)
         let clock = self.clock
         try await output.play(pcm, name: name) { startedAt.withLock { $0 = clock() } }
-        return Spoken(synthesis: rendered - begin, audio: pcm.duration, startedAt: startedAt.withLock { $0 } ?? rendered)
+        return Spoken(
+            synthesis: rendered - begin,
+            audio: pcm.duration,
+            startedAt: startedAt.withLock { $0 } ?? rendered
+        )
     }
 }

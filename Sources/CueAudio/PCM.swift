@@ -25,7 +25,9 @@ public struct PCM: Sendable, Equatable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(44 + dataBytes)
         func put(_ text: String) { bytes += Array(text.utf8) }
-        func put32(_ value: Int) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) } }
+        func put32(_ value: Int) {
+            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
         func put16(_ value: Int) { bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
         put("RIFF")
         put32(36 + dataBytes)

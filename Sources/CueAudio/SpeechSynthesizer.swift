@@ -20,7 +20,9 @@ public final class SpeechSynthesizer: Sendable {
 
     /// `rate` in words per minute (80...450); `volume` in percent of full level.
     public func render(_ text: String, voice: String, rate: Int, volume: Int) async throws -> PCM {
-        let pcm = try await thread.runIfActive { try Engine.library.withLock { try $0.render(text, voice: voice, rate: rate) } }
+        let pcm = try await thread.runIfActive {
+            try Engine.library.withLock { try $0.render(text, voice: voice, rate: rate) }
+        }
         return pcm.scaled(percent: volume)
     }
 }
@@ -85,7 +87,9 @@ private struct Engine: ~Copyable {
         espeak_SetSynthCallback { samples, count, events in
             guard let events, let context = events.pointee.user_data else { return 0 }
             let collector = Unmanaged<SampleCollector>.fromOpaque(context).takeUnretainedValue()
-            if let samples, count > 0 { collector.samples.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count))) }
+            if let samples, count > 0 {
+                collector.samples.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
+            }
             return 0
         }
         let rate = Int(espeak_ng_GetSampleRate())

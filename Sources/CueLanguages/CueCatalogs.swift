@@ -53,7 +53,12 @@ public struct CueCatalogs: Sendable {
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw .syntax(path: path, line: error.source.begin.line, column: error.source.begin.column, reason: error.description)
+            throw .syntax(
+                path: path,
+                line: error.source.begin.line,
+                column: error.source.begin.column,
+                reason: error.description
+            )
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }

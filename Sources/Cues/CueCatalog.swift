@@ -37,7 +37,9 @@ public struct CueCatalog: Sendable, Equatable {
         words: [String: [String]],
         texts: [String: String]
     ) throws(CatalogError) {
-        for key in Self.requiredTexts where texts[key] == nil { throw .missing(language: language, key: "texts.\(key)") }
+        for key in Self.requiredTexts where texts[key] == nil {
+            throw .missing(language: language, key: "texts.\(key)")
+        }
         for key in Self.requiredWords where words[key]?.count != 2 {
             throw .missing(language: language, key: "words.\(key) (as [singular, plural])")
         }
@@ -63,7 +65,8 @@ public struct CueCatalog: Sendable, Equatable {
         case .sessionEnded(let distance, let moving, let pace, let heartRate):
             parts =
                 [fill("session_ended")]
-                + (distance > 0 ? [fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)])] : [])
+                + (distance > 0
+                    ? [fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)])] : [])
                 + (pace.map { [fill("average_pace", ["pace": say.pace($0)])] } ?? [])
                 + (heartRate.map { [fill("average_heart_rate", ["heart_rate": say.number($0, decimals: 0)])] } ?? [])
         case .paused: parts = [fill("paused")]
@@ -104,7 +107,8 @@ public struct CueCatalog: Sendable, Equatable {
         case .averagePace(let pace): fill("summary_average_pace", ["pace": say.pace(pace)])
         case .currentPace(let pace): fill("summary_current_pace", ["pace": say.pace(pace)])
         case .heartRate(let bpm): fill("summary_heart_rate", ["heart_rate": String(bpm)])
-        case .averageHeartRate(let bpm): fill("summary_average_heart_rate", ["heart_rate": say.number(bpm, decimals: 0)])
+        case .averageHeartRate(let bpm):
+            fill("summary_average_heart_rate", ["heart_rate": say.number(bpm, decimals: 0)])
         }
     }
 

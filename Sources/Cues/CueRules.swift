@@ -67,7 +67,14 @@ public struct CueRules: Sendable {
         case .track(.autoResumed):
             autoPause.set(false, at: now, causedAt: cause)
         case .track(.split(let split)):
-            cue(.split(index: split.index, duration: split.duration, pace: split.pace, heartRate: split.averageHeartRate))
+            cue(
+                .split(
+                    index: split.index,
+                    duration: split.duration,
+                    pace: split.pace,
+                    heartRate: split.averageHeartRate
+                )
+            )
         case .track(.gpsLost):
             gpsLostSince = now
             gpsRemindedAt = now
@@ -151,7 +158,12 @@ public struct CueRules: Sendable {
             let figures = summaryFigures(reading)
             if !figures.isEmpty {
                 cues.append(
-                    Cue(.summary(figures), causedAt: reading.at, dueAt: now, freshness: settings.freshness(of: .summary))
+                    Cue(
+                        .summary(figures),
+                        causedAt: reading.at,
+                        dueAt: now,
+                        freshness: settings.freshness(of: .summary)
+                    )
                 )
             }
         }

@@ -14,7 +14,8 @@ struct Phrasing {
         let value = metres / units.unitLength
         let decimals = value < 10 ? 2 : 1
         let shown = rounded(value, decimals: decimals)
-        return "\(number(shown, decimals: decimals)) \(catalog.word(units == .metric ? "kilometre" : "mile", count: shown))"
+        return
+            "\(number(shown, decimals: decimals)) \(catalog.word(units == .metric ? "kilometre" : "mile", count: shown))"
     }
 
     /// Whole seconds as hours, minutes and seconds, zero parts left out.

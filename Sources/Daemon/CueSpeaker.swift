@@ -57,7 +57,9 @@ struct CueSpeaker: EngineProducer {
                 if missed == 0 {
                     logger.error(
                         "cannot play cues: counted and dropped until the sound output works again",
-                        metadata: ["error": "\(error)", "cue": "\(cue.kind.rawValue)", "route": "\(voice.output.route)"]
+                        metadata: [
+                            "error": "\(error)", "cue": "\(cue.kind.rawValue)", "route": "\(voice.output.route)",
+                        ]
                     )
                 }
                 missed += 1

@@ -157,7 +157,13 @@ public struct Daemon: Service {
                 CueSink(schedule: schedule, report: { inbox.send(.cue($0)) }, catalog: cues.catalog, units: cues.units)
             )
             producers.append(
-                CueSpeaker(schedule: schedule, voice: cues.voice, catalog: cues.catalog, units: cues.units, logger: logger)
+                CueSpeaker(
+                    schedule: schedule,
+                    voice: cues.voice,
+                    catalog: cues.catalog,
+                    units: cues.units,
+                    logger: logger
+                )
             )
         }
         let fanOut = SinkFanOut(sinks: sinks, logger: logger)

@@ -71,7 +71,9 @@ extension SessionLog {
                         INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s, avg_hr)
                         VALUES (?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [id, split.index, split.distance, split.duration, split.endTimer, split.averageHeartRate]
+                    arguments: [
+                        id, split.index, split.distance, split.duration, split.endTimer, split.averageHeartRate,
+                    ]
                 )
             }
         case .command(let id, let seq, let reply, let receivedAt):

@@ -165,7 +165,7 @@ struct DaemonBench: ParsableCommand {
 
     // MARK: Helpers
 
-    private func writeConfig(directory: String, gpsdPort: Int, autostart: Bool) throws -> String {
+    private func writeConfig(directory: String, gpsdPort: Int, autostart: Bool, cues: Bool = false) throws -> String {
         try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
         let path = "\(directory)/wearbridge.toml"
         try """
@@ -177,6 +177,8 @@ struct DaemonBench: ParsableCommand {
         socket = "\(directory)/control.sock"
         [session]
         autostart = \(autostart)
+        [cues]
+        enabled = \(cues)
         [log]
         level = "warning"
         """.write(toFile: path, atomically: true, encoding: .utf8)

@@ -71,7 +71,12 @@ struct CuesCommand: ParsableCommand {
         var settings = config.cueSettings
         // Recordings carry beats only with a strap: zones whenever beats are there.
         settings.zones = settings.zones ?? config.controller.heartRateZones
-        let timeline = CueTimeline(settings: settings, catalog: catalog, units: config.cues.units, rate: config.cues.rate)
+        let timeline = CueTimeline(
+            settings: settings,
+            catalog: catalog,
+            units: config.cues.units,
+            rate: config.cues.rate
+        )
         let inputs = try self.inputs(config: config, logger: logger)
         for entry in timeline.run(inputs, configuration: config.controller) {
             StandardOutput.line(json ? Self.json(entry) : Self.text(entry))
@@ -107,7 +112,8 @@ struct CuesCommand: ParsableCommand {
     static func text(_ entry: CueTimeline.Entry) -> String {
         let clock = TextFormat.clock(entry.at)
         let outcome = entry.dropped.map { "  dropped (\($0.rawValue))" } ?? ""
-        return "\(clock)  \(entry.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(entry.text)\(outcome)"
+        return
+            "\(clock)  \(entry.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(entry.text)\(outcome)"
     }
 
     static func json(_ entry: CueTimeline.Entry) -> String {

@@ -24,7 +24,9 @@ struct CatalogTests {
             say(.sessionEnded(distance: 10_234, moving: 3661, averagePace: 357.7, averageHeartRate: nil))
                 == "Session ended, 10.2 kilometres in 1 hour 1 minute 1 second, average pace 5 minutes 58 per kilometre."
         )
-        #expect(say(.summary([.distance(640), .averagePace(300)])) == "640 metres, average pace 5 minutes per kilometre.")
+        #expect(
+            say(.summary([.distance(640), .averagePace(300)])) == "640 metres, average pace 5 minutes per kilometre."
+        )
         #expect(say(.summary([.distance(1000)])) == "1 kilometre.")
         #expect(say(.zone(.above(target: 3))) == "Above zone 3.")
         #expect(say(.batteryLow(percent: 9)) == "Heart rate strap battery low, 9 percent.")
@@ -49,7 +51,10 @@ struct CatalogTests {
                 == "5 Kilometer in 24 Minuten 10 Sekunden, aktuelle Pace 4 Minuten 50 pro Kilometer."
         )
         #expect(
-            german.text(.sessionEnded(distance: 7250, moving: 2400, averagePace: 331, averageHeartRate: 148), units: .metric)
+            german.text(
+                .sessionEnded(distance: 7250, moving: 2400, averagePace: 331, averageHeartRate: 148),
+                units: .metric
+            )
                 == "Training beendet, 7,25 Kilometer in 40 Minuten, durchschnittliche Pace 5 Minuten 31 pro Kilometer, "
                 + "durchschnittlicher Puls 148."
         )

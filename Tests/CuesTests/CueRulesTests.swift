@@ -13,11 +13,24 @@ struct CueRulesTests {
         .announcement(Announcement(event, sessionID: id, receivedAt: time))
     }
 
-    func reading(at time: Double, state: SessionLifecycle.State = .active, bpm: Int? = nil, distance: Double = 0)
+    func reading(
+        at time: Double,
+        state: SessionLifecycle.State = .active,
+        bpm: Int? = nil,
+        distance: Double = 0
+    )
         -> SessionNews
     {
         .reading(
-            LiveReading(sessionID: id, state: state, distance: distance, elapsed: time, moving: time, heartRate: bpm, at: time)
+            LiveReading(
+                sessionID: id,
+                state: state,
+                distance: distance,
+                elapsed: time,
+                moving: time,
+                heartRate: bpm,
+                at: time
+            )
         )
     }
 
@@ -35,7 +48,8 @@ struct CueRulesTests {
         for step in 0..<20 {
             let t = 10 + Double(step) * 3
             let event: TrackEvent =
-                step.isMultiple(of: 2) ? .autoPaused(at: GPSTime(seconds: t)) : .autoResumed(at: GPSTime(seconds: t), pausedFor: 3)
+                step.isMultiple(of: 2)
+                ? .autoPaused(at: GPSTime(seconds: t)) : .autoResumed(at: GPSTime(seconds: t), pausedFor: 3)
             script.append((t, announce(.track(event), at: t)))
             script.append((t + 1, reading(at: t + 1)))
         }
@@ -120,7 +134,11 @@ struct CueRulesTests {
         script += (11...250).map { (Double($0), reading(at: Double($0))) }
         script.append((251, announce(.track(.gpsRegained(at: GPSTime(seconds: 251), after: 246)), at: 251)))
         let made = run(&rules, script).map(\.1.message)
-        #expect(made == [.sessionStarted, .gpsLost(again: false), .gpsLost(again: true), .gpsLost(again: true), .gpsRegained])
+        #expect(
+            made == [
+                .sessionStarted, .gpsLost(again: false), .gpsLost(again: true), .gpsLost(again: true), .gpsRegained,
+            ]
+        )
     }
 
     @Test func strapBatteryLowOnceAndStrapFlapsNotAtAll() {

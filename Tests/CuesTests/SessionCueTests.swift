@@ -35,7 +35,9 @@ struct SessionCueTests {
                     )
                 )
             )
-            entries.append(.heartRate(HeartRateSample(bpm: 140 + second / 60, contact: .detected, receivedAt: 1000.5 + t)))
+            entries.append(
+                .heartRate(HeartRateSample(bpm: 140 + second / 60, contact: .detected, receivedAt: 1000.5 + t))
+            )
         }
         return entries
     }
@@ -71,7 +73,10 @@ struct SessionCueTests {
         }
         #expect(stored.count == 2)
         #expect(
-            splits == stored.map { .split(index: $0.index, duration: $0.duration, pace: $0.pace, heartRate: $0.averageHeartRate) }
+            splits
+                == stored.map {
+                    .split(index: $0.index, duration: $0.duration, pace: $0.pace, heartRate: $0.averageHeartRate)
+                }
         )
         // The beats of each split, not of the whole session: the second split's average is higher.
         let averages = stored.compactMap(\.averageHeartRate)

@@ -8,7 +8,12 @@ struct SpeechTests {
     let synthesizer = SpeechSynthesizer()
 
     @Test func rendersSpeechInEnglishAndGerman() async throws {
-        let english = try await synthesizer.render("Split 3, 5 minutes 1 second", voice: "en-gb", rate: 175, volume: 100)
+        let english = try await synthesizer.render(
+            "Split 3, 5 minutes 1 second",
+            voice: "en-gb",
+            rate: 175,
+            volume: 100
+        )
         let german = try await synthesizer.render("Abschnitt 3, 5 Minuten", voice: "de", rate: 175, volume: 100)
         for pcm in [english, german] {
             #expect(pcm.sampleRate == 22_050)

@@ -121,7 +121,7 @@ class Setup:
         self.wear_config = os.path.join(self.dir, "wear.toml")
         with open(self.wear_config, "w") as f:
             f.write(f"""[gpsd]\nhost = "127.0.0.1"\nport = {self.gpsd_port}\n[storage]\ndirectory = "{self.wear_dir}"\n
-[control]\nsocket = "{self.dir}/control.sock"\n[session]\nautostart = true\n
+[control]\nsocket = "{self.dir}/control.sock"\n[session]\nautostart = true\n[cues]\nenabled = false\n
 [phone]\naddress = "{self.phone_host}"\nport = {self.dial_port}\ncertificate = "{self.phone_dir}/identity.crt.pem"\nname = "pi"\n""")
 
     def gpsfake(self, cycle="0.05", recording=RECORDING):

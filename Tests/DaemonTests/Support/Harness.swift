@@ -93,6 +93,8 @@ final class DaemonUnderTest: @unchecked Sendable {
             socket = "\(socketPath)"
             [session]
             autostart = \(autostart)
+            [cues]
+            enabled = false
             \(extra)
             """
         try text.write(toFile: configPath, atomically: true, encoding: .utf8)

@@ -48,6 +48,7 @@ func testConfig(directory: String, gpsdPort: Int, autostart: Bool = true) throws
     config.gpsd = .tcp(host: "127.0.0.1", port: gpsdPort)
     config.storageDirectory = "\(directory)/data"
     config.controlSocket = "\(directory)/control.sock"
+    config.cues.enabled = false
     config.autostart = autostart
     try FileManager.default.createDirectory(atPath: config.storageDirectory, withIntermediateDirectories: true)
     return config

@@ -79,6 +79,19 @@ struct ConfigParserTests {
         ("[strap]\nsilence_after = 1", "strap.silence_after = 1", "from 2 s"),
         ("[strap]\nmax_heart_rate = 300", "strap.max_heart_rate = 300", "100 to 250"),
         ("[strap]\nmac = \"x\"", "strap.mac", "address"),
+        ("[cues]\nenabled = 1", "cues.enabled", "true or false"),
+        ("[cues]\nrate = 20", "cues.rate = 20", "80 to 450"),
+        ("[cues]\nvolume = 150", "cues.volume = 150", "0 to 100"),
+        ("[cues]\nunits = \"furlongs\"", "cues.units = \"furlongs\"", "\"metric\", \"imperial\""),
+        ("[cues]\noutput = \"jack\"", "cues.output = \"jack\"", "\"auto\", \"pulse\", \"alsa\""),
+        ("[cues]\nkinds = [\"splits\", \"laps\"]", "cues.kinds", "\"lifecycle\""),
+        ("[cues]\nkinds = [\"splits\", \"splits\"]", "cues.kinds", "at most once"),
+        ("[cues]\nsummary_every = \"10s\"", "cues.summary_every", "30 s to 24 h"),
+        ("[cues]\nsummary_figures = [\"speed\"]", "cues.summary_figures", "\"current_pace\""),
+        ("[cues]\ntarget_zone = 6", "cues.target_zone = 6", "1 to 5"),
+        ("[cues]\nlanguage = \"../etc\"", "cues.language", "language code"),
+        ("[cues]\ncatalogs = \"cues\"", "cues.catalogs", "absolute path"),
+        ("[cues]\nvoices = \"de\"", "cues.voices", "voice"),
     ])
     func aBadConfigurationIsRefusedByName(text: String, names: String, allowed: String) {
         do {
@@ -104,6 +117,47 @@ struct ConfigParserTests {
         #expect(byAddress.controller.heartRateZones?.maxHeartRate == 181)
         #expect(try parser.parse("[strap]\naddress = \"first-seen\"").strap.choice == .firstSeen)
         #expect(try parser.parse("").strap.choice == WearbridgeConfig.Strap.Choice.none)
+    }
+
+    @Test func cuesAreOnByDefaultAndTheirKeysAreRead() throws {
+        let defaults = try parser.parse("")
+        #expect(defaults.cues.enabled && defaults.cues.language == "en" && defaults.cues.units == .metric)
+        #expect(defaults.cues.rules.summaryEvery == nil && defaults.cues.rules.summaryEveryDistance == nil)
+        #expect(defaults.cueSettings.zones == nil, "no strap, no zone cues")
+        let config = try parser.parse(
+            """
+            [strap]
+            address = "first-seen"
+            max_heart_rate = 180
+            [cues]
+            language = "de"
+            voice = "de"
+            rate = 160
+            volume = 80
+            units = "imperial"
+            output = "alsa"
+            alsa_device = "plughw:1,0"
+            role = "event"
+            kinds = ["splits", "zones", "gps"]
+            summary_every = "5m"
+            summary_every_distance = 1
+            summary_figures = ["distance", "current_pace", "heart_rate"]
+            target_zone = 3
+            quiet_while_paused = false
+            dwell = 8
+            """
+        )
+        let cues = config.cues
+        #expect(cues.language == "de" && cues.voice == "de" && cues.rate == 160 && cues.volume == 80)
+        #expect(
+            cues.units == .imperial && cues.output == .alsa && cues.alsaDevice == "plughw:1,0" && cues.role == "event"
+        )
+        #expect(cues.rules.groups == [.splits, .zones, .gps, .summary, .say])
+        #expect(cues.rules.summaryEvery == 300)
+        #expect(abs((cues.rules.summaryEveryDistance ?? 0) - 1609.344) < 1e-9)
+        #expect(cues.rules.summaryFigures == [.distance, .currentPace, .heartRate])
+        #expect(cues.rules.targetZone == 3 && !cues.rules.quietWhilePaused && cues.rules.dwell == 8)
+        #expect(config.cueSettings.zones?.maxHeartRate == 180)
     }
 
     @Test func brokenTOMLSaysWhere() {

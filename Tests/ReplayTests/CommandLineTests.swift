@@ -26,6 +26,29 @@ import Testing
         #expect(splits.first?["index"] as? Int == 1)
     }
 
+    @Test func cuesOfARecordingAreTheSameEveryRun() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("wearbridge-cues-\(getpid()).toml")
+        try Data().write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let arguments = ["cues", "--config", empty.path, "../shared/benchmarks/gps/park_loop_run.jsonl"]
+        let first = try run(arguments)
+        let second = try run(arguments)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out == second.out)
+        let lines = first.out.split(separator: "\n")
+        #expect(lines.first?.contains("Session started.") == true)
+        #expect(lines.filter { $0.contains(" split ") }.count == 6)
+        #expect(lines.last?.contains("Session ended, 6.01 kilometres") == true)
+        let german = try run(arguments + ["--language", "de", "--units", "imperial", "--json"])
+        let objects = try german.out.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.first?["text"] as? String == "Training gestartet.")
+        #expect((objects.last?["text"] as? String)?.contains("Meilen") == true)
+        let unknown = try run(["cues", "--config", empty.path, "no-such-session", "--storage", "/nonexistent"])
+        #expect(unknown.status != 0 && !unknown.err.isEmpty)
+    }
+
     @Test func aMissingFileIsAClearErrorAndTheOthersStillReplay() throws {
         let result = try run([
             "replay", "--json", "/nonexistent/recording.jsonl", "../shared/benchmarks/gps/stationary_5min.jsonl",

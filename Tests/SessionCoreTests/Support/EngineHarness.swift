@@ -66,7 +66,8 @@ struct EngineHarness {
         open: [RecoveredSession] = [],
         disk: [SessionRow] = [],
         startingAt monotonic: Double = 1000,
-        phoneLink: Bool = false
+        phoneLink: Bool = false,
+        readings: Bool = false
     ) {
         self.disk = disk
         let engineConfiguration = SessionEngine.Configuration(
@@ -75,7 +76,8 @@ struct EngineHarness {
             retryInterval: 2,
             maxPendingRows: maxPendingRows,
             traceFixes: true,
-            phoneLink: phoneLink
+            phoneLink: phoneLink,
+            readings: readings
         )
         now = Instant(monotonic: monotonic, system: 1_700_000_000)
         engine = SessionEngine.recovering(

@@ -62,10 +62,9 @@ struct PlayerProcess {
         }
     }
 
-    /// SIGTERM, then SIGKILL a moment later if it is still there.
+    /// A player has nothing to save: SIGKILL, to it and anything it started.
     private static func kill(_ pid: Int32) {
-        _ = Glibc.kill(pid, SIGTERM)
-        usleep(100_000)
+        _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
     }
 

@@ -79,6 +79,6 @@ kill -TERM "$phone"; wait "$phone" || true
 "$bin" sessions --storage "$work/data"
 "$bin" show "$("$bin" sessions --json --storage "$work/data" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')" --storage "$work/data"
 session=$("$bin" sessions --json --storage "$work/data" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
-echo "the audio cues this session earns (wearbridge cues; \`wearbridge say\` speaks one):"
+echo "the audio cues this session earns (wearbridge cues; times on the daemon's clock, and the demo played at 60x):"
 "$bin" cues "$session" --storage "$work/data" --config "$work/wearbridge.toml"
 echo "data log: $work/data/wearbridge.sqlite (daemon log: $work/daemon.log); phone: $work/phone (log: $work/phone.log)"

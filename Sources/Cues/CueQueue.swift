@@ -1,7 +1,8 @@
 /// Cues waiting to be spoken, and the one being spoken: one at a time, never two at once.
 ///
 /// The next cue is the most urgent (then the oldest); a waiting cue past its freshness is dropped
-/// rather than spoken late; a newer cue on the same topic replaces a waiting one; past `capacity`
+/// rather than spoken late; a newer cue on the same topic replaces a waiting one; the end of a
+/// session drops its waiting splits, zones and summaries; past `capacity`
 /// the least urgent, oldest cue goes. Every cue that is not spoken comes back as `Dropped`.
 public struct CueQueue: Sendable {
     public enum DropReason: String, Sendable, Codable {
@@ -9,6 +10,8 @@ public struct CueQueue: Sendable {
         case stale
         /// A newer cue on the same topic came.
         case replaced
+        /// The session ended first: its closing cue sums it up.
+        case superseded
         /// The queue was full.
         case overflow
         /// The sound output failed (no server, killed mid-cue, no device).
@@ -38,6 +41,14 @@ public struct CueQueue: Sendable {
         var dropped: [Dropped] = []
         if let index = waiting.firstIndex(where: { $0.kind.topic == cue.kind.topic }) {
             dropped.append(Dropped(cue: waiting.remove(at: index), reason: .replaced))
+        }
+        if cue.kind == .sessionEnded {
+            // A split or a summary after "session ended" is old news.
+            waiting.removeAll { waiting in
+                guard waiting.priority > .urgent else { return false }
+                dropped.append(Dropped(cue: waiting, reason: .superseded))
+                return true
+            }
         }
         waiting.append(cue)
         if waiting.count > capacity, let index = leastWorth() {

@@ -47,7 +47,8 @@ public struct CueTimeline {
             rules: CueRules(settings: settings)
         )
         for input in inputs {
-            guard let time = Self.time(of: input) else { continue }
+            // A command was logged between the inputs around it: it takes the time of the last one.
+            guard let time = Self.time(of: input) ?? run.now else { continue }
             run.advance(to: time)
             var output = SessionOutput()
             switch input {

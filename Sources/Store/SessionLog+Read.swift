@@ -47,9 +47,10 @@ extension SessionLog {
             let chosen = matches.first(where: { $0.id == prefix }) ?? session
             let splits = try Row.fetchAll(
                 db,
+                // A log the daemon has not migrated yet (read by a newer CLI) has no heart rate per split.
                 sql: """
-                    SELECT idx, distance_m, duration_s, end_timer_s, avg_hr FROM split
-                    WHERE session_id = ? ORDER BY idx
+                    SELECT idx, distance_m, duration_s, end_timer_s, \(try Self.hasSplitHeartRate(db) ? "avg_hr" : "NULL")
+                    FROM split WHERE session_id = ? ORDER BY idx
                     """,
                 arguments: [chosen.id]
             ).map {
@@ -232,5 +233,9 @@ extension SessionLog {
             escaped.append(character)
         }
         return escaped + "%"
+    }
+
+    private static func hasSplitHeartRate(_ db: Database) throws -> Bool {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(split)").contains { $0["name"] == "avg_hr" }
     }
 }

@@ -61,6 +61,23 @@ struct CueQueueTests {
         #expect(queue.next(at: 5).cue?.message == .split(index: 2, duration: 290, pace: 290, heartRate: nil))
     }
 
+    @Test func theEndOfASessionDropsItsWaitingSplitsAndSummaries() {
+        var queue = CueQueue()
+        _ = queue.add(cue(.paused, at: 0))
+        #expect(queue.next(at: 0).cue?.kind == .paused)
+        _ = queue.add(cue(.split(index: 5, duration: 311, pace: 311, heartRate: nil), at: 1))
+        _ = queue.add(cue(.summary([.distance(5000)]), at: 1))
+        _ = queue.add(cue(.gpsLost(again: false), at: 1))
+        let dropped = queue.add(
+            cue(.sessionEnded(distance: 5840, moving: 1871, averagePace: 320, averageHeartRate: nil), at: 2)
+        )
+        #expect(dropped.map(\.reason) == [.superseded, .superseded])
+        queue.finished()
+        #expect(queue.next(at: 3).cue?.kind == .gpsLost)
+        queue.finished()
+        #expect(queue.next(at: 4).cue?.kind == .sessionEnded)
+    }
+
     @Test func pastItsCapacityTheLeastUrgentOldestGoes() {
         var queue = CueQueue(capacity: 2)
         _ = queue.add(cue(.summary([.distance(1)]), at: 0))

@@ -26,7 +26,7 @@ struct CueSpeaker: EngineProducer {
             let (cue, stale) = schedule.next(at: MonotonicClock.now())
             for dropped in stale { inbox.send(.cue(dropped.outcome(catalog, units))) }
             guard let cue else {
-                // Woken by a new cue, or every second to drop the stale ones.
+                // Idle: nothing waits (a waiting cue is taken at once), so sleep until one is queued.
                 _ = await wakes.next()
                 continue
             }

@@ -54,7 +54,7 @@ struct StoreWriterTests {
                     )
                 )
             )
-            #expect(await eventually(timeout: 5) { reports.all.count == 1 })
+            #expect(await eventually(timeout: 30) { reports.all.count == 1 })
             let pages = try await log.writer!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
             try await log.writer!.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA max_page_count = \(pages)")
@@ -63,7 +63,7 @@ struct StoreWriterTests {
             send.yield(.lookUp(commandID: "s"))
             try await Task.sleep(for: .milliseconds(300))
             send.yield(.write(WriteBatch(id: 3, rows: fixes)))
-            #expect(await eventually(timeout: 5) { reports.all.count == 4 })
+            #expect(await eventually(timeout: 30) { reports.all.count == 4 })
             try await log.writer!.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA max_page_count = 1000000")
             }

@@ -73,6 +73,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
+        // streamed to a file, never held whole.
+        .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),
         // Reconnect backoff, the reconnect loop and the monotonic clock every link (gpsd, Bluetooth) shares.
         .target(name: "LinkTiming", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The kernel Bluetooth stack: L2CAP ATT bearer, LE scanning, the strap link that never gives up.
@@ -216,7 +219,7 @@ let package = Package(
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire", "Cues", "CueAudio",
-                "CueLanguages",
+                "CueLanguages", "Export",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -231,6 +234,7 @@ let package = Package(
             name: "wearbridge-bench",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "LinkTiming", "LineFraming", "Replay", "Harness",
+                "Store", "HeartRate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -87,8 +87,28 @@ extension SessionLog {
 
     /// The inputs of a session in order, to rebuild it after a crash, and the next free sequence.
     public func journal(of sessionID: String) throws -> (entries: [SessionController.JournalEntry], nextSeq: Int) {
+        var entries: [SessionController.JournalEntry] = []
+        try streamJournal(of: sessionID) { entries.append($0.entry) }
+        let maxSeq = try reader.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT max(m) FROM (
+                        SELECT max(seq) AS m FROM fix WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1)
+                    """,
+                arguments: [sessionID]
+            ) ?? 0
+        }
+        return (entries, maxSeq + 1)
+    }
+
+    /// A session's logged inputs (fixes, beats, applied commands) one at a time in sequence order,
+    /// from three cursors merged: a 12-hour session is never held whole (exports, recovery).
+    public func streamJournal(of sessionID: String, _ body: (JournalItem) throws -> Void) throws {
         try reader.read { db in
-            var entries: [(Int, SessionController.JournalEntry)] = []
             let fixes = try Row.fetchCursor(
                 db,
                 sql: """
@@ -96,67 +116,62 @@ extension SessionLog {
                     FROM fix WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
-            )
-            while let row = try fixes.next() {
-                let time: Double? = row[2]
-                let lat: Double? = row[4]
-                let lon: Double? = row[5]
-                let position = lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }
-                let fix = Fix(
-                    mode: row[3],
-                    time: time.map(GPSTime.init(seconds:)),
-                    position: position,
-                    errorEast: row[6],
-                    errorNorth: row[7],
-                    horizontalError: row[8],
-                    speed: row[9],
-                    track: row[10],
-                    speedError: row[11],
-                    receivedAt: row[1]
-                )
-                entries.append((row[0], .fix(fix)))
-            }
+            ).map { row in JournalItem(seq: row[0], entry: .fix(Self.fix(row)), time: row[2]) }
             let beats = try Row.fetchCursor(
                 db,
-                sql:
-                    "SELECT seq, received, bpm, contact, energy_kj, rr, payload FROM heart_rate WHERE session_id = ? ORDER BY seq",
+                sql: """
+                    SELECT seq, received, time, bpm, contact, energy_kj, rr, payload
+                    FROM heart_rate WHERE session_id = ? ORDER BY seq
+                    """,
                 arguments: [sessionID]
-            )
-            while let row = try beats.next() {
+            ).map { row in
                 let sample = HeartRateSample(
-                    bpm: row[2],
-                    contact: SensorContact(storedName: row[3]),
-                    energyExpended: row[4],
-                    rrIntervals: Self.rr(row[5]),
+                    bpm: row[3],
+                    contact: SensorContact(storedName: row[4]),
+                    energyExpended: row[5],
+                    rrIntervals: Self.rr(row[6]),
                     receivedAt: row[1] ?? 0,
-                    payload: (row[6] as Data?).map { [UInt8]($0) } ?? []
+                    payload: (row[7] as Data?).map { [UInt8]($0) } ?? []
                 )
-                entries.append((row[0], .heartRate(sample)))
+                return JournalItem(seq: row[0], entry: .heartRate(sample), time: row[2])
             }
-            for row in try Row.fetchAll(
+            // Only what was applied: a refusal changed nothing, and an expired command must stay unapplied.
+            let commands = try Row.fetchCursor(
                 db,
-                // Only what was applied: a refusal changed nothing, and an expired command must stay unapplied.
                 sql: "SELECT seq, command, id FROM command WHERE session_id = ? AND accepted = 1 ORDER BY seq",
                 arguments: [sessionID]
-            ) {
-                guard let command = SessionCommand(rawValue: row[1]) else { continue }
-                entries.append((row[0], .command(command, id: row[2])))
+            ).compactMap { row -> JournalItem? in
+                guard let command = SessionCommand(rawValue: row[1]) else { return nil }
+                return JournalItem(seq: row[0], entry: .command(command, id: row[2]), time: nil)
             }
-            let maxSeq =
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT max(m) FROM (
-                            SELECT max(seq) AS m FROM fix WHERE session_id = ?1
-                            UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
-                            UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
-                            UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1)
-                        """,
-                    arguments: [sessionID]
-                ) ?? 0
-            entries.sort { $0.0 < $1.0 }
-            return (entries.map(\.1), maxSeq + 1)
+            var heads = [try fixes.next(), try beats.next(), try commands.next()]
+            while let index = heads.indices.filter({ heads[$0] != nil }).min(by: { heads[$0]!.seq < heads[$1]!.seq }) {
+                try body(heads[index]!)
+                switch index {
+                case 0: heads[0] = try fixes.next()
+                case 1: heads[1] = try beats.next()
+                default: heads[2] = try commands.next()
+                }
+            }
         }
+    }
+
+    private static func fix(_ row: Row) -> Fix {
+        let time: Double? = row[2]
+        let lat: Double? = row[4]
+        let lon: Double? = row[5]
+        return Fix(
+            mode: row[3],
+            time: time.map(GPSTime.init(seconds:)),
+            position: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } },
+            errorEast: row[6],
+            errorNorth: row[7],
+            horizontalError: row[8],
+            speed: row[9],
+            track: row[10],
+            speedError: row[11],
+            receivedAt: row[1]
+        )
     }
 
     /// The stored reply to a command id: a retry after a restart is answered, not applied.

@@ -1,3 +1,5 @@
+import SessionCore
+
 /// One row of `session`, as `sessions` and `show` print it.
 public struct StoredSession: Sendable, Equatable, Codable {
     public var id: String
@@ -69,4 +71,12 @@ public struct StoredBeat: Sendable, Equatable {
     public var rrIntervals: [UInt16]
     /// The notification's bytes as received.
     public var payload: [UInt8]
+}
+
+/// One logged input of a session in sequence order, with the GPS time it carries (a fix's own, a
+/// beat's from the clock fixes taught; nil for a command).
+public struct JournalItem: Sendable {
+    public var seq: Int
+    public var entry: SessionController.JournalEntry
+    public var time: Double?
 }

@@ -3,12 +3,12 @@ import Logging
 
 /// `wearbridge-bench`: the distance core's figures, measured in one run against their baselines.
 @main
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wearbridge-bench",
         abstract:
             "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
-        subcommands: [Accuracy.self, Throughput.self, Memory.self, DaemonBench.self],
+        subcommands: [Accuracy.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self],
         defaultSubcommand: Accuracy.self
     )
 }

@@ -11,7 +11,7 @@ struct Wearbridge: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
             ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, OutboxCommand.self,
-            IdentityCommand.self, SayCommand.self, CuesCommand.self,
+            IdentityCommand.self, SayCommand.self, CuesCommand.self, ExportCommand.self,
         ]
     )
 }

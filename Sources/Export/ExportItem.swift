@@ -1,0 +1,43 @@
+import TrackCore
+
+/// What an exporter writes, in time order, as a session's log is replayed: fixes with the core's
+/// verdict and the distance so far, beats with their RR intervals, and the pauses that split a
+/// track into moving stretches.
+public enum ExportItem: Sendable, Equatable {
+    case point(ExportPoint)
+    case beat(ExportBeat)
+    /// The timer stopped (auto-pause or by hand) at this GPS time.
+    case stop(at: Double)
+    /// The timer started again at this GPS time.
+    case start(at: Double)
+    /// A split completed at this GPS time (the same object as the split row).
+    case split(Split, at: Double)
+}
+
+/// One fix, as logged and as the core judged it.
+public struct ExportPoint: Sendable, Equatable {
+    /// GPS time (s since 1970 UTC).
+    public var time: Double
+    public var raw: GeoPoint?
+    /// The smoothed position the distance was measured on; nil for a rejected fix.
+    public var smoothed: GeoPoint?
+    /// Doppler speed as the receiver gave it (m/s).
+    public var speed: Double?
+    /// The receiver's horizontal error estimate (m).
+    public var error: Double?
+    /// "accepted" or the reject reason, as the data log names it.
+    public var verdict: String
+    /// The session's distance after this fix (m).
+    public var distance: Double
+    /// The last beat within `ExportReplay.heartRateHold` before this fix.
+    public var heartRate: Int?
+
+    public var isAccepted: Bool { smoothed != nil }
+}
+
+/// One beat: its GPS time when fixes had taught the clock, its rate and RR intervals (s).
+public struct ExportBeat: Sendable, Equatable {
+    public var time: Double?
+    public var bpm: Int
+    public var rrIntervals: [Double]
+}

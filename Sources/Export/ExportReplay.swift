@@ -1,0 +1,104 @@
+import HeartRate
+import SessionCore
+import TrackCore
+
+/// Replays a logged session's inputs through the session logic, one at a time, and hands each
+/// fix, beat and pause to an exporter as it happens: the exported distance is the distance the
+/// session measured (the core is deterministic), and no session is ever held whole.
+public struct ExportReplay {
+    /// A beat older than this (s) says nothing about the heart rate at a fix.
+    public static let heartRateHold = 5.0
+
+    private var controller: SessionController
+    private var lastBeat: (time: Double, bpm: Int)?
+    private var stopped = false
+    public private(set) var firstTime: Double?
+    public private(set) var lastTime: Double?
+
+    public init(activity: Activity) {
+        // Zones only shape time in zone, which no format carries; average and maximum need the stats.
+        let configuration = SessionController.Configuration(
+            activity: activity,
+            abandonAfter: .infinity,
+            heartRateZones: HeartRateZones(maxHeartRate: 190)
+        )
+        controller = SessionController(configuration: configuration, ids: SessionIDGenerator(seed: 1))
+        var output = SessionOutput()
+        _ = controller.handle(.start, id: "export", activity: activity, receivedAt: 0, systemTime: 0, into: &output)
+    }
+
+    /// The session's figures as replayed so far (after the last input: the session's own).
+    public var summary: SessionSummary? { controller.session?.track.summary }
+
+    /// Takes one logged input (with the GPS time it carries); `emit` gets what it produced.
+    public mutating func take(
+        _ entry: SessionController.JournalEntry,
+        time: Double?,
+        emit: (ExportItem) throws -> Void
+    )
+        rethrows
+    {
+        var output = SessionOutput()
+        switch entry {
+        case .fix(let fix):
+            controller.ingest(fix, into: &output)
+            for row in output.rows {
+                guard case .fix(_, _, let fix, let verdict) = row, let fixTime = fix.time?.seconds else { continue }
+                firstTime = firstTime ?? fixTime
+                lastTime = fixTime
+                var point = ExportPoint(
+                    time: fixTime,
+                    raw: fix.position,
+                    speed: fix.speed,
+                    error: fix.horizontalError,
+                    verdict: "accepted",
+                    distance: controller.session?.track.distance ?? 0
+                )
+                switch verdict {
+                case .accepted(let smoothed): point.smoothed = smoothed
+                case .rejected(let reason): point.verdict = reason.rawValue
+                }
+                if let beat = lastBeat, fixTime >= beat.time, fixTime - beat.time <= Self.heartRateHold {
+                    point.heartRate = beat.bpm
+                }
+                try emit(.point(point))
+            }
+            try follow(output, emit)
+        case .heartRate(let sample):
+            controller.heartRate(sample, into: &output)
+            if let time, sample.countsForFigures { lastBeat = (time, sample.bpm) }
+            try emit(
+                .beat(
+                    ExportBeat(time: time, bpm: sample.bpm, rrIntervals: sample.rrIntervals.map { Double($0) / 1024 })
+                )
+            )
+        case .command(.start, _), .command(.end, _):
+            // Begun at `init`; left open at the end, so that its figures can still be read.
+            break
+        case .command(let command, let id):
+            _ = controller.handle(command, id: id, receivedAt: 0, systemTime: 0, into: &output)
+            try follow(output, emit)
+        }
+    }
+
+    /// Pauses and resumes, by hand or auto, as timer stops and starts.
+    private mutating func follow(_ output: SessionOutput, _ emit: (ExportItem) throws -> Void) rethrows {
+        for announcement in output.announcements {
+            let at = announcement.time?.seconds ?? lastTime ?? 0
+            switch announcement.event {
+            case .paused, .track(.autoPaused):
+                guard !stopped else { continue }
+                stopped = true
+                try emit(.stop(at: at))
+            case .resumed, .track(.autoResumed):
+                guard stopped else { continue }
+                stopped = false
+                try emit(.start(at: at))
+            case .track(.split(let split)):
+                try emit(.split(split, at: at))
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// GPX 1.1 with Garmin's TrackPointExtension v1 (heart rate), as Strava documents it: one
+/// `trkseg` per moving stretch (a pause closes it), every point with its UTC time (to the
+/// millisecond when the receiver gives fractions). The smoothed track by default, the one the
+/// distance was measured on; or the receiver's raw positions.
+public struct GPXExporter: Exporter {
+    private var smoothed = true
+    private var inSegment = false
+    private var stopped = false
+    public private(set) var points = 0
+
+    public init() {}
+
+    public mutating func begin(_ session: ExportSession, into file: OutputFile) throws(ExportError) {
+        smoothed = session.smoothed
+        try file.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="wearbridge" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" \
+            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd \
+            http://www.garmin.com/xmlschemas/TrackPointExtension/v1 http://www.garmin.com/xmlschemas/TrackPointExtensionv1.xsd">
+             <metadata>
+              <name>wearbridge \(session.activity.rawValue) \(session.id)</name>
+              <time>\(UTCTime.text(session.startedAt))</time>
+             </metadata>
+             <trk>
+              <name>\(session.activity.rawValue) \(UTCTime.text(session.startedAt))</name>
+              <type>\(session.activity.rawValue)</type>
+
+            """
+        )
+    }
+
+    public mutating func take(_ item: ExportItem, into file: OutputFile) throws(ExportError) {
+        switch item {
+        case .point(let point):
+            guard !stopped, point.isAccepted, let position = smoothed ? point.smoothed : point.raw else { return }
+            if !inSegment {
+                try file.write("  <trkseg>\n")
+                inSegment = true
+            }
+            var line =
+                "   <trkpt lat=\"\(Decimals.text(position.latitude, 7))\" lon=\"\(Decimals.text(position.longitude, 7))\">"
+                + "<time>\(UTCTime.text(point.time))</time>"
+            if let bpm = point.heartRate {
+                line +=
+                    "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(bpm)</gpxtpx:hr>"
+                    + "</gpxtpx:TrackPointExtension></extensions>"
+            }
+            try file.write(line + "</trkpt>\n")
+            points += 1
+        case .stop:
+            stopped = true
+            try closeSegment(file)
+        case .start:
+            stopped = false
+        case .beat, .split:
+            break
+        }
+    }
+
+    public mutating func end(_ totals: ExportTotals, into file: OutputFile) throws(ExportError) {
+        try closeSegment(file)
+        try file.write(" </trk>\n</gpx>\n")
+    }
+
+    private mutating func closeSegment(_ file: OutputFile) throws(ExportError) {
+        guard inSegment else { return }
+        try file.write("  </trkseg>\n")
+        inSegment = false
+    }
+}

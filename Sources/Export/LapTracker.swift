@@ -1,0 +1,86 @@
+import TrackCore
+
+/// One lap as the lap-based formats (TCX, FIT) write it: a split, or the remainder after the
+/// last one, with its extremes gathered from the points.
+public struct ExportLap: Sendable, Equatable {
+    public var index: Int
+    /// GPS times (s since 1970 UTC).
+    public var start: Double
+    public var end: Double
+    /// Timer time: pauses excluded (s).
+    public var timer: Double
+    public var distance: Double
+    public var averageHeartRate: Double?
+    public var maximumHeartRate: Int?
+    public var maximumSpeed: Double?
+    /// Ended by its distance (a split) or by the session's end.
+    public var bySplit: Bool
+}
+
+/// Cuts the items into laps: a lap ends at each split, and the last at the session's end.
+struct LapTracker {
+    private var start: Double?
+    private var maximumHeartRate = 0
+    private var maximumSpeed = 0.0
+    private var distanceDone = 0.0
+    private var timerDone = 0.0
+    private(set) var count = 0
+
+    /// Takes an item; the lap it completed, if any.
+    mutating func take(_ item: ExportItem) -> ExportLap? {
+        switch item {
+        case .point(let point):
+            start = start ?? point.time
+            guard point.isAccepted else { return nil }
+            if let bpm = point.heartRate { maximumHeartRate = max(maximumHeartRate, bpm) }
+            if let speed = point.speed, speed.isFinite { maximumSpeed = max(maximumSpeed, speed) }
+            return nil
+        case .split(let split, let at):
+            let lap = make(
+                end: at,
+                timer: split.duration,
+                distance: split.distance,
+                heart: split.averageHeartRate,
+                bySplit: true
+            )
+            distanceDone += split.distance
+            timerDone = split.endTimer
+            return lap
+        case .beat, .stop, .start:
+            return nil
+        }
+    }
+
+    /// The remainder after the last split (or the only lap), so the laps add up to the session.
+    mutating func finish(_ totals: ExportTotals) -> ExportLap? {
+        let remainder = totals.summary.distance - distanceDone
+        guard remainder > 0.5 || count == 0 else { return nil }
+        return make(
+            end: totals.lastTime,
+            timer: max(0, totals.summary.moving - timerDone),
+            distance: max(0, remainder),
+            heart: nil,
+            bySplit: false
+        )
+    }
+
+    private mutating func make(end: Double, timer: Double, distance: Double, heart: Double?, bySplit: Bool) -> ExportLap
+    {
+        let lap = ExportLap(
+            index: count,
+            start: start ?? end,
+            end: end,
+            timer: timer,
+            distance: distance,
+            averageHeartRate: heart,
+            maximumHeartRate: maximumHeartRate > 0 ? maximumHeartRate : nil,
+            maximumSpeed: maximumSpeed > 0 ? maximumSpeed : nil,
+            bySplit: bySplit
+        )
+        count += 1
+        start = end
+        maximumHeartRate = 0
+        maximumSpeed = 0
+        return lap
+    }
+}

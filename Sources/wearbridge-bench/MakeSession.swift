@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import Harness
+import HeartRate
+import Logging
+import Replay
+import SessionCore
+import Store
+import TrackCore
+
+/// A real data log made from a gpsd recording (or a generated run) through the session logic the
+/// daemon runs, with beats, pauses and an end: what the export tests and benchmark read.
+struct MakeSession: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make-session",
+        abstract: "Write a session from a gpsd JSON recording (or a generated run) into a data log."
+    )
+
+    @Option(help: "A gpsd JSON recording.")
+    var recording: String?
+
+    @Option(help: "Instead of a recording: a generated run of this many hours...")
+    var hours: Double?
+
+    @Option(help: "...at this many fixes a second.")
+    var rate = 10.0
+
+    @Option(help: "running, walking or cycling.")
+    var activityName = "running"
+
+    private var activity: Activity { Activity(rawValue: activityName) ?? .running }
+
+    @Flag(help: "A beat a second with RR intervals, as a chest strap sends them.")
+    var beats = false
+
+    @Option(help: "Pause by command this many seconds into the session (repeatable)...")
+    var pauseAt: [Double] = []
+
+    @Option(help: "...for this long each time.")
+    var pauseFor = 60.0
+
+    @Option(help: "The storage directory (created).")
+    var out: String
+
+    func validate() throws {
+        guard Activity(rawValue: activityName) != nil else {
+            throw ValidationError("--activity-name: running, walking or cycling")
+        }
+    }
+
+    func run() async throws {
+        var fixes: [Fix] = []
+        let path: String
+        if let hours {
+            path = "\(out)/generated.jsonl"
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            _ = try SyntheticSession(hours: hours, rate: rate).write(to: path)
+        } else if let recording {
+            path = recording
+        } else {
+            throw ValidationError("--recording or --hours")
+        }
+        _ = try FileReplayer(activity: activity, logger: Logger(label: "make-session")).replay(path: path) {
+            fix,
+            _,
+            _ in
+            var timed = fix
+            timed.receivedAt = fix.time?.seconds
+            fixes.append(timed)
+        }
+        if hours != nil { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let log = try SessionLog.open(directory: out)
+        var controller = SessionController(
+            configuration: .init(activity: activity, heartRateZones: HeartRateZones(maxHeartRate: 190)),
+            ids: SessionIDGenerator(seed: UInt64.random(in: 0...UInt64.max))
+        )
+        var rows: [SessionRow] = []
+        var batch = 0
+        func flush(_ force: Bool = false) async throws {
+            guard force || rows.count >= 5000 else { return }
+            batch += 1
+            try await log.write(WriteBatch(id: batch, rows: rows))
+            rows.removeAll(keepingCapacity: true)
+        }
+        guard let first = fixes.first(where: { $0.time != nil })?.time?.seconds else {
+            throw ValidationError("no fix with a time in the recording")
+        }
+        var output = SessionOutput()
+        _ = controller.handle(
+            .start,
+            id: "make-start",
+            activity: activity,
+            receivedAt: first,
+            systemTime: first,
+            into: &output
+        )
+        var pauses = pauseAt.sorted().map { first + $0 }
+        var resumeAt: Double?
+        var nextBeat = first + 0.5
+        var generator = SplitMix(seed: 11)
+        for fix in fixes {
+            guard let now = fix.receivedAt else { continue }
+            if let pause = pauses.first, now >= pause {
+                pauses.removeFirst()
+                _ = controller.handle(.pause, id: "pause-\(pause)", receivedAt: now, systemTime: now, into: &output)
+                resumeAt = now + pauseFor
+            }
+            if let resume = resumeAt, now >= resume {
+                resumeAt = nil
+                _ = controller.handle(.resume, id: "resume-\(resume)", receivedAt: now, systemTime: now, into: &output)
+            }
+            while beats, nextBeat <= now {
+                let bpm = 130 + Int(25 * sin((nextBeat - first) / 600)) + Int(generator.gaussian() * 2)
+                let rr = UInt16(60.0 / Double(bpm) * 1024)
+                let sample = HeartRateSample(bpm: bpm, contact: .detected, rrIntervals: [rr], receivedAt: nextBeat)
+                controller.heartRate(sample, into: &output)
+                nextBeat += 1
+            }
+            controller.ingest(fix, into: &output)
+            rows += output.rows
+            output.removeAll()
+            try await flush()
+        }
+        let last = fixes.last?.receivedAt ?? first
+        _ = controller.handle(.end, id: "make-end", receivedAt: last, systemTime: last, into: &output)
+        rows += output.rows
+        try await flush(true)
+        let session = try log.sessions().first
+        StandardOutput.line(
+            "\(session?.id ?? "?") \(fixes.count) fixes, \(Int(session?.distance ?? 0)) m, moving \(Int(session?.moving ?? 0)) s"
+        )
+    }
+}

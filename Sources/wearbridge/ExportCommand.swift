@@ -1,0 +1,186 @@
+import ArgumentParser
+import Export
+import Foundation
+import Store
+import TrackCore
+
+/// `wearbridge export`: a logged session as GPX, TCX, FIT or CSV, streamed from the data log through
+/// the core (the exported distance is the session's), written to a temporary file and renamed.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export sessions as GPX, TCX, FIT or CSV.",
+        discussion: """
+            wearbridge export SESSION [--format gpx|tcx|fit|csv] [-o FILE | -o -]
+            wearbridge export --all [--since 2025-06-01] --dir DIR [--format ...] [--force]
+            Without -o the file is named by the session's start time and id, in the current \
+            directory (--dir with --all). An existing file is not replaced without --force. A \
+            session with no accepted fix is an error (there is no track to give). Exit status: 0, \
+            1 on a write error, 65 for a session that cannot be exported, 66 for no such session.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case gpx, tcx, fit, csv
+    }
+
+    enum Track: String, ExpressibleByArgument {
+        case smoothed, raw
+    }
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: "gpx, tcx, fit or csv.")
+    var format: Format = .gpx
+
+    @Option(name: [.customShort("o"), .long], help: "Output file, or - for standard output.")
+    var output: String?
+
+    @Option(help: "smoothed (the track the distance was measured on) or raw (the receiver's fixes).")
+    var track: Track = .smoothed
+
+    @Flag(help: "CSV: one row per beat with its RR intervals instead of one per fix.")
+    var beats = false
+
+    @Flag(help: "Export every session (with --dir).")
+    var all = false
+
+    @Option(help: "With --all: sessions started on or after this date (YYYY-MM-DD, UTC).")
+    var since: String?
+
+    @Option(help: "With --all: the directory the files go to.")
+    var dir: String?
+
+    @Flag(help: "Replace existing files.")
+    var force = false
+
+    @Argument(help: "A session id or unique prefix.")
+    var session: String?
+
+    func validate() throws {
+        if all {
+            guard dir != nil, session == nil, output == nil else {
+                throw ValidationError("--all takes --dir and neither a session nor -o")
+            }
+        } else if session == nil {
+            throw ValidationError("name a session (wearbridge sessions lists them), or use --all --dir DIR")
+        }
+        if since != nil, Self.day(since!) == nil { throw ValidationError("--since: a date as YYYY-MM-DD") }
+    }
+
+    func run() throws {
+        let log = try storage.open()
+        if all {
+            try exportAll(log)
+            return
+        }
+        let detail: SessionDetail
+        do {
+            detail = try log.detail(matching: session!)
+        } catch {
+            StandardError.line("wearbridge: \(error)")
+            throw ExitCode(66)
+        }
+        let target = output == "-" ? nil : (output ?? Self.fileName(detail.session, format))
+        try export(detail.session, from: log, to: target)
+    }
+
+    private func exportAll(_ log: SessionLog) throws {
+        let from = since.flatMap(Self.day) ?? -.infinity
+        var failed = 0
+        for stored in try log.sessions() where stored.startedAt >= from && stored.state == "ended" {
+            let target = (dir! as NSString).appendingPathComponent(Self.fileName(stored, format))
+            if !force, FileManager.default.fileExists(atPath: target) {
+                StandardOutput.line("kept    \(target) (exists)")
+                continue
+            }
+            do {
+                try export(stored, from: log, to: target)
+            } catch {
+                failed += 1
+            }
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    private func export(_ stored: StoredSession, from log: SessionLog, to target: String?) throws {
+        guard let activity = Activity(rawValue: stored.activity) else {
+            StandardError.line("wearbridge: session \(stored.id) has an unknown activity \(stored.activity)")
+            throw ExitCode(65)
+        }
+        let session = ExportSession(
+            id: stored.id,
+            activity: activity,
+            startedAt: stored.startedAt,
+            smoothed: track == .smoothed
+        )
+        do {
+            let file = try OutputFile(target: target)
+            var exporter: any Exporter
+            switch format {
+            case .gpx: exporter = GPXExporter()
+            case .fit: exporter = FITExporter()
+            case .csv: exporter = CSVExporter(beats: beats)
+            case .tcx:
+                // TCX gives a lap's totals before its points: a first pass finds the laps.
+                var laps = LapCollector()
+                _ = try replay(stored, activity, session, log, into: &laps, file)
+                exporter = TCXExporter(laps: laps.laps)
+            }
+            let summary = try replay(stored, activity, session, log, into: &exporter, file)
+            try file.commit(overwrite: force || output != nil)
+            if let target {
+                StandardOutput.line(
+                    "wrote   \(target) (\(format.rawValue), \(kilometres(summary.distance)) km, \(summary.accepted) fixes)"
+                )
+            }
+        } catch let error as ExportError {
+            StandardError.line("wearbridge: \(error)")
+            if case .noPoints = error { throw ExitCode(65) }
+            throw ExitCode(1)
+        }
+    }
+
+    /// One pass over the session's log: the replayed items to `exporter`, then its totals.
+    private func replay<Format: Exporter>(
+        _ stored: StoredSession,
+        _ activity: Activity,
+        _ session: ExportSession,
+        _ log: SessionLog,
+        into exporter: inout Format,
+        _ file: OutputFile
+    ) throws -> SessionSummary {
+        var replay = ExportReplay(activity: activity)
+        try exporter.begin(session, into: file)
+        var failure: ExportError?
+        try log.streamJournal(of: stored.id) { item in
+            guard failure == nil else { return }
+            do {
+                try replay.take(item.entry, time: item.time) { exported in try exporter.take(exported, into: file) }
+            } catch let error as ExportError {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        guard let summary = replay.summary, summary.accepted > 0, let first = replay.firstTime,
+            let last = replay.lastTime
+        else { throw ExportError.noPoints(stored.id) }
+        try exporter.end(ExportTotals(summary: summary, firstTime: first, lastTime: last), into: file)
+        return summary
+    }
+
+    /// "2025-06-14T0631Z_bda2f472.gpx": sorts by start time, unique by id.
+    static func fileName(_ session: StoredSession, _ format: Format) -> String {
+        let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: session.startedAt))
+            .replacingOccurrences(of: ":", with: "").dropLast(3)
+        return "\(time)Z_\(session.id.prefix(8)).\(format.rawValue)"
+    }
+
+    static func day(_ text: String) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: text)?.timeIntervalSince1970
+    }
+
+    private func kilometres(_ metres: Double) -> String { String(format: "%.2f", metres / 1000) }
+}

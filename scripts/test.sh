@@ -31,6 +31,12 @@ if [ "${CUES_E2E:-1}" != 0 ]; then
     scripts/no-leftovers.sh || status=1
     [ "$status" -eq 0 ] || exit "$status"
 fi
+# Exports read back by independent parsers (xmllint with the GPX schema, gpxpy, tcxreader, Garmin's
+# FIT SDK, fitdecode) against the data log (EXPORT_E2E=0 leaves it out).
+if [ "${EXPORT_E2E:-1}" != 0 ]; then
+    python3 Tests/export/run.py || status=$?
+    [ "$status" -eq 0 ] || exit "$status"
+fi
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1

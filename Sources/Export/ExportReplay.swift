@@ -42,6 +42,8 @@ public struct ExportReplay {
         switch entry {
         case .fix(let fix):
             controller.ingest(fix, into: &output)
+            // Moving again at this fix: the fix belongs to the new stretch, so the start comes first.
+            try follow(output, emit, starts: true)
             for row in output.rows {
                 guard case .fix(_, _, let fix, let verdict) = row, let fixTime = fix.time?.seconds else { continue }
                 firstTime = firstTime ?? fixTime
@@ -63,7 +65,7 @@ public struct ExportReplay {
                 }
                 try emit(.point(point))
             }
-            try follow(output, emit)
+            try follow(output, emit, starts: false)
         case .heartRate(let sample):
             controller.heartRate(sample, into: &output)
             if let time, sample.countsForFigures { lastBeat = (time, sample.bpm) }
@@ -77,24 +79,27 @@ public struct ExportReplay {
             break
         case .command(let command, let id):
             _ = controller.handle(command, id: id, receivedAt: 0, systemTime: 0, into: &output)
-            try follow(output, emit)
+            try follow(output, emit, starts: true)
+            try follow(output, emit, starts: false)
         }
     }
 
-    /// Pauses and resumes, by hand or auto, as timer stops and starts.
-    private mutating func follow(_ output: SessionOutput, _ emit: (ExportItem) throws -> Void) rethrows {
+    /// Pauses and resumes, by hand or auto, as timer stops and starts (`starts`: only the
+    /// starts; else the stops and the splits).
+    private mutating func follow(_ output: SessionOutput, _ emit: (ExportItem) throws -> Void, starts: Bool) rethrows {
         for announcement in output.announcements {
             let at = announcement.time?.seconds ?? lastTime ?? 0
             switch announcement.event {
             case .paused, .track(.autoPaused):
-                guard !stopped else { continue }
+                guard !starts, !stopped else { continue }
                 stopped = true
                 try emit(.stop(at: at))
             case .resumed, .track(.autoResumed):
-                guard stopped else { continue }
+                guard starts, stopped else { continue }
                 stopped = false
                 try emit(.start(at: at))
             case .track(.split(let split)):
+                guard !starts else { continue }
                 try emit(.split(split, at: at))
             default:
                 continue

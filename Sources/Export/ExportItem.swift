@@ -19,6 +19,8 @@ public struct ExportPoint: Sendable, Equatable {
     /// GPS time (s since 1970 UTC).
     public var time: Double
     public var raw: GeoPoint?
+    /// Metres, as gpsd gave it (above sea level when it says so); nil when it did not.
+    public var altitude: Double?
     /// The smoothed position the distance was measured on; nil for a rejected fix.
     public var smoothed: GeoPoint?
     /// Doppler speed as the receiver gave it (m/s).

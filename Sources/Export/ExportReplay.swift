@@ -51,6 +51,7 @@ public struct ExportReplay {
                 var point = ExportPoint(
                     time: fixTime,
                     raw: fix.position,
+                    altitude: fix.altitude,
                     speed: fix.speed,
                     error: fix.horizontalError,
                     verdict: "accepted",

@@ -37,7 +37,7 @@ public struct FITExporter: Exporter {
                 FIT.record.data([
                     FIT.time(point.time), FIT.semicircles(position.latitude), FIT.semicircles(position.longitude),
                     FIT.scaled(point.distance, 100), point.heartRate.map(UInt64.init),
-                    point.speed.flatMap { FIT.scaled($0, 1000) },
+                    point.speed.flatMap { FIT.scaled($0, 1000) }, point.altitude.flatMap { FIT.scaled($0 + 500, 5) },
                 ])
             )
             records += 1

@@ -102,13 +102,15 @@ enum FIT {
             .init(number: 1, type: .enumeration),
         ]
     )
-    /// timestamp, position lat/long, distance (m * 100), heart rate, enhanced speed (m/s * 1000).
+    /// timestamp, position lat/long, distance (m * 100), heart rate, enhanced speed (m/s * 1000),
+    /// enhanced altitude ((m + 500) * 5).
     static let record = FITMessage(
         global: 20,
         local: 3,
         fields: [
             .init(number: 253, type: .uint32), .init(number: 0, type: .sint32), .init(number: 1, type: .sint32),
             .init(number: 5, type: .uint32), .init(number: 3, type: .uint8), .init(number: 73, type: .uint32),
+            .init(number: 78, type: .uint32),
         ]
     )
     /// RR intervals (s * 1000), five to a message.

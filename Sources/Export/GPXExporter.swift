@@ -1,6 +1,6 @@
 /// GPX 1.1 with Garmin's TrackPointExtension v1 (heart rate), as Strava documents it: one
 /// `trkseg` per moving stretch (a pause closes it), every point with its UTC time (to the
-/// millisecond when the receiver gives fractions). The smoothed track by default, the one the
+/// millisecond when the receiver gives fractions) and its elevation when gpsd gave one. The smoothed track by default, the one the
 /// distance was measured on; or the receiver's raw positions.
 public struct GPXExporter: Exporter {
     private var smoothed = true
@@ -42,6 +42,7 @@ public struct GPXExporter: Exporter {
             }
             var line =
                 "   <trkpt lat=\"\(Decimals.text(position.latitude, 7))\" lon=\"\(Decimals.text(position.longitude, 7))\">"
+                + (point.altitude.map { "<ele>\(Decimals.text($0, 2))</ele>" } ?? "")
                 + "<time>\(UTCTime.text(point.time))</time>"
             if let bpm = point.heartRate {
                 line +=

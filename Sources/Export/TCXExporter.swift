@@ -53,6 +53,7 @@ public struct TCXExporter: Exporter {
                 "      <Trackpoint><Time>\(UTCTime.text(point.time))</Time><Position><LatitudeDegrees>"
                 + "\(Decimals.text(position.latitude, 7))</LatitudeDegrees><LongitudeDegrees>"
                 + "\(Decimals.text(position.longitude, 7))</LongitudeDegrees></Position>"
+                + (point.altitude.map { "<AltitudeMeters>\(Decimals.text($0, 2))</AltitudeMeters>" } ?? "")
                 + "<DistanceMeters>\(Decimals.text(point.distance, 2))</DistanceMeters>"
             if let bpm = point.heartRate { line += "<HeartRateBpm><Value>\(bpm)</Value></HeartRateBpm>" }
             try file.write(line + "</Trackpoint>\n")

@@ -7,7 +7,8 @@ public struct TPV: Sendable, Equatable {
     public var time: GPSTime?
     public var latitude: Double?
     public var longitude: Double?
-    /// Height above the ellipsoid (m); `alt` from older gpsd when `altHAE` is absent.
+    /// Metres above mean sea level (`altMSL`, or `alt` from gpsd before 3.20), else above the
+    /// ellipsoid (`altHAE`) when that is all the receiver gives.
     public var altitude: Double?
     public var epx: Double?
     public var epy: Double?
@@ -61,6 +62,7 @@ public struct TPV: Sendable, Equatable {
             speed: speed,
             track: track,
             speedError: eps,
+            altitude: altitude,
             receivedAt: receivedAt
         )
     }
@@ -68,7 +70,7 @@ public struct TPV: Sendable, Equatable {
 
 extension TPV: Decodable {
     private enum Keys: String, CodingKey {
-        case device, mode, time, lat, lon, altHAE, alt, epx, epy, eph, speed, track, eps, climb
+        case device, mode, time, lat, lon, altHAE, altMSL, alt, epx, epy, eph, speed, track, eps, climb
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,7 +89,9 @@ extension TPV: Decodable {
         }
         latitude = try c.decodeIfPresent(Double.self, forKey: .lat)
         longitude = try c.decodeIfPresent(Double.self, forKey: .lon)
-        altitude = try c.decodeIfPresent(Double.self, forKey: .altHAE) ?? c.decodeIfPresent(Double.self, forKey: .alt)
+        altitude =
+            try c.decodeIfPresent(Double.self, forKey: .altMSL) ?? c.decodeIfPresent(Double.self, forKey: .alt)
+            ?? c.decodeIfPresent(Double.self, forKey: .altHAE)
         epx = try c.decodeIfPresent(Double.self, forKey: .epx)
         epy = try c.decodeIfPresent(Double.self, forKey: .epy)
         eph = try c.decodeIfPresent(Double.self, forKey: .eph)
@@ -106,6 +110,7 @@ extension TPV {
             time: fix.time,
             latitude: fix.position?.latitude,
             longitude: fix.position?.longitude,
+            altitude: fix.altitude,
             epx: fix.errorEast,
             epy: fix.errorNorth,
             eph: fix.horizontalError,

@@ -124,6 +124,10 @@ enum Schema {
             // A split's average heart rate: what its cue speaks, the same object as the row.
             try db.execute(sql: "ALTER TABLE split ADD COLUMN avg_hr REAL")
         }
+        migrator.registerMigration("v6-fix-altitude") { db in
+            // What gpsd said of the height: exports carry it as elevation.
+            try db.execute(sql: "ALTER TABLE fix ADD COLUMN alt REAL")
+        }
         return migrator
     }
 }

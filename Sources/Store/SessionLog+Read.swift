@@ -49,7 +49,7 @@ extension SessionLog {
                 db,
                 // A log the daemon has not migrated yet (read by a newer CLI) has no heart rate per split.
                 sql: """
-                    SELECT idx, distance_m, duration_s, end_timer_s, \(try Self.hasSplitHeartRate(db) ? "avg_hr" : "NULL")
+                    SELECT idx, distance_m, duration_s, end_timer_s, \(try Self.hasColumn(db, "split", "avg_hr") ? "avg_hr" : "NULL")
                     FROM split WHERE session_id = ? ORDER BY idx
                     """,
                 arguments: [chosen.id]
@@ -112,7 +112,8 @@ extension SessionLog {
             let fixes = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT seq, received, time, mode, lat, lon, epx, epy, eph, speed, track, eps
+                    SELECT seq, received, time, mode, lat, lon, epx, epy, eph, speed, track, eps,
+                        \(try Self.hasColumn(db, "fix", "alt") ? "alt" : "NULL")
                     FROM fix WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -170,6 +171,7 @@ extension SessionLog {
             speed: row[9],
             track: row[10],
             speedError: row[11],
+            altitude: row[12],
             receivedAt: row[1]
         )
     }
@@ -250,7 +252,8 @@ extension SessionLog {
         return escaped + "%"
     }
 
-    private static func hasSplitHeartRate(_ db: Database) throws -> Bool {
-        try Row.fetchAll(db, sql: "PRAGMA table_info(split)").contains { $0["name"] == "avg_hr" }
+    /// A log the daemon has not migrated yet (read by a newer CLI) lacks the newer columns.
+    private static func hasColumn(_ db: Database, _ table: String, _ column: String) throws -> Bool {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").contains { $0["name"] == column }
     }
 }

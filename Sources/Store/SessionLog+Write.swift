@@ -43,14 +43,14 @@ extension SessionLog {
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO fix (session_id, seq, received, time, mode, lat, lon, epx, epy, eph, speed,
-                        track, eps, verdict, smoothed_lat, smoothed_lon)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        track, eps, verdict, smoothed_lat, smoothed_lon, alt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     id, seq, fix.receivedAt, fix.time?.seconds, fix.mode, fix.position?.latitude.finite,
                     fix.position?.longitude.finite, fix.errorEast?.finite, fix.errorNorth?.finite,
                     fix.horizontalError?.finite, fix.speed?.finite, fix.track?.finite, fix.speedError?.finite,
-                    verdict.storedName, smoothed?.latitude, smoothed?.longitude,
+                    verdict.storedName, smoothed?.latitude, smoothed?.longitude, fix.altitude?.finite,
                 ]
             )
         case .event(let seq, let announcement):

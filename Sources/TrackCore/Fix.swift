@@ -17,6 +17,9 @@ public struct Fix: Sendable, Equatable {
     public var track: Double?
     /// gpsd `eps`: speed error estimate in m/s.
     public var speedError: Double?
+    /// Metres above mean sea level (gpsd `altMSL`, or `alt`), else above the ellipsoid (`altHAE`).
+    /// Logged and exported; the core does not use it.
+    public var altitude: Double?
     /// When the report reached us, in seconds on the receiving process's monotonic clock.
     /// Absent in replays of recordings, where staleness cannot be judged.
     public var receivedAt: Double?
@@ -31,6 +34,7 @@ public struct Fix: Sendable, Equatable {
         speed: Double? = nil,
         track: Double? = nil,
         speedError: Double? = nil,
+        altitude: Double? = nil,
         receivedAt: Double? = nil
     ) {
         self.mode = mode
@@ -42,6 +46,7 @@ public struct Fix: Sendable, Equatable {
         self.speed = speed
         self.track = track
         self.speedError = speedError
+        self.altitude = altitude
         self.receivedAt = receivedAt
     }
 

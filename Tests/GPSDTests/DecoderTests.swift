@@ -38,6 +38,20 @@ import TrackCore
         #expect(fix.speed == 4.081 && fix.track == 151.34 && fix.speedError == 0.768 && fix.receivedAt == 12.5)
     }
 
+    @Test func altitudeIsAboveSeaLevelWhenGpsdSaysSoElseAboveTheEllipsoid() throws {
+        let both = #"{"class":"TPV","mode":3,"lat":48.1,"lon":11.5,"altHAE":560.2,"altMSL":512.7}"#
+        let ellipsoid = #"{"class":"TPV","mode":3,"lat":48.1,"lon":11.5,"altHAE":560.2}"#
+        let old = #"{"class":"TPV","mode":3,"lat":48.1,"lon":11.5,"alt":511.0}"#
+        for (text, expected) in [(both, 512.7), (ellipsoid, 560.2), (old, 511.0)] {
+            guard case .tpv(let tpv) = try decode(text) else {
+                Issue.record("not a TPV: \(text)")
+                continue
+            }
+            #expect(tpv.fix().altitude == expected)
+            #expect(TPV(tpv.fix()).fix().altitude == expected, "and back")
+        }
+    }
+
     @Test func aNoFixTPVHasOnlyAMode() throws {
         guard case .tpv(let tpv) = try decode(#"{"class":"TPV","mode":1,"time":"2023-12-09T23:59:43.000Z"}"#)
         else {

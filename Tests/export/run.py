@@ -93,6 +93,10 @@ def check_gpx(path, logged):
     assert abs(points[-1].time.timestamp() - logged.moving_fixes[-1]) < 0.002
     assert all(p.time is not None for p in points), "Strava needs a time on every point"
     assert len(gpx.tracks[0].segments) >= 1 + sum(1 for a, b in logged.pauses if b != float("inf")) - 1
+    # Elevation as gpsd gave it (the recordings have altHAE), on every point, equal to the logged fix's.
+    altitudes = dict(logged.db.execute("SELECT time, alt FROM fix WHERE verdict = 'accepted'").fetchall())
+    assert all(p.elevation is not None for p in points)
+    assert all(abs(p.elevation - altitudes[round(p.time.timestamp(), 3)]) < 0.006 for p in points[:200])
     heart = [p for p in points if p.extensions]
     if logged.hr_max:
         assert len(heart) > 0.9 * len(points), (len(heart), len(points))
@@ -134,6 +138,7 @@ def check_tcx(path, logged):
     from tcxreader.tcxreader import TCXReader
     read = TCXReader().read(path)
     assert logged.exported(len(read.trackpoints))
+    assert all(point.elevation is not None for point in read.trackpoints)
     assert abs(read.distance - logged.distance) < 0.01, (read.distance, logged.distance)
     assert abs(read.trackpoints[0].time.timestamp() - logged.moving_fixes[0]) < 0.002
     return {"laps": len(laps), "trackpoints": len(read.trackpoints), "distance_m": read.distance}
@@ -152,6 +157,7 @@ def check_fit(path, logged):
     records = messages["record_mesgs"]
     assert logged.exported(len(records))
     assert abs(records[0]["timestamp"].timestamp() - int(logged.moving_fixes[0])) < 1
+    assert all("enhanced_altitude" in r for r in records), "an elevation on every record"
     laps = messages["lap_mesgs"]
     assert session["num_laps"] == len(laps)
     assert abs(sum(lap["total_distance"] for lap in laps) - logged.distance) < 0.05

@@ -178,7 +178,7 @@ let package = Package(
             name: "PhoneServer",
             dependencies: [
                 "SessionCore", "LinkCore", "LinkWire", "LinkProtocol", "Identity", "LineFraming", "UnixSockets",
-                "JournalLog", "Config",
+                "JournalLog", "Config", "TrackCore", "HeartRate",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -196,7 +196,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-phone",
             dependencies: [
-                "PhoneServer", "Identity", "JournalLog",
+                "PhoneServer", "Identity", "JournalLog", "Export",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

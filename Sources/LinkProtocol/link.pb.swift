@@ -1047,6 +1047,22 @@ public nonisolated struct Wearbridge_Link_V1_FixRow: Sendable {
 
   public var smoothedLon: Double = 0
 
+  /// What the core needs to replay the session exactly (the phone's exports): the error estimates,
+  /// the speed error, the receive instant (the wearable's monotonic clock) and the altitude.
+  public var epx: Double = 0
+
+  /// NaN = none
+  public var epy: Double = 0
+
+  /// NaN = none
+  public var eps: Double = 0
+
+  /// NaN = none
+  public var received: Double = 0
+
+  /// NaN = none
+  public var alt: Double = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1066,6 +1082,9 @@ public nonisolated struct Wearbridge_Link_V1_BeatRow: Sendable {
   public var rr1024: [UInt32] = []
 
   public var contact: String = String()
+
+  /// the wearable's monotonic receive instant; NaN = none
+  public var received: Double = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2417,7 +2436,7 @@ nonisolated extension Wearbridge_Link_V1_BackfillRow: SwiftProtobuf.Message, Swi
 
 nonisolated extension Wearbridge_Link_V1_FixRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FixRow"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}mode\0\u{1}lat\0\u{1}lon\0\u{1}eph\0\u{1}speed\0\u{1}track\0\u{1}verdict\0\u{3}smoothed_lat\0\u{3}smoothed_lon\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}mode\0\u{1}lat\0\u{1}lon\0\u{1}eph\0\u{1}speed\0\u{1}track\0\u{1}verdict\0\u{3}smoothed_lat\0\u{3}smoothed_lon\0\u{1}epx\0\u{1}epy\0\u{1}eps\0\u{1}received\0\u{1}alt\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2435,6 +2454,11 @@ nonisolated extension Wearbridge_Link_V1_FixRow: SwiftProtobuf.Message, SwiftPro
       case 8: try { try decoder.decodeSingularStringField(value: &self.verdict) }()
       case 9: try { try decoder.decodeSingularDoubleField(value: &self.smoothedLat) }()
       case 10: try { try decoder.decodeSingularDoubleField(value: &self.smoothedLon) }()
+      case 11: try { try decoder.decodeSingularDoubleField(value: &self.epx) }()
+      case 12: try { try decoder.decodeSingularDoubleField(value: &self.epy) }()
+      case 13: try { try decoder.decodeSingularDoubleField(value: &self.eps) }()
+      case 14: try { try decoder.decodeSingularDoubleField(value: &self.received) }()
+      case 15: try { try decoder.decodeSingularDoubleField(value: &self.alt) }()
       default: break
       }
     }
@@ -2471,6 +2495,21 @@ nonisolated extension Wearbridge_Link_V1_FixRow: SwiftProtobuf.Message, SwiftPro
     if self.smoothedLon.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.smoothedLon, fieldNumber: 10)
     }
+    if self.epx.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.epx, fieldNumber: 11)
+    }
+    if self.epy.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.epy, fieldNumber: 12)
+    }
+    if self.eps.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.eps, fieldNumber: 13)
+    }
+    if self.received.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.received, fieldNumber: 14)
+    }
+    if self.alt.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.alt, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2485,6 +2524,11 @@ nonisolated extension Wearbridge_Link_V1_FixRow: SwiftProtobuf.Message, SwiftPro
     if lhs.verdict != rhs.verdict {return false}
     if lhs.smoothedLat != rhs.smoothedLat {return false}
     if lhs.smoothedLon != rhs.smoothedLon {return false}
+    if lhs.epx != rhs.epx {return false}
+    if lhs.epy != rhs.epy {return false}
+    if lhs.eps != rhs.eps {return false}
+    if lhs.received != rhs.received {return false}
+    if lhs.alt != rhs.alt {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2492,7 +2536,7 @@ nonisolated extension Wearbridge_Link_V1_FixRow: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BeatRow"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}bpm\0\u{3}rr_1024\0\u{1}contact\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}bpm\0\u{3}rr_1024\0\u{1}contact\0\u{1}received\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2504,6 +2548,7 @@ nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftPr
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.bpm) }()
       case 3: try { try decoder.decodeRepeatedUInt32Field(value: &self.rr1024) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.contact) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.received) }()
       default: break
       }
     }
@@ -2522,6 +2567,9 @@ nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftPr
     if !self.contact.isEmpty {
       try visitor.visitSingularStringField(value: self.contact, fieldNumber: 4)
     }
+    if self.received.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.received, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2530,6 +2578,7 @@ nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftPr
     if lhs.bpm != rhs.bpm {return false}
     if lhs.rr1024 != rhs.rr1024 {return false}
     if lhs.contact != rhs.contact {return false}
+    if lhs.received != rhs.received {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

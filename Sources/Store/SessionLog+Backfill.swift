@@ -19,7 +19,8 @@ extension SessionLog {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT seq, time, mode, lat, lon, eph, speed, track, verdict, smoothed_lat, smoothed_lon
+                    SELECT seq, time, mode, lat, lon, eph, speed, track, verdict, smoothed_lat, smoothed_lon,
+                        epx, epy, eps, received, alt
                     FROM fix WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?
                     """,
                 arguments: arguments
@@ -38,6 +39,11 @@ extension SessionLog {
                             $0.verdict = row["verdict"]
                             $0.smoothedLat = row["smoothed_lat"] ?? .nan
                             $0.smoothedLon = row["smoothed_lon"] ?? .nan
+                            $0.epx = row["epx"] ?? .nan
+                            $0.epy = row["epy"] ?? .nan
+                            $0.eps = row["eps"] ?? .nan
+                            $0.received = row["received"] ?? .nan
+                            $0.alt = row["alt"] ?? .nan
                         }
                     }
                 )
@@ -45,7 +51,7 @@ extension SessionLog {
             for row in try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT seq, time, bpm, rr, contact FROM heart_rate WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    "SELECT seq, time, bpm, rr, contact, received FROM heart_rate WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 arguments: arguments
             ) {
                 let rr = (row["rr"] as String? ?? "[]").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
@@ -58,6 +64,7 @@ extension SessionLog {
                             $0.bpm = UInt32(row["bpm"] as Int)
                             $0.rr1024 = rr
                             $0.contact = row["contact"] ?? ""
+                            $0.received = row["received"] ?? .nan
                         }
                     }
                 )

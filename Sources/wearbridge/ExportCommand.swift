@@ -20,10 +20,6 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case gpx, tcx, fit, csv
-    }
-
     enum Track: String, ExpressibleByArgument {
         case smoothed, raw
     }
@@ -31,7 +27,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var storage: StorageOptions
 
     @Option(help: "gpx, tcx, fit or csv.")
-    var format: Format = .gpx
+    var format: ExportFormat = .gpx
 
     @Option(name: [.customShort("o"), .long], help: "Output file, or - for standard output.")
     var output: String?
@@ -116,18 +112,13 @@ struct ExportCommand: ParsableCommand {
         )
         do {
             let file = try OutputFile(target: target)
-            var exporter: any Exporter
-            switch format {
-            case .gpx: exporter = GPXExporter()
-            case .fit: exporter = FITExporter()
-            case .csv: exporter = CSVExporter(beats: beats)
-            case .tcx:
-                // TCX gives a lap's totals before its points: a first pass finds the laps.
-                var laps = LapCollector()
-                _ = try replay(stored, activity, session, log, into: &laps, file)
-                exporter = TCXExporter(laps: laps.laps)
-            }
-            let summary = try replay(stored, activity, session, log, into: &exporter, file)
+            let summary = try ExportRun.write(
+                ExportFormat(rawValue: format.rawValue) ?? .gpx,
+                session,
+                journal: { body in try log.streamJournal(of: stored.id) { try body($0.entry, $0.time) } },
+                into: file,
+                beats: beats
+            )
             try file.commit(overwrite: force || output != nil)
             if let target {
                 StandardOutput.line(
@@ -141,36 +132,8 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    /// One pass over the session's log: the replayed items to `exporter`, then its totals.
-    private func replay<Format: Exporter>(
-        _ stored: StoredSession,
-        _ activity: Activity,
-        _ session: ExportSession,
-        _ log: SessionLog,
-        into exporter: inout Format,
-        _ file: OutputFile
-    ) throws -> SessionSummary {
-        var replay = ExportReplay(activity: activity)
-        try exporter.begin(session, into: file)
-        var failure: ExportError?
-        try log.streamJournal(of: stored.id) { item in
-            guard failure == nil else { return }
-            do {
-                try replay.take(item.entry, time: item.time) { exported in try exporter.take(exported, into: file) }
-            } catch let error as ExportError {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-        guard let summary = replay.summary, summary.accepted > 0, let first = replay.firstTime,
-            let last = replay.lastTime
-        else { throw ExportError.noPoints(stored.id) }
-        try exporter.end(ExportTotals(summary: summary, firstTime: first, lastTime: last), into: file)
-        return summary
-    }
-
     /// "2025-06-14T0631Z_bda2f472.gpx": sorts by start time, unique by id.
-    static func fileName(_ session: StoredSession, _ format: Format) -> String {
+    static func fileName(_ session: StoredSession, _ format: ExportFormat) -> String {
         let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: session.startedAt))
             .replacingOccurrences(of: ":", with: "").dropLast(3)
         return "\(time)Z_\(session.id.prefix(8)).\(format.rawValue)"
@@ -184,3 +147,5 @@ struct ExportCommand: ParsableCommand {
 
     private func kilometres(_ metres: Double) -> String { String(format: "%.2f", metres / 1000) }
 }
+
+extension ExportFormat: ExpressibleByArgument {}

@@ -133,9 +133,25 @@ def test_faults_and_kills(rounds=int(os.environ.get("PHONE_E2E_ROUNDS", "28"))):
     phone = setup.phone()
     wait_for(lambda: backfill_state(setup, session)[1] == 1, 120, "the backfill complete")
     rows = check_backfill(setup, session)
+    exported = check_exports(setup, session)
     FIGURES["fault_run"].update({"backfill_rows": rows, "backfill_interrupted_at_seq": interrupted_at[0],
-                                 "backfill_was_complete_at_kill": interrupted_at[1] == 1})
+                                 "backfill_was_complete_at_kill": interrupted_at[1] == 1, "exports_equal": exported})
     return FIGURES["fault_run"]
+
+
+def check_exports(setup, session):
+    """The phone's export of its backfilled copy is the same file as the wearable's export of the
+    session, byte for byte, in every format (the same exporters, replaying the same inputs)."""
+    sizes = {}
+    for fmt in ("gpx", "tcx", "fit", "csv"):
+        wear_file, phone_file = f"{setup.dir}/wear.{fmt}", f"{setup.dir}/phone.{fmt}"
+        run([f"{BIN}/wearbridge", "export", "--storage", setup.wear_dir, "--format", fmt, "-o", wear_file, session])
+        run([f"{BIN}/wearbridge-phone", "export", "--config", setup.phone_config, "--format", fmt, "-o", phone_file,
+             session])
+        with open(wear_file, "rb") as a, open(phone_file, "rb") as b:
+            assert a.read() == b.read(), f"the phone's {fmt} differs from the wearable's"
+        sizes[fmt] = os.path.getsize(wear_file)
+    return sizes
 
 
 def backfill_state(setup, session):

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import HeartRate
+import LinkProtocol
+import SessionCore
+import SwiftProtobuf
+import TrackCore
+
+extension Inbox {
+    /// A backfilled session's activity and start, from its `session_started` message.
+    public func sessionStart(_ session: String) throws -> (activity: Activity, startedAt: Double)? {
+        try pool.read { db in
+            guard
+                let payload = try Data.fetchOne(
+                    db,
+                    sql: "SELECT payload FROM inbox WHERE session = ? AND kind = 'session_started' LIMIT 1",
+                    arguments: [session]
+                ),
+                let started = try? Wearbridge_Link_V1_Payload(serializedBytes: payload).sessionStarted,
+                let activity = Activity(rawValue: started.activity)
+            else { return nil }
+            return (activity, Double(started.startedAtMs) / 1000)
+        }
+    }
+
+    /// The backfilled copy of a session as the wearable logged its inputs (fixes, beats, applied
+    /// commands) in sequence order, one at a time, each with its GPS time: what exports replay.
+    public func streamJournal(
+        session: String,
+        _ body: (SessionController.JournalEntry, Double?) throws -> Void
+    ) throws {
+        try pool.read { db in
+            let rows = try Data.fetchCursor(
+                db,
+                sql: "SELECT row FROM backfill_row WHERE session = ? ORDER BY seq",
+                arguments: [session]
+            )
+            while let data = try rows.next() {
+                guard let row = try? Wearbridge_Link_V1_BackfillRow(serializedBytes: data) else { continue }
+                switch row.row {
+                case .fix(let fix):
+                    try body(.fix(Self.fix(fix)), fix.time == 0 ? nil : fix.time)
+                case .beat(let beat):
+                    let sample = HeartRateSample(
+                        bpm: Int(beat.bpm),
+                        contact: SensorContact(backfillName: beat.contact),
+                        rrIntervals: beat.rr1024.map { UInt16(clamping: $0) },
+                        receivedAt: beat.received.isNaN ? 0 : beat.received
+                    )
+                    try body(.heartRate(sample), beat.time == 0 ? nil : beat.time)
+                case .command(let command) where command.accepted:
+                    guard let kind = SessionCommand(rawValue: command.command) else { continue }
+                    try body(.command(kind, id: command.commandID), nil)
+                case .command, .event, nil:
+                    continue
+                }
+            }
+        }
+    }
+
+    private static func fix(_ row: Wearbridge_Link_V1_FixRow) -> Fix {
+        func value(_ number: Double) -> Double? { number.isNaN ? nil : number }
+        let position = value(row.lat).flatMap { lat in value(row.lon).map { GeoPoint(latitude: lat, longitude: $0) } }
+        return Fix(
+            mode: Int(row.mode),
+            time: row.time == 0 ? nil : GPSTime(seconds: row.time),
+            position: position,
+            errorEast: value(row.epx),
+            errorNorth: value(row.epy),
+            horizontalError: value(row.eph),
+            speed: value(row.speed),
+            track: value(row.track),
+            speedError: value(row.eps),
+            altitude: value(row.alt),
+            receivedAt: value(row.received)
+        )
+    }
+}
+
+extension SensorContact {
+    /// The contact as the data log names it ("detected", "not_detected", else not supported).
+    fileprivate init(backfillName name: String) {
+        switch name {
+        case "detected": self = .detected
+        case "not_detected": self = .notDetected
+        default: self = .notSupported
+        }
+    }
+}

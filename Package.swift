@@ -256,6 +256,7 @@ let package = Package(
                 "Config",
             ]
         ),
+        .testTarget(name: "ExportTests", dependencies: ["Export"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(
             name: "HeartRateTests",

@@ -98,7 +98,7 @@ struct StoredFormatTests {
             c.execute('''insert into command values ('c-start', 'old', 2, 'start', 1, '{"commandID":"c-start","command":"start","accepted":true,"message":"session started","sessionID":"old","state":{"active":{}}}', 999)''')
             c.execute('''insert into event values ('old', 1, 'session_started', 1750000000, null, '{"anchor":"gps","started_at":1750000000}')''')
             for i in range(60):
-                c.execute("insert into fix values ('old', ?, ?, ?, 3, 48.137, ?, 3, 3, 4, 3, 90, 0.3, 'accepted', null, null)",
+                c.execute("insert into fix (session_id, seq, received, time, mode, lat, lon, epx, epy, eph, speed, track, eps, verdict, smoothed_lat, smoothed_lon) values ('old', ?, ?, ?, 3, 48.137, ?, 3, 3, 4, 3, 90, 0.3, 'accepted', null, null)",
                           (3 + i, 1000.05 + i, 1750000000 + i, 11.575 + i * 3 / 74280.0))
             c.execute('''insert into command values ('c-pause', 'old', 63, 'pause', 1, '{"state":{"paused":{"_0":"command"}},"accepted":true,"commandID":"c-pause","command":"pause","sessionID":"old","message":"session paused"}', 1060)''')
             c.execute("insert into heart_rate values ('old', 64, 1061, null, 140, 'detected', null, '[438]', x'0e8cb601')")

@@ -105,6 +105,17 @@ extension SessionLog {
         return (entries, maxSeq + 1)
     }
 
+    /// The GPS time of a session's first fix that has one.
+    public func firstFixTime(of sessionID: String) throws -> Double? {
+        try reader.read { db in
+            try Double.fetchOne(
+                db,
+                sql: "SELECT time FROM fix WHERE session_id = ? AND time IS NOT NULL ORDER BY seq LIMIT 1",
+                arguments: [sessionID]
+            )
+        }
+    }
+
     /// A session's logged inputs (fixes, beats, applied commands) one at a time in sequence order,
     /// from three cursors merged: a 12-hour session is never held whole (exports, recovery).
     public func streamJournal(of sessionID: String, _ body: (JournalItem) throws -> Void) throws {

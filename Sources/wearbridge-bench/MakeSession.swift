@@ -39,6 +39,9 @@ struct MakeSession: AsyncParsableCommand {
     @Option(help: "...for this long each time.")
     var pauseFor = 60.0
 
+    @Option(help: "The system clock at the start (s since 1970), for a board without a real-time clock.")
+    var systemClock: Double?
+
     @Option(help: "The storage directory (created).")
     var out: String
 

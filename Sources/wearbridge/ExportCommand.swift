@@ -107,7 +107,7 @@ struct ExportCommand: ParsableCommand {
         let session = ExportSession(
             id: stored.id,
             activity: activity,
-            startedAt: stored.startedAt,
+            startedAt: try startTime(stored, log),
             smoothed: track == .smoothed
         )
         do {
@@ -130,6 +130,13 @@ struct ExportCommand: ParsableCommand {
             if case .noPoints = error { throw ExitCode(65) }
             throw ExitCode(1)
         }
+    }
+
+    /// The start the files carry: the session's own when GPS anchored it; when only the system
+    /// clock did (a Pi without a real-time clock may think it is 1970), the first fix's GPS time.
+    private func startTime(_ stored: StoredSession, _ log: SessionLog) throws -> Double {
+        guard stored.startAnchor != "gps" else { return stored.startedAt }
+        return try log.firstFixTime(of: stored.id) ?? stored.startedAt
     }
 
     /// "2025-06-14T0631Z_bda2f472.gpx": sorts by start time, unique by id.

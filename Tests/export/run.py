@@ -281,10 +281,22 @@ def errors_are_clear_and_leave_nothing(work):
     db.close()
     result = run([f"{BIN}/wearbridge", "export", "--storage", foreign, "--all", "--dir", out], check=False)
     assert result.returncode == 65 and "another program" in result.stderr, result
+    # A Pi without a real-time clock started the session believing it was 1970: the files carry the
+    # first fix's GPS time as their start, not 1970.
+    rtc = session_from(work, "no_rtc", f"{SHARED}/gps/park_loop_run.jsonl", "--system-clock", "1000")
+    logged = Logged(rtc)
+    first = logged.db.execute("SELECT min(time) FROM fix").fetchone()[0]
+    from garmin_fit_sdk import Decoder, Stream
+    fit = export(rtc, logged.id, "fit", f"{work}/no_rtc.fit")
+    messages, _ = Decoder(Stream.from_file(fit)).read()
+    assert abs(messages["file_id_mesgs"][0]["time_created"].timestamp() - first) < 1, messages["file_id_mesgs"]
+    gpx = ET.parse(export(rtc, logged.id, "gpx", f"{work}/no_rtc.gpx")).getroot()
+    ns = "{http://www.topografix.com/GPX/1/1}"
+    assert gpx.find(f"{ns}metadata/{ns}time").text.startswith("2025-06-14"), gpx.find(f"{ns}metadata/{ns}time").text
     leftovers = [p for p in glob.glob(f"{work}/**/.*.partial", recursive=True)]
     assert not leftovers, leftovers
     print("  unknown session 66, full disk 1 with nothing left, --all keeps and --force replaces, stdout = file, "
-          "no accepted fix 65, another program's log 65")
+          "no accepted fix 65, another program's log 65, a 1970 system clock gives the GPS start")
 
 
 TESTS = [every_format_reads_back, errors_are_clear_and_leave_nothing]

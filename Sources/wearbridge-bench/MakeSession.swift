@@ -95,7 +95,7 @@ struct MakeSession: AsyncParsableCommand {
             id: "make-start",
             activity: activity,
             receivedAt: first,
-            systemTime: first,
+            systemTime: systemClock ?? first,
             into: &output
         )
         var pauses = pauseAt.sorted().map { first + $0 }

@@ -37,17 +37,12 @@ extension ConfigParser {
         }
         if let role = try fields.string(table, "cues.role", "role") { cues.role = role }
         if let device = try fields.string(table, "cues.alsa_device", "alsa_device") { cues.alsaDevice = device }
-        if let catalogs = try fields.string(table, "cues.catalogs", "catalogs") {
-            guard catalogs.hasPrefix("/") else {
-                throw ConfigError.badValue(
-                    path: path,
-                    key: "cues.catalogs",
-                    value: fields.quoted(catalogs),
-                    allowed: "an absolute path to a directory of LANGUAGE.toml catalogs"
-                )
-            }
-            cues.catalogs = catalogs
-        }
+        cues.catalogs = try fields.absolutePath(
+            table,
+            "cues.catalogs",
+            "catalogs",
+            allowed: "an absolute path to a directory of LANGUAGE.toml catalogs"
+        )
         try parseRules(table, into: &cues)
         return cues
     }

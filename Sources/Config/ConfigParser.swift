@@ -83,15 +83,7 @@ public struct ConfigParser {
         }
         if let storage = try fields.table(root, "storage") {
             try fields.checkKeys(storage, prefix: "storage.", allowed: ["directory"])
-            if let directory = try fields.string(storage, "storage.directory", "directory") {
-                guard directory.hasPrefix("/") else {
-                    throw ConfigError.badValue(
-                        path: path,
-                        key: "storage.directory",
-                        value: fields.quoted(directory),
-                        allowed: "an absolute path"
-                    )
-                }
+            if let directory = try fields.absolutePath(storage, "storage.directory", "directory") {
                 config.storageDirectory = directory
             }
         }
@@ -122,28 +114,10 @@ public struct ConfigParser {
         }
         if let session = try fields.table(root, "session") {
             try fields.checkKeys(session, prefix: "session.", allowed: ["activity", "autostart", "abandon_after"])
-            if let name = try fields.string(session, "session.activity", "activity") {
-                guard let activity = Activity(rawValue: name) else {
-                    throw ConfigError.badValue(
-                        path: path,
-                        key: "session.activity",
-                        value: fields.quoted(name),
-                        allowed: "one of " + Activity.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                    )
-                }
+            if let activity = try fields.choice(session, "session.activity", "activity", as: Activity.self) {
                 config.activity = activity
             }
-            if let value = session["autostart"] {
-                guard let flag = value.bool else {
-                    throw ConfigError.badValue(
-                        path: path,
-                        key: "session.autostart",
-                        value: "\(value)",
-                        allowed: "true or false"
-                    )
-                }
-                config.autostart = flag
-            }
+            if let flag = try fields.bool(session, "session.autostart", "autostart") { config.autostart = flag }
             if let abandon = try fields.duration(
                 session,
                 "session.abandon_after",

@@ -70,6 +70,20 @@ public struct TOMLFields: Sendable {
         return seconds
     }
 
+    /// A string that must be an absolute path (`allowed` says what it names).
+    public func absolutePath(
+        _ table: TOMLTable,
+        _ name: String,
+        _ key: String,
+        allowed: String = "an absolute path"
+    ) throws -> String? {
+        guard let text = try string(table, name, key) else { return nil }
+        guard text.hasPrefix("/") else {
+            throw ConfigError.badValue(path: path, key: name, value: quoted(text), allowed: allowed)
+        }
+        return text
+    }
+
     public func bool(_ table: TOMLTable, _ name: String, _ key: String) throws -> Bool? {
         guard let value = table[key] else { return nil }
         guard let bool = value.bool else {

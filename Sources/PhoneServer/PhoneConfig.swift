@@ -74,15 +74,7 @@ public struct PhoneConfig: Sendable {
         }
         if let storage = try fields.table(root, "storage") {
             try fields.checkKeys(storage, prefix: "storage.", allowed: ["directory"])
-            if let directory = try fields.string(storage, "storage.directory", "directory") {
-                guard directory.hasPrefix("/") else {
-                    throw ConfigError.badValue(
-                        path: path,
-                        key: "storage.directory",
-                        value: fields.quoted(directory),
-                        allowed: "an absolute path"
-                    )
-                }
+            if let directory = try fields.absolutePath(storage, "storage.directory", "directory") {
                 config.storageDirectory = directory
             }
         }

@@ -117,17 +117,7 @@ public struct CueTimeline {
         mutating func take(_ output: SessionOutput, at time: Double) {
             for row in output.rows {
                 guard case .finish(let id, let summary, _, _) = row else { continue }
-                let reading = LiveReading(
-                    sessionID: id,
-                    state: .idle,
-                    distance: summary.distance,
-                    elapsed: summary.elapsed,
-                    moving: summary.moving,
-                    averagePace: summary.averagePace,
-                    averageHeartRate: summary.heartRate?.average,
-                    isFinal: true,
-                    at: time
-                )
+                let reading = LiveReading(final: summary, sessionID: id, at: time)
                 hear(.reading(reading), at: time)
             }
             for announcement in output.announcements { hear(.announcement(announcement), at: time) }
@@ -135,19 +125,13 @@ public struct CueTimeline {
 
         private func reading(at time: Double) -> LiveReading? {
             guard let session = controller.session else { return nil }
-            let summary = session.track.summary
-            let speed = session.track.currentSpeed ?? 0
             let beat = lastBeat.flatMap { time - $0.at <= 5 ? $0.bpm : nil }
             return LiveReading(
                 sessionID: session.id,
                 state: session.track.isAutoPaused ? .paused(.auto) : controller.lifecycle.state,
-                distance: summary.distance,
-                elapsed: summary.elapsed,
-                moving: summary.moving,
-                averagePace: summary.averagePace,
-                currentPace: speed > 0.3 ? 1000 / speed : nil,
+                summary: session.track.summary,
+                speed: session.track.currentSpeed ?? 0,
                 heartRate: beat,
-                averageHeartRate: summary.heartRate?.average,
                 at: time
             )
         }

@@ -1,3 +1,5 @@
+import TrackCore
+
 /// The open session's figures at one instant, for sinks that speak or show them (cues): once a
 /// tick while a session is open, and once more from the summary the session ended with, so a
 /// closing cue speaks the recorded totals.
@@ -46,5 +48,35 @@ public struct LiveReading: Sendable, Equatable {
         self.averageHeartRate = averageHeartRate
         self.isFinal = isFinal
         self.at = at
+    }
+
+    /// A session's figures now, from its summary: `speed` the smoothed speed (a pace only while
+    /// moving), `heartRate` the strap's latest beat while it streams.
+    public init(
+        sessionID: String,
+        state: SessionLifecycle.State,
+        summary: SessionSummary,
+        speed: Double,
+        heartRate: Int?,
+        at: Double
+    ) {
+        self.init(
+            sessionID: sessionID,
+            state: state,
+            distance: summary.distance,
+            elapsed: summary.elapsed,
+            moving: summary.moving,
+            averagePace: summary.averagePace,
+            currentPace: speed > 0.3 ? 1000 / speed : nil,
+            heartRate: heartRate,
+            averageHeartRate: summary.heartRate?.average,
+            at: at
+        )
+    }
+
+    /// The reading a session ended with: its recorded summary.
+    public init(final summary: SessionSummary, sessionID: String, at: Double) {
+        self.init(sessionID: sessionID, state: .idle, summary: summary, speed: 0, heartRate: nil, at: at)
+        isFinal = true
     }
 }

@@ -43,7 +43,7 @@ extension Inbox {
                 case .beat(let beat):
                     let sample = HeartRateSample(
                         bpm: Int(beat.bpm),
-                        contact: SensorContact(backfillName: beat.contact),
+                        contact: SensorContact(rawValue: beat.contact) ?? .notSupported,
                         rrIntervals: beat.rr1024.map { UInt16(clamping: $0) },
                         receivedAt: beat.received.isNaN ? 0 : beat.received
                     )
@@ -74,16 +74,5 @@ extension Inbox {
             altitude: value(row.alt),
             receivedAt: value(row.received)
         )
-    }
-}
-
-extension SensorContact {
-    /// The contact as the data log names it ("detected", "not_detected", else not supported).
-    fileprivate init(backfillName name: String) {
-        switch name {
-        case "detected": self = .detected
-        case "not_detected": self = .notDetected
-        default: self = .notSupported
-        }
     }
 }

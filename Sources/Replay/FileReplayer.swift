@@ -45,6 +45,18 @@ public struct FileReplayer {
         return replayer.finish()
     }
 
+    /// A recording's fixes as the core merged them, each "received" at its own GPS time: inputs
+    /// for the session logic without a live clock (`wearbridge cues`, `make-session`).
+    public func timedFixes(path: String) throws(ReplayError) -> [Fix] {
+        var fixes: [Fix] = []
+        _ = try replay(path: path) { fix, _, _ in
+            var timed = fix
+            timed.receivedAt = fix.time?.seconds
+            fixes.append(timed)
+        }
+        return fixes
+    }
+
     private static func reason(_ error: any Error, fallback: String) -> String {
         let ns = error as NSError
         if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {

@@ -52,7 +52,6 @@ struct MakeSession: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var fixes: [Fix] = []
         let path: String
         if let hours {
             path = "\(out)/generated.jsonl"
@@ -63,14 +62,7 @@ struct MakeSession: AsyncParsableCommand {
         } else {
             throw ValidationError("--recording or --hours")
         }
-        _ = try FileReplayer(activity: activity, logger: Logger(label: "make-session")).replay(path: path) {
-            fix,
-            _,
-            _ in
-            var timed = fix
-            timed.receivedAt = fix.time?.seconds
-            fixes.append(timed)
-        }
+        let fixes = try FileReplayer(activity: activity, logger: Logger(label: "make-session")).timedFixes(path: path)
         if hours != nil { try? FileManager.default.removeItem(atPath: path) }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let log = try SessionLog.open(directory: out)

@@ -86,18 +86,14 @@ struct CuesCommand: ParsableCommand {
     /// A FILE's fixes (times from GPS), or a logged session's journal.
     private func inputs(config: WearbridgeConfig, logger: Logger) throws -> [SessionController.JournalEntry] {
         if FileManager.default.fileExists(atPath: source) {
-            var fixes: [SessionController.JournalEntry] = []
             do {
-                _ = try FileReplayer(activity: config.activity, logger: logger).replay(path: source) { fix, _, _ in
-                    var timed = fix
-                    timed.receivedAt = fix.time?.seconds
-                    fixes.append(.fix(timed))
+                return try FileReplayer(activity: config.activity, logger: logger).timedFixes(path: source).map {
+                    .fix($0)
                 }
             } catch {
                 StandardError.line("wearbridge: cannot read \(error.file): \(error.reason)")
                 throw ExitCode(66)
             }
-            return fixes
         }
         let log = try storage.open()
         do {

@@ -32,6 +32,11 @@ extension ReplayReport {
             "track_points": s.trackPoints,
             "lines": lines,
             "malformed_lines": malformedLines,
+            "receiver": [
+                "ignored_fields": receiver.ignoredFieldNames,
+                "position_noise_scale": Self.round(receiver.positionNoiseScale, 3),
+                "doppler_noise_scale": Self.round(receiver.dopplerNoiseScale, 3),
+            ] as [String: Any],
         ]
         if let pace = s.averagePace { object["avg_pace_s_per_km"] = Self.round(pace, 1) }
         return object

@@ -11,6 +11,8 @@ public struct ReplayReport: Sendable {
     public var mergedReports: Int
     /// Reports seen per gpsd class.
     public var messages: [String: Int]
+    /// What the core concluded about the receiver's own error fields and noise.
+    public var receiver: ReceiverJudgement
 }
 
 /// A recording that could not be read at all (as opposed to lines that could not be decoded).

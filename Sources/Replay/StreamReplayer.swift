@@ -49,7 +49,8 @@ public struct StreamReplayer {
             lines: lines,
             malformedLines: malformedLines,
             mergedReports: merger.mergedCount,
-            messages: messages
+            messages: messages,
+            receiver: session.receiverJudgement
         )
     }
 

@@ -22,6 +22,10 @@ public struct ErrorBaseline: Sendable {
     private var ringNext = 0
     private var filled = 0
     private var lastSample: GPSTime?
+    /// The last error and its bin: receivers repeat their error for long stretches, and a
+    /// logarithm per sample is most of this type's cost.
+    private var lastError = -1.0
+    private var lastBin = 0
     public private(set) var value: Double?
 
     public init(window: Int = 120) {
@@ -34,16 +38,24 @@ public struct ErrorBaseline: Sendable {
         guard error.isFinite, error >= 0 else { return }
         if let lastSample, abs(time.since(lastSample)) < 1 { return }
         lastSample = time
-        let bin = Self.bin(for: error)
+        if error != lastError {
+            lastError = error
+            lastBin = Self.bin(for: error)
+        }
+        let bin = lastBin
+        var unchanged = false
         if filled == window {
-            histogram[Int(ring[ringNext])] -= 1
+            let leaving = Int(ring[ringNext])
+            histogram[leaving] -= 1
+            unchanged = leaving == bin
         } else {
             filled += 1
         }
         ring[ringNext] = UInt8(bin)
         ringNext = (ringNext + 1) % window
         histogram[bin] += 1
-        value = median()
+        // A full window that loses the same bin it gains keeps its median.
+        if !unchanged || value == nil { value = median() }
     }
 
     private func median() -> Double {

@@ -76,10 +76,11 @@ public struct FixGate: Sendable {
         return .accept(newTimeline: newTimeline)
     }
 
-    /// Moves the time line to a fix that was finally used.
-    public mutating func commit(_ time: GPSTime) {
+    /// Moves the time line to a fix that was finally used; `counted` false for one whose Doppler
+    /// alone was used, which does not end the warm-up.
+    public mutating func commit(_ time: GPSTime, counted: Bool = true) {
         lastEpoch = time
-        acceptedCount += 1
+        if counted { acceptedCount += 1 }
         rival = nil
     }
 

@@ -71,6 +71,32 @@ public struct MotionFilter: Sendable {
         time = newTime
     }
 
+    /// A measurement's residuals against the prediction, with the filter's own variance there.
+    public struct Innovation: Sendable {
+        public var east: Double
+        public var north: Double
+        public var eastVariance: Double
+        public var northVariance: Double
+    }
+
+    public func positionInnovation(_ measured: LocalPoint) -> Innovation {
+        Innovation(
+            east: measured.east - east.position,
+            north: measured.north - north.position,
+            eastVariance: east.pp,
+            northVariance: north.pp
+        )
+    }
+
+    public func velocityInnovation(_ measured: LocalPoint) -> Innovation {
+        Innovation(
+            east: measured.east - east.velocity,
+            north: measured.north - north.velocity,
+            eastVariance: east.vv,
+            northVariance: north.vv
+        )
+    }
+
     /// Squared Mahalanobis distance of a measured position from the prediction.
     public func mahalanobis(_ measured: LocalPoint, noise: Noise) -> Double {
         let e = east.positionInnovation(measured.east, variance: noise.east * noise.east)

@@ -3,15 +3,17 @@
 /// Starts still: a session usually begins standing at the start line. Movement resumes on
 /// sustained speed, or on leaving the standing point at more than walking-in-place speed (for
 /// receivers without Doppler); the distance covered while that was being confirmed is credited
-/// then, so no real metre is lost.
+/// then, so no real metre is lost. A departure across a gap in the fixes must be confirmed by
+/// positions: right after it reacquires, a receiver's Doppler is often its own extrapolation.
 public struct StillnessDetector: Sendable {
     public enum State: Sendable, Equatable {
         /// Moving; `meanVelocity` is a moving average of the velocity vector, so that noise in
         /// its direction averages out instead of adding up as speed.
         case moving(meanVelocity: LocalPoint)
         /// Standing at `anchor`, known to within `anchorSigma` metres; `candidateSince` and
-        /// `pending` track a possible departure.
-        case still(anchor: GeoPoint, anchorSigma: Double, candidateSince: GPSTime?, pending: Double)
+        /// `pending` track a possible departure, `carried` the distance bridged across a gap that
+        /// waits for positions to confirm it.
+        case still(anchor: GeoPoint, anchorSigma: Double, candidateSince: GPSTime?, pending: Double, carried: Double)
     }
 
     public private(set) var state: State
@@ -19,7 +21,7 @@ public struct StillnessDetector: Sendable {
 
     public init(profile: ActivityProfile, anchor: GeoPoint, sigma: Double) {
         self.profile = profile
-        state = .still(anchor: anchor, anchorSigma: sigma, candidateSince: nil, pending: 0)
+        state = .still(anchor: anchor, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
     }
 
     public var isStill: Bool {
@@ -34,6 +36,11 @@ public struct StillnessDetector: Sendable {
     ///     a weak receiver's noisy Doppler must not end standing still on its own.
     ///   - sigma: 1-sigma uncertainty of the filtered position; leaving the anchor counts only
     ///     beyond what the two positions' errors explain.
+    ///   - coherence: how consistently the Doppler has pointed one way (`DopplerCoherence`); nil
+    ///     when there is no Doppler direction to judge. Doppler that points anywhere is noise, and
+    ///     neither its speed nor a wandering position it goes with is a departure.
+    ///   - dopplerSpeed: the Doppler's mean speed when it stands clear of its noise; a U-turn shrinks
+    ///     the mean velocity vector but not this, and is not a stop.
     ///   - displacement: distance of the filtered position from `anchor` when still.
     public mutating func step(
         time: GPSTime,
@@ -44,6 +51,8 @@ public struct StillnessDetector: Sendable {
         position: GeoPoint,
         sigma: Double,
         significant: Bool,
+        coherence: Double?,
+        dopplerSpeed: Double?,
         displacement: (GeoPoint) -> Double
     ) -> Double {
         switch state {
@@ -54,39 +63,50 @@ public struct StillnessDetector: Sendable {
                 north: meanVelocity.north + alpha * (velocity.north - meanVelocity.north)
             )
             let meanSpeed = (mean.east * mean.east + mean.north * mean.north).squareRoot()
+            let stopped = meanSpeed < profile.stillSpeed && (dopplerSpeed ?? 0) < profile.moveSpeed
             state =
-                meanSpeed < profile.stillSpeed
-                ? .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)
+                stopped
+                ? .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
                 : .moving(meanVelocity: mean)
             return increment
-        case .still(let anchor, let anchorSigma, var candidateSince, var pending):
-            if speed > profile.moveSpeed && significant {
+        case .still(let anchor, let anchorSigma, var candidateSince, var pending, var carried):
+            let incoherent = coherence.map { $0 < profile.minCoherence } ?? false
+            if speed > profile.moveSpeed && significant && !incoherent {
                 candidateSince = candidateSince ?? time
                 pending += increment
             } else {
                 candidateSince = nil
                 pending = 0
+                carried = 0
             }
-            if let since = candidateSince, time.since(since) >= profile.moveDwell {
+            if let since = candidateSince, time.since(since) >= profile.moveDwell, carried == 0 {
                 state = .moving(meanVelocity: velocity)
                 return pending
             }
             let away = displacement(anchor)
             if away > max(profile.moveRadius, 2 * (anchorSigma + sigma)) {
-                guard speed >= profile.stillSpeed else {
-                    // Drift of a still receiver's bias, not a departure: stand where it now says.
+                guard speed >= profile.stillSpeed, !incoherent else {
+                    // Drift of a still receiver's bias (or of a noisy one whose Doppler points
+                    // anywhere), not a departure: stand where it now says.
                     state = .still(
                         anchor: position,
                         anchorSigma: sigma,
                         candidateSince: candidateSince,
-                        pending: pending
+                        pending: pending,
+                        carried: carried
                     )
                     return 0
                 }
                 state = .moving(meanVelocity: velocity)
-                return max(pending, away)
+                return carried + max(pending, away)
             }
-            state = .still(anchor: anchor, anchorSigma: anchorSigma, candidateSince: candidateSince, pending: pending)
+            state = .still(
+                anchor: anchor,
+                anchorSigma: anchorSigma,
+                candidateSince: candidateSince,
+                pending: pending,
+                carried: carried
+            )
             return 0
         }
     }
@@ -94,8 +114,9 @@ public struct StillnessDetector: Sendable {
     /// Crosses an outage and returns the distance to credit now.
     ///
     /// Moving before the gap: `bridged` if it ended away from where it began. Standing before it:
-    /// nothing yet; the bridged distance waits as pending until the fixes after the gap confirm
-    /// a departure, because a weak receiver's first fix after an outage is often far off.
+    /// nothing yet; the bridged distance is carried until the positions after the gap leave the
+    /// new standing point, because a weak receiver's first fix after an outage is often far off
+    /// and its Doppler then is often its own extrapolation.
     public mutating func bridge(
         chord: Double,
         bridged: Double,
@@ -103,7 +124,8 @@ public struct StillnessDetector: Sendable {
         sigma: Double,
         time: GPSTime,
         velocity: LocalPoint,
-        significant: Bool
+        significant: Bool,
+        coherence: Double?
     ) -> Double {
         let speed = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
         let movedAway = chord > profile.moveRadius
@@ -113,15 +135,17 @@ public struct StillnessDetector: Sendable {
                 state = .moving(meanVelocity: velocity)
                 return bridged
             }
-            state = .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0)
+            state = .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
             return chord
         case .still:
-            let departing = movedAway && speed > profile.moveSpeed && significant
+            let coherent = coherence.map { $0 >= profile.minCoherence } ?? true
+            let departing = movedAway && speed > profile.moveSpeed && significant && coherent
             state = .still(
                 anchor: position,
                 anchorSigma: sigma,
                 candidateSince: departing ? time : nil,
-                pending: departing ? bridged : 0
+                pending: 0,
+                carried: departing ? bridged : 0
             )
             return 0
         }

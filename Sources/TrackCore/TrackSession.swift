@@ -13,7 +13,7 @@ public struct TrackSession: Sendable {
 
     public let activity: Activity
     public let profile: ActivityProfile
-    private let model: MeasurementModel
+    private var model: MeasurementModel
     private var gate: FixGate
     private var motion: Motion?
     private var autoPause: AutoPause
@@ -38,6 +38,8 @@ public struct TrackSession: Sendable {
     private var lastUsable: GPSTime?
     private var gpsWatch: GPSWatch
     private var outlierSince: GPSTime?
+    /// When the filter began running on Doppler alone through rejected positions.
+    private var coastingSince: GPSTime?
     private var impossibleStreak = 0
 
     public init(activity: Activity, profile: ActivityProfile? = nil, heartRateZones: HeartRateZones? = nil) {
@@ -55,16 +57,26 @@ public struct TrackSession: Sendable {
 
     // MARK: Inputs
 
-    public mutating func ingest(_ fix: Fix) -> FixOutcome {
+    public mutating func ingest(_ reported: Fix) -> FixOutcome {
         var events: [TrackEvent] = []
-        if let time = fix.time { noteSilence(until: time, into: &events) }
+        if let time = reported.time { noteSilence(until: time, into: &events) }
+        let fix = model.judge(reported)
         let newTimeline: Bool
+        let measurement: MeasurementModel.Measurement
         switch gate.judge(fix) {
+        case .reject(.horizontalError):
+            measurement = model.measurement(for: fix)
+            model.observeDirection(measurement, at: fix.time)
+            if let outcome = coast(fix, measurement, events: &events) { return outcome }
+            return reject(.horizontalError, events: events)
         case .reject(let reason):
             return reject(reason, events: events)
         case .accept(let isNew):
             newTimeline = isNew
+            measurement = model.measurement(for: fix)
+            model.observeDirection(measurement, at: fix.time)
         }
+        coastingSince = nil
         // The gate guarantees both.
         guard let time = fix.time, let position = fix.position else { return reject(.noFix, events: events) }
         if let regained = gpsWatch.regained(at: time, lastUsable: lastUsable) { events.append(regained) }
@@ -89,12 +101,14 @@ public struct TrackSession: Sendable {
             return bridge(&current, to: time, position: position, fix: fix, dt: dt, events: events)
         }
 
-        let noise = model.noise(for: fix)
+        let noise = measurement.noise
         current.filter.predict(to: time)
-        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: current.filter.speed)
+        let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed)
         let measured = current.filter.frame.project(position)
+        let mahalanobis = current.filter.mahalanobis(measured, noise: noise)
+        model.learnPosition(current.filter.positionInnovation(measured), measurement, at: time)
         var verdict: FixOutcome.Verdict
-        if current.filter.mahalanobis(measured, noise: noise) > profile.outlierThreshold {
+        if mahalanobis > profile.outlierThreshold {
             let since = outlierSince ?? time
             outlierSince = since
             if time.since(since) >= profile.outlierResetAfter {
@@ -114,10 +128,11 @@ public struct TrackSession: Sendable {
         // A Doppler far from what positions and physics predict (a receiver stuck at `speed: 0`
         // while it moves) is dropped, as a multipath position is.
         var usedDoppler = doppler
-        if let measured = doppler,
-            current.filter.velocityMahalanobis(measured.velocity, sigma: measured.sigma) > profile.outlierThreshold
-        {
-            usedDoppler = nil
+        if let measured = doppler {
+            if current.filter.velocityMahalanobis(measured.velocity, sigma: measured.sigma) > profile.outlierThreshold {
+                usedDoppler = nil
+            }
+            model.learnVelocity(current.filter.velocityInnovation(measured.velocity), measurement, at: time)
         }
         if let usedDoppler { current.filter.updateVelocity(usedDoppler.velocity, sigma: usedDoppler.sigma) }
         if case .accepted = verdict { acceptedCount += 1 }
@@ -135,6 +150,46 @@ public struct TrackSession: Sendable {
         )
         motion = current
         return FixOutcome(verdict: verdict, events: events)
+    }
+
+    /// Runs the filter on a fix's Doppler alone when the gate rejected only its position: a
+    /// multipath position does not make that epoch's Doppler wrong, and a chord across the burst
+    /// would cut corners and turnarounds. Only a motion already under way is carried on: a
+    /// departure from standing needs positions to confirm it (a receiver losing its fix reports
+    /// Doppler it should not). Nil when the Doppler cannot be trusted either, or the filter has
+    /// coasted for `dopplerCoastLimit`; the fix is then simply rejected.
+    private mutating func coast(
+        _ fix: Fix,
+        _ measurement: MeasurementModel.Measurement,
+        events: inout [TrackEvent]
+    ) -> FixOutcome? {
+        guard case .none = manualPause, var current = motion, !current.stillness.isStill, let time = fix.time else {
+            return nil
+        }
+        let dt = time.since(current.filter.time)
+        guard dt > 0, dt <= profile.gapThreshold else { return nil }
+        if let since = coastingSince, time.since(since) > profile.dopplerCoastLimit { return nil }
+        guard let speed = fix.speed, speed.isFinite, speed <= profile.maxSpeed else { return nil }
+        current.filter.predict(to: time)
+        guard let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed),
+            current.filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold
+        else { return nil }
+        current.filter.updateVelocity(doppler.velocity, sigma: doppler.sigma)
+        coastingSince = coastingSince ?? time
+        count(.horizontalError)
+        impossibleStreak = 0
+        gate.commit(time, counted: false)
+        lastUsable = time
+        advance(
+            &current,
+            to: time,
+            dt: dt,
+            speed: current.filter.speed,
+            significant: model.isSignificant(doppler),
+            events: &events
+        )
+        motion = current
+        return FixOutcome(verdict: .rejected(.horizontalError), events: events)
     }
 
     /// Notices a silent receiver between fixes; `instant` is on the receive clock of `Fix.receivedAt`.
@@ -228,6 +283,14 @@ public struct TrackSession: Sendable {
 
     public var summary: SessionSummary { SessionSummary(self) }
 
+    public var receiverJudgement: ReceiverJudgement {
+        ReceiverJudgement(
+            ignoredFields: model.fields.everIgnored,
+            positionNoiseScale: model.positionScale.factor,
+            dopplerNoiseScale: model.velocityScale.factor
+        )
+    }
+
     // MARK: Steps
 
     private mutating func start(
@@ -266,7 +329,7 @@ public struct TrackSession: Sendable {
         events: [TrackEvent]
     ) -> FixOutcome {
         var events = events
-        let noise = model.noise(for: fix)
+        let noise = model.measurement(for: fix).noise
         let measured = current.filter.frame.project(position)
         let chord = current.filter.localPosition.distance(to: measured)
         let allowance =
@@ -293,7 +356,8 @@ public struct TrackSession: Sendable {
             sigma: filter.positionSigma,
             time: time,
             velocity: filter.velocity,
-            significant: model.isSignificant(doppler)
+            significant: model.isSignificant(doppler),
+            coherence: model.coherence(at: time)
         )
         current.filter = filter
         current.lastSpeed = filter.speed
@@ -329,6 +393,8 @@ public struct TrackSession: Sendable {
             position: current.filter.position,
             sigma: current.filter.positionSigma,
             significant: significant,
+            coherence: model.coherence(at: time),
+            dopplerSpeed: model.sustainedDopplerSpeed(at: time),
             displacement: { here.distance(to: frame.project($0)) }
         )
         current.lastSpeed = current.filter.speed
@@ -370,8 +436,9 @@ public struct TrackSession: Sendable {
         position: GeoPoint,
         fix: Fix
     ) -> (MotionFilter, (velocity: LocalPoint, sigma: Double)?) {
-        let noise = model.noise(for: fix)
-        let doppler = model.velocity(for: fix, sigma: noise.velocity, predictedSpeed: 0)
+        let measurement = model.measurement(for: fix)
+        let noise = measurement.noise
+        let doppler = model.velocity(for: fix, measurement, predictedSpeed: 0)
         let filter = MotionFilter(
             position: position,
             time: time,

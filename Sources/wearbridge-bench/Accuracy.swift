@@ -7,10 +7,14 @@ import TrackCore
 /// Distance per recorded session: truth, ours and a naive haversine sum, computed in the same run.
 struct Accuracy: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Distance error per session against ground truth, beside the naive haversine sum."
+        abstract:
+            "Distance error per session against ground truth, beside the naive haversine sum; the receiver corpus."
     )
 
     @OptionGroup var options: DataOptions
+
+    @Flag(help: "Leave out the receiver corpus table.")
+    var skipCorpus = false
 
     func run() throws {
         var failures = 0
@@ -31,6 +35,9 @@ struct Accuracy: ParsableCommand {
         StandardOutput.line(
             failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal"
         )
+        if !skipCorpus {
+            CorpusTable.print(try CorpusTable(folder: "\(options.data)/gps-corpus").run())
+        }
     }
 }
 

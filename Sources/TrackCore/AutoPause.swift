@@ -13,11 +13,24 @@ public struct AutoPause: Sendable {
         case resumed(at: GPSTime, pausedFor: Double)
     }
 
+    /// The profile's auto-pause thresholds, and only these (this state is copied with every fix).
+    private struct Thresholds: Sendable {
+        var pauseSpeed: Double
+        var pauseDwell: Double
+        var resumeSpeed: Double
+        var resumeDwell: Double
+    }
+
     public private(set) var state: State = .running(slowSince: nil)
-    private let profile: ActivityProfile
+    private let profile: Thresholds
 
     public init(profile: ActivityProfile) {
-        self.profile = profile
+        self.profile = Thresholds(
+            pauseSpeed: profile.pauseSpeed,
+            pauseDwell: profile.pauseDwell,
+            resumeSpeed: profile.resumeSpeed,
+            resumeDwell: profile.resumeDwell
+        )
     }
 
     public var isPaused: Bool {

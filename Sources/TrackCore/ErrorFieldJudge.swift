@@ -34,12 +34,13 @@ public struct ErrorFieldJudge: Sendable {
         disagreement = profile.fieldDisagreement
     }
 
-    /// The fix with the fields not to be believed removed.
-    mutating func judge(_ fix: Fix) -> Fix {
-        var judged = fix
+    /// The fix's error fields that are to be believed.
+    @inline(__always)
+    mutating func judge(_ fix: Fix) -> BelievedErrors {
+        var judged = BelievedErrors()
         let limit = placeholderRepeats
         let time = fix.time?.seconds ?? .nan
-        judged.horizontalError = eph.observe(fix.horizontalError, at: time, limit: limit)
+        judged.horizontal = eph.observe(fix.horizontalError, at: time, limit: limit)
         let east = epx.observe(fix.errorEast, at: time, limit: limit)
         let north = epy.observe(fix.errorNorth, at: time, limit: limit)
         if let radius = fix.horizontalError, radius.isFinite, radius > 0, let ex = fix.errorEast,
@@ -53,19 +54,16 @@ public struct ErrorFieldJudge: Sendable {
             let k = disagreement * disagreement
             axesDisagree = axes > k * expected || axes * k < expected
         }
-        if axesDisagree || east == nil || north == nil {
-            judged.errorEast = nil
-            judged.errorNorth = nil
-        } else {
-            judged.errorEast = east
-            judged.errorNorth = north
+        if !axesDisagree, let east, let north {
+            judged.east = east
+            judged.north = north
         }
         let speedError = eps.observe(fix.speedError, at: time, limit: limit)
-        judged.speedError = axesDisagree ? nil : speedError
+        judged.speed = axesDisagree ? nil : speedError
 
-        if fix.horizontalError != nil && judged.horizontalError == nil { everIgnored.insert(.eph) }
-        if fix.errorEast != nil && judged.errorEast == nil { everIgnored.insert(.epxEpy) }
-        if fix.speedError != nil && judged.speedError == nil { everIgnored.insert(.eps) }
+        if fix.horizontalError != nil && judged.horizontal == nil { everIgnored.insert(.eph) }
+        if fix.errorEast != nil && judged.east == nil { everIgnored.insert(.epxEpy) }
+        if fix.speedError != nil && judged.speed == nil { everIgnored.insert(.eps) }
         return judged
     }
 }

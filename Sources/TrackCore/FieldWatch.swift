@@ -7,6 +7,7 @@ struct FieldWatch: Sendable {
 
     /// The value if it still carries information, nil once it has repeated `limit` times over
     /// distinct epochs (`time` in seconds; a duplicated epoch is not a repeat).
+    @inline(__always)
     mutating func observe(_ value: Double?, at time: Double, limit: Int) -> Double? {
         guard let value, value.isFinite, value >= 0 else { return nil }
         if value == last {

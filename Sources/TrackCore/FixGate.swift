@@ -15,7 +15,21 @@ public struct FixGate: Sendable {
         var count: Int
     }
 
-    public let profile: ActivityProfile
+    /// The profile's gate thresholds, and only these: the gate is part of every session's state.
+    private struct Thresholds: Sendable {
+        var maxSpeed: Double
+        var errorFloor: Double
+        var errorCeiling: Double
+        var errorBaselineMultiple: Double
+        var warmUpErrorFactor: Double
+        var warmUpFixes: Int
+        var staleAfter: Double
+        var maxForwardJump: Double
+        var gapThreshold: Double
+        var timelineResetAfter: Int
+    }
+
+    private let profile: Thresholds
     public private(set) var lastEpoch: GPSTime?
     public private(set) var acceptedCount = 0
     public private(set) var errorBaseline = ErrorBaseline()
@@ -29,7 +43,18 @@ public struct FixGate: Sendable {
     private let epochTolerance = 0.001
 
     public init(profile: ActivityProfile) {
-        self.profile = profile
+        self.profile = Thresholds(
+            maxSpeed: profile.maxSpeed,
+            errorFloor: profile.errorFloor,
+            errorCeiling: profile.errorCeiling,
+            errorBaselineMultiple: profile.errorBaselineMultiple,
+            warmUpErrorFactor: profile.warmUpErrorFactor,
+            warmUpFixes: profile.warmUpFixes,
+            staleAfter: profile.staleAfter,
+            maxForwardJump: profile.maxForwardJump,
+            gapThreshold: profile.gapThreshold,
+            timelineResetAfter: profile.timelineResetAfter
+        )
     }
 
     public var isWarmingUp: Bool { acceptedCount < profile.warmUpFixes }
@@ -41,7 +66,11 @@ public struct FixGate: Sendable {
         return isWarmingUp ? threshold * profile.warmUpErrorFactor : threshold
     }
 
-    public mutating func judge(_ fix: Fix) -> Verdict {
+    public mutating func judge(_ fix: Fix) -> Verdict { judge(fix, error: fix.gatingError) }
+
+    /// Judges a fix whose horizontal error is `error` (what the core believes, which may differ
+    /// from the fix's own fields; see `ErrorFieldJudge`).
+    public mutating func judge(_ fix: Fix, error: Double?) -> Verdict {
         guard fix.mode >= 2 else { return .reject(.noFix) }
         guard let time = fix.time, time.seconds.isFinite else { return .reject(.noTime) }
         guard let position = fix.position, position.isPlausible else { return .reject(.invalidCoordinates) }
@@ -68,7 +97,7 @@ public struct FixGate: Sendable {
             }
             lateStreak = nil
         }
-        if let error = fix.gatingError {
+        if let error, error.isFinite, error >= 0 {
             errorBaseline.observe(error, at: time)
             if error > errorThreshold { return .reject(.horizontalError) }
         }

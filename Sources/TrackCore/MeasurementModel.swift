@@ -9,7 +9,18 @@ import Darwin
 /// Doppler really are (`NoiseScale`, from the filter's innovations), and whether its Doppler
 /// points one way (`DopplerCoherence`).
 struct MeasurementModel: Sendable {
-    let profile: ActivityProfile
+    /// The profile's figures this model reads, and only these: the model is part of every fix's
+    /// state, and a whole profile in it would be copied along.
+    struct Thresholds: Sendable {
+        var defaultPositionSigma: Double
+        var defaultVelocitySigma: Double
+        var maxSpeed: Double
+        var moveSpeed: Double
+        var stillSpeed: Double
+        var coherenceWindow: Double
+    }
+
+    let profile: Thresholds
     /// gpsd's `epx`/`epy` are 95% bounds along one axis: 1.96 sigma.
     private let axis95 = 1.96
     /// gpsd's `eph` is a 95% radius in two dimensions: 2.45 sigma per axis.
@@ -26,7 +37,14 @@ struct MeasurementModel: Sendable {
     private var directionSigma = 0.0
 
     init(profile: ActivityProfile) {
-        self.profile = profile
+        self.profile = Thresholds(
+            defaultPositionSigma: profile.defaultPositionSigma,
+            defaultVelocitySigma: profile.defaultVelocitySigma,
+            maxSpeed: profile.maxSpeed,
+            moveSpeed: profile.moveSpeed,
+            stillSpeed: profile.stillSpeed,
+            coherenceWindow: profile.coherenceWindow
+        )
         fields = ErrorFieldJudge(profile: profile)
         let range = profile.minNoiseScale...profile.maxNoiseScale
         positionScale = NoiseScale(window: profile.noiseWindow, range: range, clip: profile.outlierThreshold)
@@ -43,10 +61,12 @@ struct MeasurementModel: Sendable {
     }
 
     /// The fix with the error fields not to be believed removed; see `ErrorFieldJudge`.
-    mutating func judge(_ fix: Fix) -> Fix { fields.judge(fix) }
+    @inline(__always)
+    mutating func judge(_ fix: Fix) -> BelievedErrors { fields.judge(fix) }
 
-    func measurement(for fix: Fix) -> Measurement {
-        let reported = reportedNoise(for: fix)
+    @inline(__always)
+    func measurement(for fix: Fix, _ errors: BelievedErrors) -> Measurement {
+        let reported = reportedNoise(for: errors)
         let p = positionScale.factor
         let noise = MotionFilter.Noise(
             east: max(reported.east * p, minimumSigma),
@@ -64,18 +84,18 @@ struct MeasurementModel: Sendable {
     }
 
     /// The noise the (judged) fix's own fields give, before what was learnt about the receiver.
-    func reportedNoise(for fix: Fix) -> MotionFilter.Noise {
+    func reportedNoise(for fix: BelievedErrors) -> MotionFilter.Noise {
         var east = profile.defaultPositionSigma
         var north = profile.defaultPositionSigma
-        if let ex = fix.errorEast, let ey = fix.errorNorth, ex.isFinite, ey.isFinite, ex > 0, ey > 0 {
+        if let ex = fix.east, let ey = fix.north, ex.isFinite, ey.isFinite, ex > 0, ey > 0 {
             east = ex / axis95
             north = ey / axis95
-        } else if let eph = fix.horizontalError, eph.isFinite, eph > 0 {
+        } else if let eph = fix.horizontal, eph.isFinite, eph > 0 {
             east = eph / radial95
             north = east
         }
         var velocity = profile.defaultVelocitySigma
-        if let eps = fix.speedError, eps.isFinite, eps > 0 {
+        if let eps = fix.speed, eps.isFinite, eps > 0 {
             // Not capped: a receiver's `eps` tripling as its fix degrades is information, and the
             // learnt scale turns its size into the real noise.
             velocity = max(eps / axis95, 0.05)
@@ -119,12 +139,14 @@ struct MeasurementModel: Sendable {
     }
 
     /// How consistently the Doppler has pointed one way lately; nil when it is too slow to tell.
+    @inline(__always)
     func coherence(at time: GPSTime) -> Double? {
         coherence.coherence(at: time, minSpeed: profile.stillSpeed, window: profile.coherenceWindow)
     }
 
     /// The Doppler's mean speed over the coherence window when it stands well clear of the
     /// receiver's learnt Doppler noise: someone still moving, even while turning around.
+    @inline(__always)
     func sustainedDopplerSpeed(at time: GPSTime) -> Double? {
         guard let speed = coherence.meanSpeed(at: time, window: profile.coherenceWindow) else { return nil }
         return speed > 2 * directionSigma ? speed : nil
@@ -137,6 +159,7 @@ struct MeasurementModel: Sendable {
     /// move, and nobody stops from a run within one fix. gpsd omits `track` when the receiver barely
     /// moves; a small speed without a course is then measured as standing still, with the speed
     /// itself as extra uncertainty.
+    @inline(__always)
     func velocity(
         for fix: Fix,
         _ measurement: Measurement,
@@ -151,6 +174,7 @@ struct MeasurementModel: Sendable {
     }
 
     /// True unless a Doppler measurement is there and within twice its own noise of zero.
+    @inline(__always)
     func isSignificant(_ doppler: (velocity: LocalPoint, sigma: Double)?) -> Bool {
         guard let doppler else { return true }
         let v = doppler.velocity

@@ -16,11 +16,29 @@ public struct StillnessDetector: Sendable {
         case still(anchor: GeoPoint, anchorSigma: Double, candidateSince: GPSTime?, pending: Double, carried: Double)
     }
 
+    /// The profile's standing-still thresholds: only these, so that the filter's state stays
+    /// small enough to copy cheaply fix after fix.
+    private struct Thresholds: Sendable {
+        var stillSpeed: Double
+        var stillWindow: Double
+        var moveSpeed: Double
+        var moveDwell: Double
+        var moveRadius: Double
+        var minCoherence: Double
+    }
+
     public private(set) var state: State
-    private let profile: ActivityProfile
+    private let profile: Thresholds
 
     public init(profile: ActivityProfile, anchor: GeoPoint, sigma: Double) {
-        self.profile = profile
+        self.profile = Thresholds(
+            stillSpeed: profile.stillSpeed,
+            stillWindow: profile.stillWindow,
+            moveSpeed: profile.moveSpeed,
+            moveDwell: profile.moveDwell,
+            moveRadius: profile.moveRadius,
+            minCoherence: profile.minCoherence
+        )
         state = .still(anchor: anchor, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
     }
 

@@ -60,12 +60,13 @@ public struct TrackSession: Sendable {
     public mutating func ingest(_ reported: Fix) -> FixOutcome {
         var events: [TrackEvent] = []
         if let time = reported.time { noteSilence(until: time, into: &events) }
-        let fix = model.judge(reported)
+        let fix = reported
+        let errors = model.judge(fix)
         let newTimeline: Bool
         let measurement: MeasurementModel.Measurement
-        switch gate.judge(fix) {
+        switch gate.judge(fix, error: errors.gating) {
         case .reject(.horizontalError):
-            measurement = model.measurement(for: fix)
+            measurement = model.measurement(for: fix, errors)
             model.observeDirection(measurement, at: fix.time)
             if let outcome = coast(fix, measurement, events: &events) { return outcome }
             return reject(.horizontalError, events: events)
@@ -73,7 +74,7 @@ public struct TrackSession: Sendable {
             return reject(reason, events: events)
         case .accept(let isNew):
             newTimeline = isNew
-            measurement = model.measurement(for: fix)
+            measurement = model.measurement(for: fix, errors)
             model.observeDirection(measurement, at: fix.time)
         }
         coastingSince = nil
@@ -94,11 +95,19 @@ public struct TrackSession: Sendable {
                 closedPauses += autoPause.rebase(closingAt: lastUsable, reopeningAt: time)
                 events.append(.timelineReset(at: time))
             }
-            return start(at: time, position: position, fix: fix, events: events)
+            return start(at: time, position: position, fix: fix, measurement: measurement, events: events)
         }
         let dt = time.since(current.filter.time)
         if dt > profile.gapThreshold {
-            return bridge(&current, to: time, position: position, fix: fix, dt: dt, events: events)
+            return bridge(
+                &current,
+                to: time,
+                position: position,
+                fix: fix,
+                measurement: measurement,
+                dt: dt,
+                events: events
+            )
         }
 
         let noise = measurement.noise
@@ -116,7 +125,14 @@ public struct TrackSession: Sendable {
                 outlierSince = nil
                 motion = current
                 events.append(.filterReset(at: time))
-                return start(at: time, position: position, fix: fix, events: events, isFirst: false)
+                return start(
+                    at: time,
+                    position: position,
+                    fix: fix,
+                    measurement: measurement,
+                    events: events,
+                    isFirst: false
+                )
             }
             verdict = .rejected(.outlier)
             count(.outlier)
@@ -297,6 +313,7 @@ public struct TrackSession: Sendable {
         at time: GPSTime,
         position: GeoPoint,
         fix: Fix,
+        measurement: MeasurementModel.Measurement,
         events: [TrackEvent],
         isFirst: Bool = true
     ) -> FixOutcome {
@@ -306,7 +323,7 @@ public struct TrackSession: Sendable {
             covered += pause
             manualPause = .none
         }
-        let (filter, _) = freshFilter(at: time, position: position, fix: fix)
+        let (filter, _) = freshFilter(at: time, position: position, fix: fix, measurement: measurement)
         var stillness = StillnessDetector(profile: profile, anchor: position, sigma: filter.positionSigma)
         if !isFirst, let previous = motion?.stillness, !previous.isStill {
             stillness = previous
@@ -325,11 +342,12 @@ public struct TrackSession: Sendable {
         to time: GPSTime,
         position: GeoPoint,
         fix: Fix,
+        measurement: MeasurementModel.Measurement,
         dt: Double,
         events: [TrackEvent]
     ) -> FixOutcome {
         var events = events
-        let noise = model.measurement(for: fix).noise
+        let noise = measurement.noise
         let measured = current.filter.frame.project(position)
         let chord = current.filter.localPosition.distance(to: measured)
         let allowance =
@@ -341,14 +359,21 @@ public struct TrackSession: Sendable {
             }
             // Consistently somewhere else: relocated (a car, a train), with no distance credited.
             events.append(.filterReset(at: time))
-            return start(at: time, position: position, fix: fix, events: events, isFirst: false)
+            return start(
+                at: time,
+                position: position,
+                fix: fix,
+                measurement: measurement,
+                events: events,
+                isFirst: false
+            )
         }
         let speedAfter = fix.speed.flatMap { $0.isFinite ? $0 : nil } ?? chord / dt
         let integral = 0.5 * (current.lastSpeed + speedAfter) * dt
         var bridged = dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor)
         bridged = min(bridged, profile.maxSpeed * dt)
         let from = current.filter.time
-        let (filter, doppler) = freshFilter(at: time, position: position, fix: fix)
+        let (filter, doppler) = freshFilter(at: time, position: position, fix: fix, measurement: measurement)
         let credited = current.stillness.bridge(
             chord: chord,
             bridged: bridged,
@@ -434,9 +459,9 @@ public struct TrackSession: Sendable {
     private func freshFilter(
         at time: GPSTime,
         position: GeoPoint,
-        fix: Fix
+        fix: Fix,
+        measurement: MeasurementModel.Measurement
     ) -> (MotionFilter, (velocity: LocalPoint, sigma: Double)?) {
-        let measurement = model.measurement(for: fix)
         let noise = measurement.noise
         let doppler = model.velocity(for: fix, measurement, predictedSpeed: 0)
         let filter = MotionFilter(

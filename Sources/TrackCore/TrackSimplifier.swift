@@ -57,18 +57,21 @@ public struct TrackSimplifier: Sendable {
         keep[0] = true
         keep[points.count - 1] = true
         var stack = [(0, points.count - 1)]
+        // Squared distances throughout: the same ordering and the same test, without a root per point.
+        let toleranceSquared = tolerance * tolerance
         while let (first, last) = stack.popLast() {
             guard last > first + 1 else { continue }
             var worst = 0.0
             var worstIndex = first
+            let segment = Segment(from: local[first], to: local[last])
             for i in (first + 1)..<last {
-                let d = distance(local[i], fromSegment: local[first], local[last])
+                let d = segment.squaredDistance(to: local[i])
                 if d > worst {
                     worst = d
                     worstIndex = i
                 }
             }
-            if worst > tolerance {
+            if worst > toleranceSquared {
                 keep[worstIndex] = true
                 stack.append((first, worstIndex))
                 stack.append((worstIndex, last))
@@ -77,12 +80,28 @@ public struct TrackSimplifier: Sendable {
         return points.indices.filter { keep[$0] }.map { points[$0] }
     }
 
-    private static func distance(_ p: LocalPoint, fromSegment a: LocalPoint, _ b: LocalPoint) -> Double {
-        let de = b.east - a.east
-        let dn = b.north - a.north
-        let lengthSquared = de * de + dn * dn
-        guard lengthSquared > 0 else { return p.distance(to: a) }
-        let t = max(0, min(1, ((p.east - a.east) * de + (p.north - a.north) * dn) / lengthSquared))
-        return p.distance(to: LocalPoint(east: a.east + t * de, north: a.north + t * dn))
+    /// A segment with its direction and inverse squared length worked out once for all its points.
+    private struct Segment {
+        let a: LocalPoint
+        let de: Double
+        let dn: Double
+        let inverseLengthSquared: Double
+
+        init(from a: LocalPoint, to b: LocalPoint) {
+            self.a = a
+            de = b.east - a.east
+            dn = b.north - a.north
+            let lengthSquared = de * de + dn * dn
+            inverseLengthSquared = lengthSquared > 0 ? 1 / lengthSquared : 0
+        }
+
+        func squaredDistance(to p: LocalPoint) -> Double {
+            let pe = p.east - a.east
+            let pn = p.north - a.north
+            let t = max(0, min(1, (pe * de + pn * dn) * inverseLengthSquared))
+            let ee = pe - t * de
+            let en = pn - t * dn
+            return ee * ee + en * en
+        }
     }
 }

@@ -37,17 +37,17 @@ import Testing
         var judge = ErrorFieldJudge(profile: .walking)
         // SiRF-II: epx/epy 287 m against an eph of 30 m; eps is twice epx.
         let first = judge.judge(fix(0, eph: 30, epx: 287, eps: 574))
-        #expect(first.errorEast == nil && first.errorNorth == nil && first.speedError == nil)
-        #expect(first.horizontalError == 30)
+        #expect(first.east == nil && first.north == nil && first.speed == nil)
+        #expect(first.horizontal == 30)
         // An epoch without eph keeps the verdict: epx/epy alone would have been gated at 406 m.
         let second = judge.judge(fix(1, eph: nil, epx: 287, eps: 574))
-        #expect(second.errorEast == nil && second.gatingError == nil)
+        #expect(second.east == nil && second.gating == nil)
         #expect(judge.everIgnored == [.epxEpy, .eps])
 
         // Fields that agree (hypot(epx, epy) about 1.1 eph) are believed.
         var honest = ErrorFieldJudge(profile: .walking)
         let agreeing = honest.judge(fix(0, eph: 20, epx: 16, eps: 0.8))
-        #expect(agreeing.errorEast == 16 && agreeing.horizontalError == 20 && agreeing.speedError == 0.8)
+        #expect(agreeing.east == 16 && agreeing.horizontal == 20 && agreeing.speed == 0.8)
         #expect(honest.everIgnored.isEmpty)
     }
 

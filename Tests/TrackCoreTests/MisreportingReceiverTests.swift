@@ -28,6 +28,39 @@ import Testing
         }
     }
 
+    /// A still receiver loses its fix for 30 s and comes back 25 m away, its Doppler still
+    /// carrying 1 m/s the same way for a few seconds (its own extrapolation) before decaying:
+    /// nothing is credited. A wearer who really set off during the outage keeps going, leaves the
+    /// new standing point, and gets the bridged distance.
+    @Test func aDepartureAcrossAGapNeedsPositionsToConfirmIt() {
+        let frame = LocalFrame(origin: MisreportingReceiver.origin)
+        func fix(_ t: Int, east: Double, speed: Double, mode: Int = 3) -> Fix {
+            Fix(
+                mode: mode,
+                time: MisreportingReceiver.start.adding(Double(t)),
+                position: frame.unproject(LocalPoint(east: east, north: 0)),
+                horizontalError: 20 + Double(t % 3),
+                speed: speed,
+                track: speed > 0.2 ? 290 + Double(t % 7) : nil,
+                speedError: 0.5
+            )
+        }
+        var reacquired: [Fix] = (0..<60).map { fix($0, east: 0.3 * Double($0 % 3), speed: 0.05) }
+        reacquired += (60..<90).map { fix($0, east: 0, speed: 0, mode: 1) }
+        reacquired += (90..<94).map { fix($0, east: -25 - 0.8 * Double($0 - 90), speed: 1.0) }
+        reacquired += (94..<160).map {
+            fix($0, east: -28 + 0.2 * Double($0 % 2), speed: max(0.05, 0.6 - 0.1 * Double($0 - 94)))
+        }
+        #expect(run(reacquired, activity: .walking).distance < 5)
+
+        var walked: [Fix] = (0..<60).map { fix($0, east: 0.3 * Double($0 % 3), speed: 0.05) }
+        walked += (60..<90).map { fix($0, east: 0, speed: 0, mode: 1) }
+        walked += (90..<150).map { fix($0, east: -25 - 1.2 * Double($0 - 90), speed: 1.2) }
+        // 25 m across the gap (the chord) and 59 s at 1.2 m/s after it.
+        let distance = run(walked, activity: .walking).distance
+        #expect(abs(distance - (25 + 1.2 * 59)) < 6, "\(distance) m")
+    }
+
     @Test func dopplerCarriesTheDistanceThroughRejectedPositions() {
         let (fixes, truth) = MisreportingReceiver.cityRun()
         let session = run(fixes, activity: .running)

@@ -230,16 +230,19 @@ let package = Package(
             name: "Harness",
             dependencies: ["UnixSockets", .product(name: "Logging", package: "swift-log")]
         ),
+        // Receivers synthesized from what real hardware did (issue 13), with their truth: for the
+        // core's tests and the accuracy benchmark.
+        .target(name: "SyntheticReceivers", dependencies: ["TrackCore", "Harness"]),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "LinkTiming", "LineFraming", "Replay", "Harness",
-                "Store", "HeartRate",
+                "Store", "HeartRate", "SyntheticReceivers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness"]),
+        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TrackCore", "GPSD", "HeartRate", "ATT"]),
         .testTarget(
             name: "LinkTests",

@@ -35,6 +35,7 @@ struct Accuracy: ParsableCommand {
         StandardOutput.line(
             failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal"
         )
+        MisreportingTable.print()
         if !skipCorpus {
             CorpusTable.print(try CorpusTable(folder: "\(options.data)/gps-corpus").run())
         }

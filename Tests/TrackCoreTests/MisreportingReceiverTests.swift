@@ -1,3 +1,4 @@
+import SyntheticReceivers
 import Testing
 
 @testable import TrackCore

@@ -1,4 +1,5 @@
 import Foundation
+import SyntheticReceivers
 import Testing
 
 @testable import TrackCore

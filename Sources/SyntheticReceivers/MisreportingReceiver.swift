@@ -1,16 +1,17 @@
 import Foundation
+import Harness
 import TrackCore
 
 /// Receivers whose error estimates or Doppler lie, as issue 13 met them on real hardware.
-enum MisreportingReceiver {
-    static let origin = GeoPoint(latitude: 46.4983, longitude: 7.5674)
-    static let start = GPSTime(seconds: 1_118_327_684)
+public enum MisreportingReceiver {
+    public static let origin = GeoPoint(latitude: 46.4983, longitude: 7.5674)
+    public static let start = GPSTime(seconds: 1_118_327_684)
 
     /// An old SiRF-II (gpsd JSON from NMEA): a constant `epx`/`epy` of 287 m on every fix, an `eps`
     /// gpsd derives from it (574 m/s), and an `eph` of 20-40 m on only every other epoch. Its
     /// positions and Doppler are good: the wearer stands 20 s, walks about 48 m at 1.1-1.3 m/s
     /// (south-southwest, back north, then east) and stands again.
-    static func sirfWalk(seed: UInt64 = 3) -> (fixes: [Fix], truth: Double) {
+    public static func sirfWalk(seed: UInt64 = 3) -> (fixes: [Fix], truth: Double) {
         let legs = [
             Route.Leg(heading: 190, speed: 0, duration: 20, turn: 0),
             Route.Leg(heading: 190, speed: 1.2, duration: 13, turn: 2),
@@ -19,7 +20,7 @@ enum MisreportingReceiver {
             Route.Leg(heading: 90, speed: 0, duration: 20, turn: 2),
         ]
         let (states, truth) = Route.sample(legs)
-        var rng = TestRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var wander = Wander(tau: 60, sigma: 3)
         let frame = LocalFrame(origin: origin)
         var fixes: [Fix] = []
@@ -53,8 +54,8 @@ enum MisreportingReceiver {
 
     /// A phone's modem GNSS (Quectel class, 1 Hz) lying on a desk: positions wander 50-100 m,
     /// `eph` 20-80 m, Doppler 0.5-2 m/s with a course that jumps at random, a few 10-60 m/s spikes.
-    static func phoneOnDesk(seconds: Int = 120, seed: UInt64 = 11) -> [Fix] {
-        var rng = TestRandom(seed: seed)
+    public static func phoneOnDesk(seconds: Int = 120, seed: UInt64 = 11) -> [Fix] {
+        var rng = SplitMix(seed: seed)
         var wander = Wander(tau: 20, sigma: 30)
         let frame = LocalFrame(origin: origin)
         var fixes: [Fix] = []
@@ -84,7 +85,7 @@ enum MisreportingReceiver {
     /// traffic-light stops, and multipath bursts where the receiver flags its positions with a
     /// large `eph` (the gate rejects them) while its Doppler stays good. Bursts fall on a corner, on
     /// the turnaround and across a stop, where a straight chord is shortest.
-    static func cityRun(seed: UInt64 = 5) -> (fixes: [Fix], truth: Double) {
+    public static func cityRun(seed: UInt64 = 5) -> (fixes: [Fix], truth: Double) {
         let speed = 3.2
         let legs = [
             Route.Leg(heading: 90, speed: speed, duration: 120, turn: 0),
@@ -106,7 +107,7 @@ enum MisreportingReceiver {
         // Bursts in seconds from the start: the first corner, across the first light's restart,
         // the turnaround, and two corners later on.
         let bursts: [ClosedRange<Int>] = [117...126, 243...251, 563...573, 668...676, 1032...1040, 1235...1243]
-        var rng = TestRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var wander = Wander(tau: 90, sigma: 2.5)
         let frame = LocalFrame(origin: origin)
         var fixes: [Fix] = []

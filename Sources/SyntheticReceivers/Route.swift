@@ -1,32 +1,40 @@
 import Foundation
+import Harness
 import TrackCore
 
 /// A route as heading and speed over time, integrated finely so its true length is known:
 /// corners take seconds, stops ramp down and up, as a runner's do.
-struct Route {
+public struct Route {
     /// One stretch: turn to `heading` (degrees) over `turn` seconds, then hold `speed` for `duration`.
-    struct Leg {
-        var heading: Double
-        var speed: Double
-        var duration: Double
-        var turn = 3.0
+    public struct Leg: Sendable {
+        public var heading: Double
+        public var speed: Double
+        public var duration: Double
+        public var turn: Double
+
+        public init(heading: Double, speed: Double, duration: Double, turn: Double = 3) {
+            self.heading = heading
+            self.speed = speed
+            self.duration = duration
+            self.turn = turn
+        }
     }
 
-    struct State {
-        var east: Double
-        var north: Double
-        var velocityEast: Double
-        var velocityNorth: Double
-        var speed: Double { (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot() }
+    public struct State: Sendable {
+        public var east: Double
+        public var north: Double
+        public var velocityEast: Double
+        public var velocityNorth: Double
+        public var speed: Double { (velocityEast * velocityEast + velocityNorth * velocityNorth).squareRoot() }
         /// Course over ground in degrees from north, as gpsd's `track`.
-        var heading: Double {
+        public var heading: Double {
             let degrees = atan2(velocityEast, velocityNorth) * 180 / Double.pi
             return degrees < 0 ? degrees + 360 : degrees
         }
     }
 
     /// The state at every whole `1 / rate` second, and the true length travelled.
-    static func sample(
+    public static func sample(
         _ legs: [Leg],
         rate: Double = 1,
         startHeading: Double? = nil
@@ -81,14 +89,19 @@ struct Route {
 }
 
 /// A slowly wandering error (first-order Gauss-Markov): what makes a still receiver drift.
-struct Wander {
-    var east = 0.0
-    var north = 0.0
+public struct Wander {
+    public var east = 0.0
+    public var north = 0.0
     /// Correlation time (s) and the steady-state 1-sigma size (m).
-    var tau: Double
-    var sigma: Double
+    public var tau: Double
+    public var sigma: Double
 
-    mutating func step(_ dt: Double, _ rng: inout TestRandom) -> (east: Double, north: Double) {
+    public init(tau: Double, sigma: Double) {
+        self.tau = tau
+        self.sigma = sigma
+    }
+
+    public mutating func step(_ dt: Double, _ rng: inout SplitMix) -> (east: Double, north: Double) {
         let a = exp(-dt / tau)
         let kick = sigma * (1 - a * a).squareRoot()
         east = a * east + kick * rng.gaussian()

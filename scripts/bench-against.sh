@@ -3,6 +3,7 @@
 # (baseline, this tree, baseline, ...), with ratios: core and engine throughput, memory of a
 # 12-hour replay, and the daemon at 10 Hz (CPU, peak RSS, TPV->core latency, start -> READY=1).
 #   scripts/bench-against.sh REV [ROUNDS]      e.g. scripts/bench-against.sh f5a7186 2
+#   FIGURES=throughput scripts/bench-against.sh REV 5   only the throughput figures (no daemon builds)
 # The baseline is checked out as a git worktree in .build-baseline/REV and built there (release,
 # and the static deployment build the daemon figures use). Needs a quiet machine: about 6 minutes
 # per side and round.
@@ -10,24 +11,32 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:?usage: scripts/bench-against.sh REV [ROUNDS]}
 rounds=${2:-2}
+figures=${FIGURES:-throughput memory daemon}
 root=$PWD
 base="$root/.build-baseline/$rev"
 out="$root/.build-baseline/results-$rev-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 [ -d "$base" ] || git worktree add --detach "$base" "$rev" >/dev/null
 # Both products of each side (the memory figure replays with its own side's `wearbridge`).
-(cd "$base" && swift build -c release >/dev/null && scripts/build-release.sh >/dev/null)
+static=0
+case $figures in *daemon*) static=1 ;; esac
+(cd "$base" && swift build -c release >/dev/null && { [ $static = 0 ] || scripts/build-release.sh >/dev/null; })
 swift build -c release >/dev/null
-scripts/build-release.sh >/dev/null
+[ $static = 0 ] || scripts/build-release.sh >/dev/null
 for round in $(seq "$rounds"); do
     for side in base new; do
         if [ "$side" = base ]; then dir=$base; else dir=$root; fi
         log="$out/$side-$round.txt"
         echo "round $round: $side ($dir)" >&2
         # Run from this tree so that both read ../shared/benchmarks the same way.
-        "$dir/.build/release/wearbridge-bench" throughput >"$log"
-        "$dir/.build/release/wearbridge-bench" memory --wearbridge "$dir/.build/release/wearbridge" >>"$log"
-        "$dir/.build/release/wearbridge-bench" daemon --wearbridge "$dir/.build-static/release/wearbridge" >>"$log"
+        : >"$log"
+        for figure in $figures; do
+            case $figure in
+                throughput) "$dir/.build/release/wearbridge-bench" throughput >>"$log" ;;
+                memory) "$dir/.build/release/wearbridge-bench" memory --wearbridge "$dir/.build/release/wearbridge" >>"$log" ;;
+                daemon) "$dir/.build/release/wearbridge-bench" daemon --wearbridge "$dir/.build-static/release/wearbridge" >>"$log" ;;
+            esac
+        done
     done
 done
 python3 - "$out" "$rounds" "$rev" <<'PY'
@@ -35,6 +44,7 @@ import re, statistics, sys
 out, rounds, rev = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 figures = [
     ("core throughput (M fixes/s)", r"^core:.*= ([0-9.]+) M fixes/s", True),
+    ("engine throughput (M fixes/s)", r"^engine:.*= ([0-9.]+) M fixes/s", True),
     ("JSON decoding (k lines/s)", r"^decode:.*= ([0-9.]+) k lines/s", True),
     ("12 h replay peak RSS (MB)", r"peak RSS ([0-9.]+) MB \(goal: < 50", False),
     ("12 h replay time (s)", r"replay took ([0-9.]+) s", False),
@@ -57,10 +67,10 @@ print(f"figure | baseline {rev} (per round) | this tree (per round) | ratio of m
 print("---|---|---|---")
 for name, pattern, higher_better in figures:
     b, n = values("base", pattern), values("new", pattern)
+    if all(x != x for x in b + n):
+        continue  # a figure this run did not measure (FIGURES)
     ratio = statistics.median(n) / statistics.median(b) if statistics.median(b) else float("nan")
     fmt = lambda xs: ", ".join(f"{x:g}" for x in xs)
     print(f"{name} | {fmt(b)} | {fmt(n)} | {ratio:.2f}x" + (" (higher is better)" if higher_better else ""))
-engine = values("new", r"^engine:.*= ([0-9.]+) M fixes/s")
-print(f"engine throughput, this tree only (M fixes/s): {', '.join(f'{x:g}' for x in engine)}")
 print(f"(raw output: {out})")
 PY

@@ -27,6 +27,11 @@ public struct ErrorBaseline: Sendable {
     private var lastError = -1.0
     private var lastBin = 0
     public private(set) var value: Double?
+    /// The geometric middle of each bin, worked out once for all baselines rather than at every
+    /// median (a table per instance would be one more buffer retained on every copy of a session).
+    private static let binValues: [Double] = (0..<binCount).map {
+        smallest * exp((Double($0) + 0.5) / binsPerNatural)
+    }
 
     public init(window: Int = 120) {
         precondition(window > 0)
@@ -63,9 +68,9 @@ public struct ErrorBaseline: Sendable {
         var seen = 0
         for bin in 0..<Self.binCount {
             seen += histogram[bin]
-            if seen >= half { return Self.value(of: bin) }
+            if seen >= half { return Self.binValues[bin] }
         }
-        return Self.value(of: Self.binCount - 1)
+        return Self.binValues[Self.binCount - 1]
     }
 
     private static func bin(for error: Double) -> Int {
@@ -73,8 +78,4 @@ public struct ErrorBaseline: Sendable {
         return min(binCount - 1, Int(log(error / smallest) * binsPerNatural))
     }
 
-    /// The geometric middle of a bin.
-    private static func value(of bin: Int) -> Double {
-        smallest * exp((Double(bin) + 0.5) / binsPerNatural)
-    }
 }

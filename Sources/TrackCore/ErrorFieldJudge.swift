@@ -26,6 +26,8 @@ public struct ErrorFieldJudge: Sendable {
     private var epy = FieldWatch()
     private var eps = FieldWatch()
     private var axesDisagree = false
+    /// The fields the last agreement check saw: most receivers repeat them for long stretches.
+    private var lastChecked = (radius: -1.0, east: -1.0, north: -1.0)
     /// Every field ignored at least once in the session.
     public private(set) var everIgnored: Ignored = []
 
@@ -45,8 +47,9 @@ public struct ErrorFieldJudge: Sendable {
         let north = epy.observe(fix.errorNorth, at: time, limit: limit)
         if let radius = fix.horizontalError, radius.isFinite, radius > 0, let ex = fix.errorEast,
             let ey = fix.errorNorth,
-            ex.isFinite, ey.isFinite
+            ex.isFinite, ey.isFinite, (radius, ex, ey) != lastChecked
         {
+            lastChecked = (radius, ex, ey)
             // Both are 95% figures: hypot(epx, epy) is about 1.13 eph for a round error. Compared
             // squared, with no root.
             let axes = ex * ex + ey * ey

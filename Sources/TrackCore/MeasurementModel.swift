@@ -84,6 +84,7 @@ struct MeasurementModel: Sendable {
     }
 
     /// The noise the (judged) fix's own fields give, before what was learnt about the receiver.
+    @inline(__always)
     func reportedNoise(for fix: BelievedErrors) -> MotionFilter.Noise {
         var east = profile.defaultPositionSigma
         var north = profile.defaultPositionSigma

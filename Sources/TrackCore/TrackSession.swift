@@ -398,6 +398,7 @@ public struct TrackSession: Sendable {
     }
 
     /// Credits the distance of one filtered step and moves the clocks on.
+    @inline(__always)
     private mutating func advance(
         _ current: inout Motion,
         to time: GPSTime,

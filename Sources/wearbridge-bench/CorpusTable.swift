@@ -39,7 +39,7 @@ struct CorpusTable {
         StandardOutput.line("receiver corpus (gpsd regression suite, replayed as walking)")
         StandardOutput.line(
             "log".padding(toLength: 30, withPad: " ", startingAt: 0)
-                + "described    fixes    ours m   naive m  judged                          description"
+                + "described    fixes    ours m   naive m  judged                                      description"
         )
         for row in rows { StandardOutput.line(text(row)) }
         summary(rows)
@@ -57,7 +57,7 @@ struct CorpusTable {
         let judged = judgement(report.receiver)
         return left(row.log.name, 30) + left(row.log.described.rawValue, 11)
             + pad("\(s.accepted)/\(s.accepted + s.rejectedTotal)", 7) + pad(fmt(s.distance, 1), 10)
-            + pad(fmt(row.naive, 1), 10) + "  " + left(judged, 32)
+            + pad(fmt(row.naive, 1), 10) + "  " + left(judged, 44)
             + String(row.log.description.prefix(60))
     }
 

@@ -290,7 +290,8 @@ public struct TrackSession: Sendable {
     }
 
     public var rejected: [RejectReason: Int] {
-        var result: [RejectReason: Int] = [:]
+        // Sized once: the engine builds this for every batch, and growing it re-hashes.
+        var result = [RejectReason: Int](minimumCapacity: rejectedCounts.count { $0 > 0 })
         for (index, reason) in RejectReason.allCases.enumerated() where rejectedCounts[index] > 0 {
             result[reason] = rejectedCounts[index]
         }

@@ -50,7 +50,7 @@ import TrackCore
         }
     }
 
-    /// nl2008u ("In a not moving car."): its fixes move 4-5 m/s south by Doppler and by position
+    /// nl2008u ("In a not moving car."): its fixes move 3.4-5.2 m/s south by Doppler and by position
     /// for five seconds, and it reappears about 690 m away twenty minutes later. The car moved.
     @Test func itsFixesMoved() throws {
         let fixes = try RecordedFixes.load(path: "\(Self.folder)/nl2008u.jsonl")

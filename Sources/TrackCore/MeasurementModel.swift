@@ -31,8 +31,6 @@ struct MeasurementModel: Sendable {
     private(set) var positionScale: NoiseScale
     private(set) var velocityScale: NoiseScale
     private(set) var coherence = DopplerCoherence()
-    private var lastPositionSample: GPSTime?
-    private var lastVelocitySample: GPSTime?
     /// The Doppler noise of the last fix whose direction was observed.
     private var directionSigma = 0.0
 
@@ -83,20 +81,20 @@ struct MeasurementModel: Sendable {
         return Measurement(reported: reported, noise: noise, direction: direction, speed: speed)
     }
 
-    /// The noise the (judged) fix's own fields give, before what was learnt about the receiver.
+    /// The noise the believed fields give, before what was learnt about the receiver.
     @inline(__always)
-    func reportedNoise(for fix: BelievedErrors) -> MotionFilter.Noise {
+    func reportedNoise(for errors: BelievedErrors) -> MotionFilter.Noise {
         var east = profile.defaultPositionSigma
         var north = profile.defaultPositionSigma
-        if let ex = fix.east, let ey = fix.north, ex.isFinite, ey.isFinite, ex > 0, ey > 0 {
+        if let ex = errors.east, let ey = errors.north, ex.isFinite, ey.isFinite, ex > 0, ey > 0 {
             east = ex / axis95
             north = ey / axis95
-        } else if let eph = fix.horizontal, eph.isFinite, eph > 0 {
+        } else if let eph = errors.horizontal, eph.isFinite, eph > 0 {
             east = eph / radial95
             north = east
         }
         var velocity = profile.defaultVelocitySigma
-        if let eps = fix.speed, eps.isFinite, eps > 0 {
+        if let eps = errors.speed, eps.isFinite, eps > 0 {
             // Not capped: a receiver's `eps` tripling as its fix degrades is information, and the
             // learnt scale turns its size into the real noise.
             velocity = max(eps / axis95, 0.05)
@@ -108,13 +106,11 @@ struct MeasurementModel: Sendable {
     mutating func learnPosition(_ innovation: MotionFilter.Innovation, _ measurement: Measurement, at time: GPSTime) {
         let reported = measurement.reported
         let used = measurement.noise
-        let dt = lastPositionSample.map { time.since($0) } ?? 1
-        lastPositionSample = time
         positionScale.observe(
             innovation,
             reported: LocalPoint(east: reported.east * reported.east, north: reported.north * reported.north),
             used: LocalPoint(east: used.east * used.east, north: used.north * used.north),
-            dt: dt
+            at: time
         )
     }
 
@@ -122,13 +118,11 @@ struct MeasurementModel: Sendable {
     mutating func learnVelocity(_ innovation: MotionFilter.Innovation, _ measurement: Measurement, at time: GPSTime) {
         let reported = measurement.reported.velocity * measurement.reported.velocity
         let used = measurement.noise.velocity * measurement.noise.velocity
-        let dt = lastVelocitySample.map { time.since($0) } ?? 1
-        lastVelocitySample = time
         velocityScale.observe(
             innovation,
             reported: LocalPoint(east: reported, north: reported),
             used: LocalPoint(east: used, north: used),
-            dt: dt
+            at: time
         )
     }
 

@@ -57,10 +57,9 @@ public struct TrackSession: Sendable {
 
     // MARK: Inputs
 
-    public mutating func ingest(_ reported: Fix) -> FixOutcome {
+    public mutating func ingest(_ fix: Fix) -> FixOutcome {
         var events: [TrackEvent] = []
-        if let time = reported.time { noteSilence(until: time, into: &events) }
-        let fix = reported
+        if let time = fix.time { noteSilence(until: time, into: &events) }
         let errors = model.judge(fix)
         let newTimeline: Bool
         let measurement: MeasurementModel.Measurement
@@ -193,9 +192,7 @@ public struct TrackSession: Sendable {
         current.filter.updateVelocity(doppler.velocity, sigma: doppler.sigma)
         coastingSince = coastingSince ?? time
         count(.horizontalError)
-        impossibleStreak = 0
-        gate.commit(time, counted: false)
-        lastUsable = time
+        markUsed(time, counted: false)
         advance(
             &current,
             to: time,
@@ -477,9 +474,10 @@ public struct TrackSession: Sendable {
     }
 
     /// Moves the time line on to a fix the filter has consumed.
-    private mutating func markUsed(_ time: GPSTime) {
+    /// `counted` false for a fix whose Doppler alone was used (`coast`): it does not end the warm-up.
+    private mutating func markUsed(_ time: GPSTime, counted: Bool = true) {
         impossibleStreak = 0
-        gate.commit(time)
+        gate.commit(time, counted: counted)
         lastUsable = time
     }
 

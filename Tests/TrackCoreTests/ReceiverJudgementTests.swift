@@ -60,13 +60,14 @@ import Testing
         func innovation(_ sigma: Double) -> MotionFilter.Innovation {
             .init(east: sigma * rng.gaussian(), north: sigma * rng.gaussian(), eastVariance: 1, northVariance: 1)
         }
-        for _ in 0..<300 {
+        for i in 0..<300 {
+            let time = start.adding(Double(i))
             let big = LocalPoint(east: 2500, north: 2500)
             over.observe(
                 innovation(5),
                 reported: big,
                 used: LocalPoint(east: 2500 * over.squared, north: 2500 * over.squared),
-                dt: 1
+                at: time
             )
             // Reported 4 m, real 20 m: the factor climbs towards 5.
             let small = LocalPoint(east: 16, north: 16)
@@ -74,7 +75,7 @@ import Testing
                 innovation(20),
                 reported: small,
                 used: LocalPoint(east: 16 * under.squared, north: 16 * under.squared),
-                dt: 1
+                at: time
             )
         }
         #expect(over.factor > 0.05 && over.factor < 0.16, "\(over.factor)")

@@ -37,23 +37,9 @@ public struct ActivityProfile: Sendable, Equatable {
 
     // MARK: Judging the receiver
 
-    /// An error field that repeats the same value for this many fixes is a placeholder, not an
-    /// estimate, and is treated as absent.
-    public var placeholderRepeats: Int
-    /// `epx`/`epy` and `eph` disagreeing by more than this factor: `epx`/`epy` are ignored.
-    public var fieldDisagreement: Double
-    /// Time constant (s) over which the receiver's real noise is learnt from the filter's innovations.
-    public var noiseWindow: Double
-    /// The learnt noise may make a receiver's reported errors this much smaller or larger.
-    public var minNoiseScale: Double
-    public var maxNoiseScale: Double
-    /// Window (s) over which the Doppler's direction is judged for consistency.
-    public var coherenceWindow: Double
-    /// Mean velocity vector over mean speed at or above which the Doppler points one way: a walk,
-    /// not noise. Random directions give about 0.3 over `coherenceWindow` at 1 Hz.
-    public var minCoherence: Double
-    /// How long (s) the filter may run on Doppler alone through positions the gate rejected.
-    public var dopplerCoastLimit: Double
+    /// How the receiver's own error fields and Doppler are judged: a property of consumer
+    /// receivers, not of the activity, so every preset shares one `ReceiverJudging.consumer`.
+    public var receiver: ReceiverJudging
 
     // MARK: Standing still
 
@@ -115,14 +101,7 @@ public struct ActivityProfile: Sendable, Equatable {
         defaultVelocitySigma: 0.3,
         outlierThreshold: 13.8,
         outlierResetAfter: 10,
-        placeholderRepeats: 10,
-        fieldDisagreement: 4,
-        noiseWindow: 10,
-        minNoiseScale: 0.02,
-        maxNoiseScale: 10,
-        coherenceWindow: 5,
-        minCoherence: 0.7,
-        dopplerCoastLimit: 30,
+        receiver: .consumer,
         stillSpeed: 0.5,
         stillWindow: 4,
         moveSpeed: 0.9,
@@ -155,14 +134,7 @@ public struct ActivityProfile: Sendable, Equatable {
         defaultVelocitySigma: 0.3,
         outlierThreshold: 13.8,
         outlierResetAfter: 10,
-        placeholderRepeats: 10,
-        fieldDisagreement: 4,
-        noiseWindow: 10,
-        minNoiseScale: 0.02,
-        maxNoiseScale: 10,
-        coherenceWindow: 5,
-        minCoherence: 0.7,
-        dopplerCoastLimit: 30,
+        receiver: .consumer,
         stillSpeed: 0.4,
         stillWindow: 5,
         moveSpeed: 0.6,
@@ -195,14 +167,7 @@ public struct ActivityProfile: Sendable, Equatable {
         defaultVelocitySigma: 0.3,
         outlierThreshold: 13.8,
         outlierResetAfter: 10,
-        placeholderRepeats: 10,
-        fieldDisagreement: 4,
-        noiseWindow: 10,
-        minNoiseScale: 0.02,
-        maxNoiseScale: 10,
-        coherenceWindow: 5,
-        minCoherence: 0.7,
-        dopplerCoastLimit: 30,
+        receiver: .consumer,
         stillSpeed: 0.6,
         stillWindow: 3,
         moveSpeed: 1.2,

@@ -32,8 +32,8 @@ public struct ErrorFieldJudge: Sendable {
     public private(set) var everIgnored: Ignored = []
 
     init(profile: ActivityProfile) {
-        placeholderRepeats = profile.placeholderRepeats
-        disagreement = profile.fieldDisagreement
+        placeholderRepeats = profile.receiver.placeholderRepeats
+        disagreement = profile.receiver.fieldDisagreement
     }
 
     /// The fix's error fields that are to be believed.

@@ -41,12 +41,13 @@ struct MeasurementModel: Sendable {
             maxSpeed: profile.maxSpeed,
             moveSpeed: profile.moveSpeed,
             stillSpeed: profile.stillSpeed,
-            coherenceWindow: profile.coherenceWindow
+            coherenceWindow: profile.receiver.coherenceWindow
         )
         fields = ErrorFieldJudge(profile: profile)
-        let range = profile.minNoiseScale...profile.maxNoiseScale
-        positionScale = NoiseScale(window: profile.noiseWindow, range: range, clip: profile.outlierThreshold)
-        velocityScale = NoiseScale(window: profile.noiseWindow, range: range, clip: profile.outlierThreshold)
+        let judging = profile.receiver
+        let range = judging.minNoiseScale...judging.maxNoiseScale
+        positionScale = NoiseScale(window: judging.noiseWindow, range: range, clip: profile.outlierThreshold)
+        velocityScale = NoiseScale(window: judging.noiseWindow, range: range, clip: profile.outlierThreshold)
     }
 
     /// What one fix measures, worked out once: its reported and scaled noise, and its Doppler

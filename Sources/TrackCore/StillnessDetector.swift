@@ -37,7 +37,7 @@ public struct StillnessDetector: Sendable {
             moveSpeed: profile.moveSpeed,
             moveDwell: profile.moveDwell,
             moveRadius: profile.moveRadius,
-            minCoherence: profile.minCoherence
+            minCoherence: profile.receiver.minCoherence
         )
         state = .still(anchor: anchor, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
     }

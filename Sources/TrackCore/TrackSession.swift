@@ -172,7 +172,7 @@ public struct TrackSession: Sendable {
     /// would cut corners and turnarounds. Only a motion already under way is carried on: a
     /// departure from standing needs positions to confirm it (a receiver losing its fix reports
     /// Doppler it should not). Nil when the Doppler cannot be trusted either, or the filter has
-    /// coasted for `dopplerCoastLimit`; the fix is then simply rejected.
+    /// coasted for `receiver.dopplerCoastLimit`; the fix is then simply rejected.
     private mutating func coast(
         _ fix: Fix,
         _ measurement: MeasurementModel.Measurement,
@@ -183,7 +183,7 @@ public struct TrackSession: Sendable {
         }
         let dt = time.since(current.filter.time)
         guard dt > 0, dt <= profile.gapThreshold else { return nil }
-        if let since = coastingSince, time.since(since) > profile.dopplerCoastLimit { return nil }
+        if let since = coastingSince, time.since(since) > profile.receiver.dopplerCoastLimit { return nil }
         guard let speed = fix.speed, speed.isFinite, speed <= profile.maxSpeed else { return nil }
         current.filter.predict(to: time)
         guard let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed),

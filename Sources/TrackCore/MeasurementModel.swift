@@ -31,6 +31,8 @@ struct MeasurementModel: Sendable {
     private(set) var positionScale: NoiseScale
     private(set) var velocityScale: NoiseScale
     private(set) var coherence = DopplerCoherence()
+    private var lastPositionSample: GPSTime?
+    private var lastVelocitySample: GPSTime?
     /// The Doppler noise of the last fix whose direction was observed.
     private var directionSigma = 0.0
 
@@ -107,11 +109,13 @@ struct MeasurementModel: Sendable {
     mutating func learnPosition(_ innovation: MotionFilter.Innovation, _ measurement: Measurement, at time: GPSTime) {
         let reported = measurement.reported
         let used = measurement.noise
+        let dt = lastPositionSample.map { time.since($0) } ?? 1
+        lastPositionSample = time
         positionScale.observe(
             innovation,
             reported: LocalPoint(east: reported.east * reported.east, north: reported.north * reported.north),
             used: LocalPoint(east: used.east * used.east, north: used.north * used.north),
-            at: time
+            dt: dt
         )
     }
 
@@ -119,11 +123,13 @@ struct MeasurementModel: Sendable {
     mutating func learnVelocity(_ innovation: MotionFilter.Innovation, _ measurement: Measurement, at time: GPSTime) {
         let reported = measurement.reported.velocity * measurement.reported.velocity
         let used = measurement.noise.velocity * measurement.noise.velocity
+        let dt = lastVelocitySample.map { time.since($0) } ?? 1
+        lastVelocitySample = time
         velocityScale.observe(
             innovation,
             reported: LocalPoint(east: reported, north: reported),
             used: LocalPoint(east: used, north: used),
-            at: time
+            dt: dt
         )
     }
 

@@ -11,8 +11,6 @@ public struct NoiseScale: Sendable {
     private let upper: Double
     /// One sample can move the estimate by at most this much of its own size (robust to a burst).
     private let clip: Double
-    /// When the last innovation came: a sample weighs by the seconds it covers.
-    private var lastSample: GPSTime?
 
     init(window: Double, range: ClosedRange<Double>, clip: Double) {
         inverseWindow = 1 / window
@@ -26,16 +24,9 @@ public struct NoiseScale: Sendable {
 
     /// One measurement's innovation on both axes: residuals against the prediction, `predicted`
     /// the filter's own variances there, `reported` the variances the receiver's fields gave
-    /// (before scaling), `used` those the filter used (after scaling). The first sample counts as
-    /// one second.
-    mutating func observe(
-        _ innovation: MotionFilter.Innovation,
-        reported: LocalPoint,
-        used: LocalPoint,
-        at time: GPSTime
-    ) {
-        let dt = lastSample.map { time.since($0) } ?? 1
-        lastSample = time
+    /// (before scaling), `used` those the filter used (after scaling); `dt` the seconds since the
+    /// last sample.
+    mutating func observe(_ innovation: MotionFilter.Innovation, reported: LocalPoint, used: LocalPoint, dt: Double) {
         guard reported.east > 0, reported.north > 0, dt > 0 else { return }
         let east = min(innovation.east * innovation.east, clip * (innovation.eastVariance + used.east))
         let north = min(innovation.north * innovation.north, clip * (innovation.northVariance + used.north))

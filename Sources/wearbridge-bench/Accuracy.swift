@@ -57,7 +57,6 @@ struct AccuracyRow {
     }
 
     var text: String {
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
         func fmt(_ v: Double, _ p: Int = 1) -> String { String(format: "%.\(p)f", v) }
         func error(_ value: Double) -> String {
             guard let distance = truth.distance else { return "-" }
@@ -66,9 +65,9 @@ struct AccuracyRow {
         let goal = truth.distance == nil ? "n/a (robustness)" : (meetsGoal ? "ok" : "MISS")
         return truth.name.padding(toLength: 26, withPad: " ", startingAt: 0) + "  "
             + truth.activity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            + pad(truth.distance.map { fmt($0) } ?? "-", 10) + pad(fmt(ours.distance), 11)
-            + pad(error(ours.distance), 9) + pad(fmt(naive), 12) + pad(error(naive), 12)
-            + pad(fmt(ours.moving, 0), 10) + " (" + (truth.moving.map { fmt($0, 0) } ?? "-") + ")"
+            + rightAligned(truth.distance.map { fmt($0) } ?? "-", 10) + rightAligned(fmt(ours.distance), 11)
+            + rightAligned(error(ours.distance), 9) + rightAligned(fmt(naive), 12) + rightAligned(error(naive), 12)
+            + rightAligned(fmt(ours.moving, 0), 10) + " (" + (truth.moving.map { fmt($0, 0) } ?? "-") + ")"
             + "  " + goal
     }
 }

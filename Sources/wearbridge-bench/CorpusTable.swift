@@ -46,7 +46,6 @@ struct CorpusTable {
     }
 
     private static func text(_ row: Row) -> String {
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
         func left(_ s: String, _ n: Int) -> String {
             s.count >= n ? String(s.prefix(n - 1)) + " " : s.padding(toLength: n, withPad: " ", startingAt: 0)
         }
@@ -56,8 +55,8 @@ struct CorpusTable {
         let s = report.summary
         let judged = judgement(report.receiver)
         return left(row.log.name, 30) + left(row.log.described.rawValue, 11)
-            + pad("\(s.accepted)/\(s.accepted + s.rejectedTotal)", 7) + pad(fmt(s.distance, 1), 10)
-            + pad(fmt(row.naive, 1), 10) + "  " + left(judged, 44)
+            + rightAligned("\(s.accepted)/\(s.accepted + s.rejectedTotal)", 7) + rightAligned(fmt(s.distance, 1), 10)
+            + rightAligned(fmt(row.naive, 1), 10) + "  " + left(judged, 44)
             + String(row.log.description.prefix(60))
     }
 

@@ -17,7 +17,8 @@ enum MisreportingTable {
         var worst = (distance: 0.0, label: "")
         for activity in [Activity.walking, .running, .cycling] {
             for seed: UInt64 in [11, 12, 13] {
-                let distance = run(MisreportingReceiver.phoneOnDesk(seconds: 180, seed: seed), activity)
+                let distance = replayed(MisreportingReceiver.phoneOnDesk(seconds: 180, seed: seed), activity: activity)
+                    .distance
                 if distance >= worst.distance { worst = (distance, "\(activity.rawValue), seed \(seed)") }
             }
         }
@@ -28,21 +29,11 @@ enum MisreportingTable {
         )
     }
 
-    private static func run(_ fixes: [Fix], _ activity: Activity) -> Double {
-        var session = TrackSession(activity: activity)
-        var merger = EpochMerger()
-        for fix in fixes { merger.add(fix) { _ = session.ingest($0) } }
-        if let last = merger.flush() { _ = session.ingest(last) }
-        return session.distance
-    }
-
     private static func row(_ label: String, _ activity: Activity, _ fixes: [Fix], truth: Double) {
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
-        let ours = run(fixes, activity)
-        var naive = 0.0
+        let ours = replayed(fixes, activity: activity).distance
+        let naive = NaiveDistance.haversineSum(fixes)
         var doppler = 0.0
         for (previous, fix) in zip(fixes, fixes.dropFirst()) {
-            if let a = previous.position, let b = fix.position { naive += NaiveDistance.haversine(a, b) }
             if let t0 = previous.time, let t1 = fix.time, let v0 = previous.speed, let v1 = fix.speed {
                 doppler += 0.5 * (v0 + v1) * t1.since(t0)
             }
@@ -50,8 +41,9 @@ enum MisreportingTable {
         let error = truth > 0 ? fmt((ours - truth) / truth * 100, 2) + "%" : "+" + fmt(ours, 1) + " m"
         StandardOutput.line(
             label.padding(toLength: 33, withPad: " ", startingAt: 0)
-                + activity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + pad(fmt(truth, 1), 10)
-                + pad(fmt(ours, 1), 11) + pad(error, 9) + pad(fmt(naive, 1), 10) + pad(fmt(doppler, 1), 12)
+                + activity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + rightAligned(fmt(truth, 1), 10)
+                + rightAligned(fmt(ours, 1), 11) + rightAligned(error, 9) + rightAligned(fmt(naive, 1), 10)
+                + rightAligned(fmt(doppler, 1), 12)
         )
     }
 }

@@ -17,9 +17,14 @@ enum NaiveDistance {
     }
 
     static func haversineSum(path: String) throws -> Double {
+        haversineSum(try RecordedFixes.load(path: path, merge: false))
+    }
+
+    /// Every fix with a plausible position (mode 2 or 3), in order.
+    static func haversineSum(_ fixes: [Fix]) -> Double {
         var total = 0.0
         var last: GeoPoint?
-        for fix in try RecordedFixes.load(path: path, merge: false) where fix.mode >= 2 {
+        for fix in fixes where fix.mode >= 2 {
             guard let p = fix.position, p.isPlausible else { continue }
             if let last { total += haversine(last, p) }
             last = p

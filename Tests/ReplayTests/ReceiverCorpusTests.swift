@@ -1,5 +1,4 @@
 import Foundation
-import GPSD
 import Logging
 import Testing
 import TrackCore
@@ -15,10 +14,15 @@ import TrackCore
     /// Stationary by their description, but their own fixes say they moved (see `itsFixesMoved`).
     static let contradicted: Set<String> = ["nl2008u"]
 
-    private func replay(_ log: ReceiverCorpus.Log) throws -> ReplayReport {
+    /// Replays as walking, the strictest profile, logging nothing below critical.
+    private var replayer: FileReplayer {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        return try FileReplayer(activity: .walking, logger: logger).replay(path: log.path)
+        return FileReplayer(activity: .walking, logger: logger)
+    }
+
+    private func replay(_ log: ReceiverCorpus.Log) throws -> ReplayReport {
+        try replayer.replay(path: log.path)
     }
 
     @Test func theCorpusIsThereAndClassified() {
@@ -53,7 +57,8 @@ import TrackCore
     /// nl2008u ("In a not moving car."): its fixes move 3.4-5.2 m/s south by Doppler and by position
     /// for five seconds, and it reappears about 690 m away twenty minutes later. The car moved.
     @Test func itsFixesMoved() throws {
-        let fixes = try RecordedFixes.load(path: "\(Self.folder)/nl2008u.jsonl")
+        let fixes = try replayer.timedFixes(path: "\(Self.folder)/nl2008u.jsonl")
+            .filter { $0.position != nil }
         let moving = fixes.filter { ($0.speed ?? 0) > 3 }
         #expect(moving.count >= 4)
         guard let first = fixes.first?.position, let last = fixes.last?.position else {
@@ -61,19 +66,5 @@ import TrackCore
             return
         }
         #expect(WGS84.distance(first, last) > 500)
-    }
-}
-
-/// Decoded TPV fixes of a recording, for checks on the data itself.
-enum RecordedFixes {
-    static func load(path: String) throws -> [Fix] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let decoder = GPSDDecoder()
-        return text.split(separator: "\n").compactMap { line in
-            guard case .tpv(let tpv) = try? decoder.decode(Array(line.utf8)), tpv.fix().position != nil else {
-                return nil
-            }
-            return tpv.fix()
-        }
     }
 }

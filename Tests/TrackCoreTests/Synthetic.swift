@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import SyntheticReceivers
 import TrackCore
 
 /// Builds fix sequences whose true distance is known by construction.
@@ -88,9 +89,5 @@ enum RunningTrack {
 }
 
 func run(_ fixes: [Fix], activity: Activity = .running) -> TrackSession {
-    var session = TrackSession(activity: activity)
-    var merger = EpochMerger()
-    for fix in fixes { merger.add(fix) { _ = session.ingest($0) } }
-    if let last = merger.flush() { _ = session.ingest(last) }
-    return session
+    replayed(fixes, activity: activity)
 }

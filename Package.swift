@@ -69,49 +69,31 @@ let package = Package(
         .target(
             name: "CueAudio",
             dependencies: [
-                "CEspeakNG", "Cues", .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "CEspeakNG", .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.
         .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),
-        // Reconnect backoff, the reconnect loop and the monotonic clock every link (gpsd, Bluetooth) shares.
-        .target(name: "LinkTiming", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // Reconnect backoff and the reconnect loop every connection (gpsd, Bluetooth, the phone) shares.
+        .target(name: "Reconnection", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // CLOCK_MONOTONIC and the wall clock, read in one place by the shells (never by a pure core).
+        .target(name: "ProcessClock"),
         // The kernel Bluetooth stack: L2CAP ATT bearer, LE scanning, the strap link that never gives up.
         .target(
             name: "Bluetooth",
             dependencies: [
-                "CBluetooth", "ATT", "GATT", "HeartRate", "LinkTiming",
+                "CBluetooth", "ATT", "GATT", "HeartRate", "Reconnection", "ProcessClock",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // gpsd JSON protocol: tolerant decoding and the link's events, no sockets.
-        .target(name: "GPSD", dependencies: ["TrackCore", "LineFraming"]),
+        .target(name: "GPSD", dependencies: ["TrackCore"]),
         // Feeds a recorded gpsd stream through the core exactly as the daemon will.
         .target(
             name: "Replay",
             dependencies: ["TrackCore", "GPSD", "LineFraming", .product(name: "Logging", package: "swift-log")]
         ),
-        // The phone link's wire: Swift generated once from proto/wearbridge/link/v1/link.proto
-        // (scripts/generate-proto.sh) and committed, so no build runs protoc.
-        .target(
-            name: "LinkProtocol",
-            dependencies: [
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ]
-        ),
-        // Typed link messages to and from their protobuf form (the outbox stores them encoded).
-        .target(
-            name: "LinkWire",
-            dependencies: [
-                "SessionCore", "TrackCore", "LinkProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ]
-        ),
-        // Pure: the phone link's delivery, inbox and health state machines, time as an input.
-        .target(name: "LinkCore", dependencies: ["SessionCore"]),
         // Each side's P-256 key and self-signed certificate, fingerprints, and the pinning check.
         .target(
             name: "Identity",
@@ -127,9 +109,9 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
-                "TrackCore", "SessionCore", "HeartRate", "LinkWire", "LinkProtocol",
+                "TrackCore", "SessionCore", "HeartRate", "PhoneLinkWire", "PhoneLinkContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         // wearbridge.toml: strict keys, values checked, errors that name the key.
@@ -143,7 +125,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
-                "SessionCore", "TrackCore", "HeartRate", "LineFraming", "UnixSockets",
+                "SessionCore", "TrackCore", "LineFraming", "UnixSockets",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,50 +135,69 @@ let package = Package(
         .target(
             name: "GPSDLink",
             dependencies: [
-                "GPSD", "LinkTiming",
+                "GPSD", "Reconnection", "ProcessClock", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The wearable's end of the phone link: dials the phone over mutual TLS, sends the outbox,
-        // marks it delivered on acks, hands the phone's commands to the engine.
+        // The phone link's home (Sources/PhoneLink): its layers, one folder each.
+        // Contract/: the wire's Swift, generated once from proto/wearbridge/link/v1/link.proto
+        // (scripts/generate-proto.sh) and committed, so no build runs protoc.
         .target(
-            name: "PhoneLink",
+            name: "PhoneLinkContract",
             dependencies: [
-                "SessionCore", "TrackCore", "LinkCore", "LinkWire", "LinkProtocol", "Identity", "Store", "LinkTiming",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Sources/PhoneLink/Contract"
+        ),
+        // Wire/: typed link messages to and from their protobuf form (the outbox stores them encoded).
+        .target(
+            name: "PhoneLinkWire",
+            dependencies: ["SessionCore", "TrackCore", "PhoneLinkContract"],
+            path: "Sources/PhoneLink/Wire"
+        ),
+        // Delivery/ (pure): the delivery window, the inbox mark, link health and pending commands,
+        // time as an input.
+        .target(name: "PhoneLinkDelivery", dependencies: ["SessionCore"], path: "Sources/PhoneLink/Delivery"),
+        // Wearable/: the wearable's client. Dials the phone over mutual TLS, sends the outbox, marks
+        // it delivered on acks, hands the phone's commands to the engine.
+        .target(
+            name: "WearableLinkClient",
+            dependencies: [
+                "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Store",
+                "Reconnection", "ProcessClock",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/PhoneLink/Wearable"
         ),
-        // The phone-role peer: the gRPC server, its durable inbox, the commands it sends, its CLI socket.
+        // Phone/: the phone-role peer. The gRPC server, its durable inbox, the commands it sends.
         .target(
             name: "PhoneServer",
             dependencies: [
-                "SessionCore", "LinkCore", "LinkWire", "LinkProtocol", "Identity", "LineFraming", "UnixSockets",
-                "JournalLog", "Config", "TrackCore", "HeartRate",
+                "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Config",
+                "TrackCore", "HeartRate",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            path: "Sources/PhoneLink/Phone"
         ),
         .executableTarget(
             name: "wearbridge-phone",
             dependencies: [
-                "PhoneServer", "Identity", "JournalLog", "Export",
+                "PhoneServer", "PhoneLinkWire", "Identity", "JournalLog", "Export",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -206,19 +207,17 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "HeartRate",
-                "ATT", "LinkTiming", "UnixSockets", "PhoneLink", "Identity", "Cues", "CueAudio", "CueLanguages",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "ATT",
+                "ProcessClock", "UnixSockets", "WearableLinkClient", "Identity", "Cues", "CueAudio", "CueLanguages",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "wearbridge",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
-                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "LinkWire", "Cues", "CueAudio",
+                "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
                 "CueLanguages", "Export",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -236,7 +235,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
-                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "LinkTiming", "LineFraming", "Replay", "Harness",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "LineFraming", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -245,9 +244,10 @@ let package = Package(
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TrackCore", "GPSD", "HeartRate", "ATT"]),
         .testTarget(
-            name: "LinkTests",
+            name: "PhoneLinkTests",
             dependencies: [
-                "LinkCore", "LinkWire", "LinkProtocol", "SessionCore", "TrackCore", "Identity", "Store", "PhoneServer",
+                "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
+                "Store", "PhoneServer",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
@@ -256,7 +256,6 @@ let package = Package(
             name: "CuesTests",
             dependencies: [
                 "Cues", "CueLanguages", "CueAudio", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness",
-                "Config",
             ]
         ),
         .testTarget(name: "ExportTests", dependencies: ["Export"]),
@@ -264,21 +263,21 @@ let package = Package(
         .testTarget(
             name: "HeartRateTests",
             dependencies: [
-                "HeartRate", "ATT", "GATT", "Bluetooth", "LinkTiming", "Harness",
+                "HeartRate", "ATT", "GATT", "Bluetooth", "ProcessClock", "Harness",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Replay", "GPSD", "TrackCore", "Harness", "wearbridge", .product(name: "Logging", package: "swift-log"),
+                "Replay", "TrackCore", "Harness", "wearbridge", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
-                "HeartRate", "ATT", "Harness", "JournalLog", "LinkTiming", "UnixSockets",
+                "HeartRate", "ATT", "Harness", "JournalLog", "Reconnection", "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

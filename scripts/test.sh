@@ -6,8 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d ../shared/benchmarks ] || { echo "../shared/benchmarks is missing: tests replay its recordings" >&2; exit 1; }
+# What the tests need (gpsd, gpsfake, the -dev packages, the Python parsers and peers): the same
+# idempotent setup the demo runs, seconds when all is there, so this command works alone.
+scripts/setup.sh
 # Formatting and lint first: seconds, and the style is part of the contract (.swift-format).
 swift format lint --strict --recursive --parallel Package.swift Sources Tests
+# Package.swift says the truth: each target declares exactly the modules it imports.
+scripts/check-package-deps.py
 swift build --build-tests
 # Every process the suite starts carries this mark; none may outlive it (scripts/no-leftovers.sh).
 WEARBRIDGE_TEST_RUN="run-$$-$(date +%s)"

@@ -1,6 +1,6 @@
 import ATT
 import CBluetooth
-import LinkTiming
+import ProcessClock
 
 #if canImport(Glibc)
 import Glibc

@@ -2,8 +2,9 @@ import ATT
 import Dispatch
 import GATT
 import HeartRate
-import LinkTiming
 import Logging
+import ProcessClock
+import Reconnection
 
 #if canImport(Glibc)
 import Glibc

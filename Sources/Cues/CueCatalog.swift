@@ -1,6 +1,7 @@
 /// The words of one language: a text per cue and per figure, unit words with their plural, and
-/// how numbers are written for the synthesizer. Loaded from a catalog file (`config/cues/*.toml`),
-/// so a language is added without code; a catalog missing a key is refused, naming the key.
+/// how numbers are written for the synthesizer. Loaded from a catalog file (the built-in
+/// `Sources/CueLanguages/catalogs/*.toml`, or one in `[cues] catalogs`), so a language is added
+/// without code; a catalog missing a key is refused, naming the key.
 public struct CueCatalog: Sendable, Equatable {
     /// Every text a catalog must have: `{name}` marks a value filled in.
     public static let requiredTexts = [

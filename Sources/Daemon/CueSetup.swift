@@ -3,8 +3,8 @@ import CueAudio
 import CueLanguages
 import Cues
 import Foundation
-import LinkTiming
 import Logging
+import ProcessClock
 
 /// `[cues]` made ready at start-up: the catalog of the chosen language (a broken one stops
 /// start-up, exit 78) and the voice that speaks it. The synthesizer starts only at the first cue.

@@ -1,5 +1,5 @@
 import Cues
-import LinkTiming
+import ProcessClock
 import SessionCore
 
 /// The engine's news into the cue rules: cheap (a lock and a pure step), so it never falls

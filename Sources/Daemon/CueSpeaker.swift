@@ -1,7 +1,7 @@
 import CueAudio
 import Cues
-import LinkTiming
 import Logging
+import ProcessClock
 import SessionCore
 
 /// Speaks the queued cues one at a time, each to its end, and reports every one spoken or

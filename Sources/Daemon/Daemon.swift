@@ -5,11 +5,11 @@ import Control
 import GPSDLink
 import Identity
 import Logging
-import PhoneLink
 import ServiceLifecycle
 import SessionCore
 import Store
 import TrackCore
+import WearableLinkClient
 
 /// `wearbridge run` as a `Service`: storage and the control socket first (then READY=1, without
 /// waiting for gpsd), then the engine's loop, the store's writer, the sinks and the producers,

@@ -1,5 +1,5 @@
-import LinkTiming
 import Logging
+import ProcessClock
 import SessionCore
 
 extension Instant {

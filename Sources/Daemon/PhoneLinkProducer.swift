@@ -1,8 +1,8 @@
 import Logging
-import PhoneLink
 import SessionCore
 import Store
 import TrackCore
+import WearableLinkClient
 
 /// The phone link into the engine: the phone's commands (checked here, at the edge) and the
 /// link's health; its replies travel back through the outbox, written with their command's row.

@@ -1,8 +1,8 @@
 import GPSD
-import LinkTiming
 import Logging
 import NIOCore
 import NIOPosix
+import Reconnection
 
 /// A live gpsd connection that never gives up: connect, `?WATCH`, read, and on any failure wait
 /// (capped exponential backoff) and start again.

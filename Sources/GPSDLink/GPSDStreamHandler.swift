@@ -1,7 +1,7 @@
 import GPSD
 import LineFraming
-import LinkTiming
 import NIOCore
+import ProcessClock
 
 /// Reads gpsd's stream on the event loop itself: frames, filters and decodes each line there and
 /// hands the engine only what it uses, so that a report costs one wake-up of the engine and no

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LinkProtocol
+import PhoneLinkContract
 
 extension SessionLog {
     /// The session's rows after `seq`, in order (fixes, beats, events and commands share the

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import LinkProtocol
-import LinkWire
+import PhoneLinkContract
+import PhoneLinkWire
 import SessionCore
 import SwiftProtobuf
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GPSDLink
 import Harness
-import LinkTiming
+import ProcessClock
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,7 @@ import GPSD
 import GPSDLink
 import Harness
 import LineFraming
-import LinkTiming
+import ProcessClock
 
 #if canImport(Glibc)
 import Glibc

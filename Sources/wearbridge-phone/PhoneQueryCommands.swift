@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LinkWire
+import PhoneLinkWire
 import PhoneServer
 
 /// `wearbridge-phone status`: per wearable, the link, the session and the last snapshot.

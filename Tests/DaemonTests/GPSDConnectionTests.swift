@@ -2,8 +2,8 @@ import Foundation
 import GPSD
 import GPSDLink
 import Harness
-import LinkTiming
 import Logging
+import Reconnection
 import Testing
 
 /// Collects what the link reports, from the event loop.

@@ -4,8 +4,8 @@ import Foundation
 import GPSDLink
 import Harness
 import JournalLog
-import LinkTiming
 import Logging
+import Reconnection
 import Testing
 import UnixSockets
 

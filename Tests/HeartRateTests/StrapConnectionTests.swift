@@ -3,8 +3,8 @@ import Dispatch
 import GATT
 import Glibc
 import HeartRate
-import LinkTiming
 import Logging
+import ProcessClock
 import Synchronization
 import Testing
 

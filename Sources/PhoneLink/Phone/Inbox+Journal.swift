@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HeartRate
-import LinkProtocol
+import PhoneLinkContract
 import SessionCore
 import SwiftProtobuf
 import TrackCore

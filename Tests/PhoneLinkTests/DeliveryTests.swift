@@ -1,4 +1,4 @@
-import LinkCore
+import PhoneLinkDelivery
 import SessionCore
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LinkCore
+import PhoneLinkDelivery
 
 /// The phone's durable inbox: every message each wearable delivered, exactly once, with the
 /// marks that make it so; the newest snapshot per wearable; the commands the CLI queued and their

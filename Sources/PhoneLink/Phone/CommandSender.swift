@@ -1,8 +1,8 @@
 import Foundation
-import LinkCore
-import LinkProtocol
-import LinkWire
 import Logging
+import PhoneLinkContract
+import PhoneLinkDelivery
+import PhoneLinkWire
 import SessionCore
 import Synchronization
 

@@ -1,4 +1,4 @@
-import LinkProtocol
+import PhoneLinkContract
 
 extension Wearbridge_Link_V1_Payload {
     /// The kind `inbox` and `outbox` list a message under (the same names on both sides).

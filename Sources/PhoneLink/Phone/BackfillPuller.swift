@@ -1,6 +1,6 @@
 import Foundation
-import LinkProtocol
 import Logging
+import PhoneLinkContract
 import Synchronization
 
 /// Pulls ended sessions' whole records from connected wearables, one chunk in flight per

@@ -1,5 +1,5 @@
 import Foundation
-import LinkProtocol
+import PhoneLinkContract
 import SessionCore
 import TrackCore
 

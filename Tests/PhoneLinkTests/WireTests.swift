@@ -1,6 +1,6 @@
 import Foundation
-import LinkProtocol
-import LinkWire
+import PhoneLinkContract
+import PhoneLinkWire
 import SessionCore
 import SwiftProtobuf
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import LinkProtocol
+import PhoneLinkContract
 import PhoneServer
 import SessionCore
 import Store

@@ -1,11 +1,12 @@
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
-import LinkCore
-import LinkProtocol
-import LinkTiming
-import LinkWire
 import Logging
+import PhoneLinkContract
+import PhoneLinkDelivery
+import PhoneLinkWire
+import ProcessClock
+import Reconnection
 import SessionCore
 import Store
 import SwiftProtobuf

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LinkProtocol
+import PhoneLinkContract
 import SwiftProtobuf
 
 /// Where a session's backfill stands.

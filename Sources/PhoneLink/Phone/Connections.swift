@@ -1,4 +1,4 @@
-import LinkProtocol
+import PhoneLinkContract
 import Synchronization
 
 /// The wearables connected now, each with the queue its stream writes from: commands go to a

@@ -2,12 +2,13 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Identity
-import LinkCore
-import LinkProtocol
-import LinkTiming
-import LinkWire
 import Logging
 import NIOSSL
+import PhoneLinkContract
+import PhoneLinkDelivery
+import PhoneLinkWire
+import ProcessClock
+import Reconnection
 import SessionCore
 import Store
 import Synchronization

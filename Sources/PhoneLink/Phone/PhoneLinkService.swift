@@ -2,10 +2,10 @@ import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import Identity
-import LinkCore
-import LinkProtocol
-import LinkWire
 import Logging
+import PhoneLinkContract
+import PhoneLinkDelivery
+import PhoneLinkWire
 import SwiftProtobuf
 import X509
 

@@ -161,7 +161,11 @@ let package = Package(
         ),
         // Delivery/ (pure): the delivery window, the inbox mark, link health and pending commands,
         // time as an input.
-        .target(name: "PhoneLinkDelivery", dependencies: ["SessionCore"], path: "Sources/PhoneLink/Delivery"),
+        .target(
+            name: "PhoneLinkDelivery",
+            dependencies: ["SessionCore", "TrackCore"],
+            path: "Sources/PhoneLink/Delivery"
+        ),
         // Wearable/: the wearable's client. Dials the phone over mutual TLS, sends the outbox, marks
         // it delivered on acks, hands the phone's commands to the engine.
         .target(
@@ -197,7 +201,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-phone",
             dependencies: [
-                "PhoneServer", "PhoneLinkWire", "Identity", "JournalLog", "Export",
+                "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -208,7 +212,8 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "ATT",
-                "ProcessClock", "UnixSockets", "WearableLinkClient", "Identity", "Cues", "CueAudio", "CueLanguages",
+                "ProcessClock", "UnixSockets", "WearableLinkClient", "PhoneLinkWire", "Identity", "Cues", "CueAudio",
+                "CueLanguages",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -247,7 +252,7 @@ let package = Package(
             name: "PhoneLinkTests",
             dependencies: [
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
-                "Store", "PhoneServer",
+                "Store", "PhoneServer", "WearableLinkClient",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,10 +1,10 @@
 import Logging
+import PhoneLinkWire
 import SessionCore
 import Store
-import TrackCore
 import WearableLinkClient
 
-/// The phone link into the engine: the phone's commands (checked here, at the edge) and the
+/// The phone link into the engine: the phone's commands (read and checked by `PhoneCommand`) and the
 /// link's health; its replies travel back through the outbox, written with their command's row.
 /// A source: cancelled at shutdown (the phone retries what was not answered).
 struct PhoneLinkProducer: EngineProducer {
@@ -23,24 +23,13 @@ struct PhoneLinkProducer: EngineProducer {
     }
 
     private func submit(_ command: PhoneCommand, _ inbox: EngineInbox) async -> PhoneCommandOutcome {
-        guard !command.id.isEmpty, command.id.utf8.count <= 128 else {
-            return .invalid("a command needs an id (a UUID) of at most 128 bytes")
-        }
-        guard let kind = SessionCommand(rawValue: command.command) else {
-            return .invalid("unknown command")
-        }
-        var activity: Activity?
-        if let name = command.activity {
-            guard let known = Activity(rawValue: name) else { return .invalid(Activity.refusal(forUnknown: name)) }
-            activity = known
-        }
         let expiresAt = command.validityLeft.map { Instant.now().monotonic + $0 }
         let answer = await inbox.ask { token in
             .command(
                 CommandRequest(
-                    kind,
+                    command.kind,
                     id: command.id,
-                    activity: activity,
+                    activity: command.activity,
                     token: token,
                     origin: .phone(expiresAt: expiresAt)
                 )

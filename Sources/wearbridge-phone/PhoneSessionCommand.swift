@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PhoneServer
+import SessionCore
+import TrackCore
 
 /// `wearbridge-phone start|pause|resume|end`: queues the command for the running server (durable:
 /// it survives a restart of the server), waits for the wearable's answer, prints ACK or FAIL.
@@ -17,28 +19,38 @@ enum PhoneSessionCommand {
         static let configuration = CommandConfiguration(commandName: "start", abstract: "Start a session.")
         @OptionGroup var common: Options
         @Option(help: "running, walking or cycling (default: the wearable's).") var activity: String?
-        func run() async throws { try await send("start", activity: activity, common) }
+        func run() async throws {
+            var chosen: Activity?
+            if let activity {
+                guard let known = Activity(rawValue: activity) else {
+                    Output.error("wearbridge-phone: \(Activity.refusal(forUnknown: activity))")
+                    throw ExitCode(64)
+                }
+                chosen = known
+            }
+            try await send(.start, activity: chosen, common)
+        }
     }
 
     struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the session.")
         @OptionGroup var common: Options
-        func run() async throws { try await send("pause", activity: nil, common) }
+        func run() async throws { try await send(.pause, activity: nil, common) }
     }
 
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume the session.")
         @OptionGroup var common: Options
-        func run() async throws { try await send("resume", activity: nil, common) }
+        func run() async throws { try await send(.resume, activity: nil, common) }
     }
 
     struct End: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "end", abstract: "End the session.")
         @OptionGroup var common: Options
-        func run() async throws { try await send("end", activity: nil, common) }
+        func run() async throws { try await send(.end, activity: nil, common) }
     }
 
-    static func send(_ kind: String, activity: String?, _ common: Options) async throws {
+    static func send(_ kind: SessionCommand, activity: Activity?, _ common: Options) async throws {
         let config = try common.options.load()
         let wearable: String
         if let name = common.wearable {
@@ -66,30 +78,31 @@ enum PhoneSessionCommand {
                     activity: activity,
                     issuedAt: now,
                     validFor: config.commandValidFor,
-                    deadline: deadline,
-                    state: "pending",
-                    sends: 0
+                    deadline: deadline
                 )
             )
         }
         while Date().timeIntervalSince1970 < deadline + 1 {
-            if let (state, answer) = try inbox.command(id), let answer, state != "pending" {
-                if state == "not_answered" {
-                    Output.line("NOT ANSWERED \(kind) id=\(id): the wearable did not answer before the deadline")
-                    throw ExitCode(2)
-                }
-                if answer.ok {
+            if let (_, answer) = try inbox.command(id), let answer {
+                switch answer.outcome {
+                case .ack:
                     Output.line(
-                        "ACK \(kind) id=\(id)\(answer.session.map { " session=\($0)" } ?? ""): \(answer.message)"
+                        "ACK \(kind.rawValue) id=\(id)\(answer.session.map { " session=\($0)" } ?? ""): \(answer.message)"
                     )
                     return
+                case .fail(let refusal):
+                    Output.line("FAIL \(refusal.rawValue) \(kind.rawValue) id=\(id): \(answer.message)")
+                    throw ExitCode(1)
+                case .notAnswered:
+                    Output.line(
+                        "NOT ANSWERED \(kind.rawValue) id=\(id): the wearable did not answer before the deadline"
+                    )
+                    throw ExitCode(2)
                 }
-                Output.line("FAIL \(answer.reason ?? "unknown") \(kind) id=\(id): \(answer.message)")
-                throw ExitCode(1)
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Output.line("NOT ANSWERED \(kind) id=\(id): no answer (is `wearbridge-phone run` running?)")
+        Output.line("NOT ANSWERED \(kind.rawValue) id=\(id): no answer (is `wearbridge-phone run` running?)")
         throw ExitCode(2)
     }
 }

@@ -103,7 +103,7 @@ struct OutboxStoreTests {
             QueuedCommand(
                 id: "c1",
                 wearable: "pi",
-                kind: "pause",
+                kind: .pause,
                 activity: nil,
                 issuedAt: 0,
                 validFor: 60,
@@ -111,13 +111,7 @@ struct OutboxStoreTests {
             )
         )
         #expect(try inbox.pendingCommands().map(\.id) == ["c1"])
-        let answer = CommandAnswer(
-            id: "c1",
-            ok: false,
-            reason: "notActive",
-            message: "no session is active",
-            session: nil
-        )
+        let answer = CommandAnswer(id: "c1", outcome: .fail(.notActive), message: "no session is active", session: nil)
         #expect(try await inbox.commit(message(4, "command_reply", answer: answer)))
         #expect(try inbox.command("c1")?.answer == answer)
         #expect(try inbox.pendingCommands().isEmpty)

@@ -53,4 +53,48 @@ struct WireTests {
         let payload = try Wearbridge_Link_V1_Payload(serializedBytes: bytes)
         #expect(payload.kind == nil && payload.kindName == "unknown")
     }
+
+    @Test func aCommandIsReadTypedFromTheWireAndSentBackTheSame() throws {
+        let wire = Wearbridge_Link_V1_Command(
+            id: "c1",
+            kind: .start,
+            activity: .cycling,
+            issuedAt: 100,
+            validFor: 30,
+            now: 102.5
+        )
+        #expect(wire.ageMs == 2500 && wire.validForMs == 30_000 && wire.issuedAtMs == 100_000)
+        let command = try PhoneCommand(wire: wire)
+        #expect(command == PhoneCommand(id: "c1", kind: .start, activity: .cycling, validityLeft: 27.5))
+        var unlimited = wire
+        unlimited.validForMs = 0
+        unlimited.ageMs = 0
+        #expect(try PhoneCommand(wire: unlimited).validityLeft == PhoneCommand.defaultValidity)
+    }
+
+    @Test func anUnreadableCommandIsRefusedWithItsReasonNeverHalfRead() {
+        func reason(_ edit: (inout Wearbridge_Link_V1_Command) -> Void) -> String? {
+            var command = Wearbridge_Link_V1_Command(
+                id: "c1",
+                kind: .pause,
+                activity: nil,
+                issuedAt: 0,
+                validFor: 60,
+                now: 0
+            )
+            edit(&command)
+            do {
+                _ = try PhoneCommand(wire: command)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(reason { _ in } == nil)
+        #expect(reason { $0.commandID = "" } == "a command needs an id (a UUID) of at most 128 bytes")
+        #expect(reason { $0.commandID = String(repeating: "x", count: 129) } != nil)
+        #expect(reason { $0.kind = .unspecified } == "unknown command")
+        #expect(reason { $0.kind = .UNRECOGNIZED(42) } == "unknown command")
+        #expect(reason { $0.activity = "swimming" } == Activity.refusal(forUnknown: "swimming"))
+    }
 }

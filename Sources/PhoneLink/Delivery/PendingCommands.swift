@@ -1,4 +1,5 @@
 import SessionCore
+import TrackCore
 
 /// The phone's commands waiting for an answer: resent with the same id every `retryEvery` until
 /// answered, given up at their deadline with a clear "not answered".
@@ -6,7 +7,7 @@ public struct PendingCommands: Sendable {
     public struct Command: Sendable, Equatable {
         public var id: String
         public var kind: SessionCommand
-        public var activity: String?
+        public var activity: Activity?
         /// When it was issued: `age` on the wire is measured from here. The phone's CLI and server
         /// share one machine's clock, the one the CLI queued it by.
         public var issuedAt: Double
@@ -17,7 +18,7 @@ public struct PendingCommands: Sendable {
         public init(
             id: String,
             kind: SessionCommand,
-            activity: String?,
+            activity: Activity?,
             issuedAt: Double,
             validFor: Double,
             deadline: Double

@@ -23,8 +23,7 @@ final class CommandSender: Sendable {
     }
 
     /// A (re)connected wearable gets everything still waiting at once.
-    func reconnected(_ wearable: String) {
-        let now = Date().timeIntervalSince1970
+    func reconnected(_ wearable: String, at now: Double = Date().timeIntervalSince1970) {
         pending.withLock { $0.reconnected(now) }
     }
 
@@ -44,9 +43,9 @@ final class CommandSender: Sendable {
         }
     }
 
-    private func step(_ now: Double) async throws {
+    /// One round at `now`: take up newly queued commands, settle the late ones, send what is due.
+    func step(_ now: Double) async throws {
         for queued in try inbox.pendingCommands() {
-            guard let kind = SessionCommand(rawValue: queued.kind) else { continue }
             let known = pending.withLock { $0.waiting[queued.id] != nil }
             if !known {
                 wearableOf.withLock { $0[queued.id] = queued.wearable }
@@ -54,7 +53,7 @@ final class CommandSender: Sendable {
                     $0.add(
                         .init(
                             id: queued.id,
-                            kind: kind,
+                            kind: queued.kind,
                             activity: queued.activity,
                             issuedAt: queued.issuedAt,
                             validFor: queued.validFor,
@@ -67,8 +66,7 @@ final class CommandSender: Sendable {
         for late in pending.withLock({ $0.expired(now) }) {
             logger.warning("a command was not answered by its deadline", metadata: ["command": "\(late.id)"])
             try await inbox.settle(
-                CommandAnswer(id: late.id, ok: false, reason: "notAnswered", message: "not answered", session: nil),
-                state: "not_answered",
+                CommandAnswer(id: late.id, outcome: .notAnswered, message: "not answered", session: nil),
                 at: now
             )
         }
@@ -78,14 +76,14 @@ final class CommandSender: Sendable {
                 continue
             }
             let message = Wearbridge_Link_V1_PhoneMessage.with {
-                $0.command = .with {
-                    $0.commandID = command.id
-                    $0.kind = command.kind.wire
-                    $0.activity = command.activity ?? ""
-                    $0.issuedAtMs = Int64((command.issuedAt * 1000).rounded())
-                    $0.ageMs = UInt64(max(0, (now - command.issuedAt) * 1000).rounded())
-                    $0.validForMs = UInt64((command.validFor * 1000).rounded())
-                }
+                $0.command = Wearbridge_Link_V1_Command(
+                    id: command.id,
+                    kind: command.kind,
+                    activity: command.activity,
+                    issuedAt: command.issuedAt,
+                    validFor: command.validFor,
+                    now: now
+                )
             }
             if connections.send(message, to: wearable) {
                 try await inbox.sent(command.id)

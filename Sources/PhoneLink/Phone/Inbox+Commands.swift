@@ -1,28 +1,40 @@
 import Foundation
 import GRDB
+import PhoneLinkContract
+import PhoneLinkWire
+import SessionCore
+import TrackCore
 
 /// A command the CLI queued, as the server sends it.
 public struct QueuedCommand: Sendable, Equatable {
+    /// Where a command stands; the `command` table's `state` column holds the raw value.
+    public enum State: String, Sendable, Equatable {
+        case pending
+        case answered
+        /// Its deadline passed with no answer from the wearable.
+        case notAnswered = "not_answered"
+    }
+
     public var id: String
     public var wearable: String
-    public var kind: String
-    public var activity: String?
+    public var kind: SessionCommand
+    public var activity: Activity?
     /// Wall-clock issue time: the CLI and the server share this machine's clock.
     public var issuedAt: Double
     public var validFor: Double
     public var deadline: Double
-    public var state: String
+    public var state: State
     public var sends: Int
 
     public init(
         id: String,
         wearable: String,
-        kind: String,
-        activity: String?,
+        kind: SessionCommand,
+        activity: Activity?,
         issuedAt: Double,
         validFor: Double,
         deadline: Double,
-        state: String = "pending",
+        state: State = .pending,
         sends: Int = 0
     ) {
         self.id = id
@@ -37,20 +49,53 @@ public struct QueuedCommand: Sendable, Equatable {
     }
 }
 
-/// The wearable's answer to a command.
+/// The final answer to a command: the wearable's ACK or FAIL, or none by the deadline.
 public struct CommandAnswer: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        case ack
+        case fail(RefusalCode)
+        case notAnswered
+    }
+
     public var id: String
-    public var ok: Bool
-    public var reason: String?
+    public var outcome: Outcome
     public var message: String
     public var session: String?
 
-    public init(id: String, ok: Bool, reason: String?, message: String, session: String?) {
+    public init(id: String, outcome: Outcome, message: String, session: String?) {
         self.id = id
-        self.ok = ok
-        self.reason = reason
+        self.outcome = outcome
         self.message = message
         self.session = session
+    }
+
+    /// The wearable's reply, as the outbox delivered it.
+    init(reply: Wearbridge_Link_V1_CommandReply) {
+        self.init(
+            id: reply.commandID,
+            outcome: reply.ok ? .ack : .fail(RefusalCode(wire: reply.reason) ?? .unknown),
+            message: reply.message,
+            session: reply.session.isEmpty ? nil : reply.session
+        )
+    }
+
+    /// The `command` row's `state`, `ok` and `reason` columns: the only place they are written.
+    var columns: (state: QueuedCommand.State, ok: Bool, reason: String?) {
+        switch outcome {
+        case .ack: (.answered, true, nil)
+        case .fail(let refusal): (.answered, false, refusal.rawValue)
+        case .notAnswered: (.notAnswered, false, "notAnswered")
+        }
+    }
+
+    /// The answer a settled `command` row holds (its columns read back).
+    init(id: String, state: QueuedCommand.State, ok: Bool, reason: String?, message: String, session: String?) {
+        let outcome: Outcome =
+            switch state {
+            case .notAnswered: .notAnswered
+            case .pending, .answered: ok ? .ack : .fail(reason.flatMap(RefusalCode.init(rawValue:)) ?? .unknown)
+            }
+        self.init(id: id, outcome: outcome, message: message, session: session)
     }
 }
 
@@ -64,26 +109,31 @@ extension Inbox {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    command.id, command.wearable, command.kind, command.activity, command.issuedAt, command.validFor,
-                    command.deadline,
+                    command.id, command.wearable, command.kind.rawValue, command.activity?.rawValue, command.issuedAt,
+                    command.validFor, command.deadline,
                 ]
             )
         }
     }
 
+    /// Commands still waiting for an answer, oldest first. A row this build cannot read (a kind
+    /// from a newer CLI) is left pending, never sent half-understood.
     public func pendingCommands() throws -> [QueuedCommand] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM command WHERE state = 'pending' ORDER BY issued_at").map {
-                QueuedCommand(
-                    id: $0["id"],
-                    wearable: $0["wearable"],
-                    kind: $0["kind"],
-                    activity: $0["activity"],
-                    issuedAt: $0["issued_at"],
-                    validFor: $0["valid_for"],
-                    deadline: $0["deadline"],
-                    state: $0["state"],
-                    sends: $0["sends"]
+            try Row.fetchAll(db, sql: "SELECT * FROM command WHERE state = 'pending' ORDER BY issued_at").compactMap {
+                row -> QueuedCommand? in
+                guard let kind = SessionCommand(rawValue: row["kind"]) else { return nil }
+                let activity: String? = row["activity"]
+                return QueuedCommand(
+                    id: row["id"],
+                    wearable: row["wearable"],
+                    kind: kind,
+                    activity: activity.flatMap(Activity.init(rawValue:)),
+                    issuedAt: row["issued_at"],
+                    validFor: row["valid_for"],
+                    deadline: row["deadline"],
+                    state: .pending,
+                    sends: row["sends"]
                 )
             }
         }
@@ -96,9 +146,9 @@ extension Inbox {
     }
 
     /// A final answer that is not in the inbox (FAIL INVALID at once, or not answered by the deadline).
-    public func settle(_ answer: CommandAnswer, state: String, at time: Double) async throws {
+    public func settle(_ answer: CommandAnswer, at time: Double) async throws {
         try await pool.write { db in
-            try Self.answer(answer, state: state, at: time, db)
+            try Self.answer(answer, at: time, db)
         }
     }
 
@@ -112,28 +162,31 @@ extension Inbox {
         }
     }
 
-    static func answer(_ answer: CommandAnswer, state: String = "answered", at time: Double, _ db: Database) throws {
+    static func answer(_ answer: CommandAnswer, at time: Double, _ db: Database) throws {
+        let (state, ok, reason) = answer.columns
         try db.execute(
             sql: """
                 UPDATE command SET state = ?, ok = ?, reason = ?, message = ?, session = ?, answered_at = ?
                 WHERE id = ? AND state = 'pending'
                 """,
-            arguments: [state, answer.ok, answer.reason, answer.message, answer.session, time, answer.id]
+            arguments: [state.rawValue, ok, reason, answer.message, answer.session, time, answer.id]
         )
     }
 
-    /// The command's row as it stands (the CLI polls it).
-    public func command(_ id: String) throws -> (state: String, answer: CommandAnswer?)? {
+    /// The command's row as it stands (the CLI polls it): nil when there is none, its state, and
+    /// its answer once settled.
+    public func command(_ id: String) throws -> (state: QueuedCommand.State, answer: CommandAnswer?)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM command WHERE id = ?", arguments: [id]) else {
                 return nil
             }
-            let state: String = row["state"]
-            guard state != "pending" else { return (state, nil) }
+            let state = QueuedCommand.State(rawValue: row["state"]) ?? .pending
+            guard state != .pending else { return (state, nil) }
             return (
                 state,
                 CommandAnswer(
                     id: id,
+                    state: state,
                     ok: row["ok"] ?? false,
                     reason: row["reason"],
                     message: row["message"] ?? "",

@@ -162,13 +162,12 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         case .rejected(let reply):
             let answer = CommandAnswer(
                 id: reply.commandID,
-                ok: false,
-                reason: "invalid",
+                outcome: .fail(.invalid),
                 message: reply.message,
                 session: nil
             )
             commands.answered(reply.commandID)
-            try await inbox.settle(answer, state: "answered", at: Date().timeIntervalSince1970)
+            try await inbox.settle(answer, at: Date().timeIntervalSince1970)
         case .backfill(let chunk):
             try await backfill.received(chunk, from: wearable)
         case .hello:
@@ -232,13 +231,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         }
         var answer: CommandAnswer?
         if case .commandReply(let reply) = envelope.payload.kind {
-            answer = CommandAnswer(
-                id: reply.commandID,
-                ok: reply.ok,
-                reason: reply.ok ? nil : reply.reason.name,
-                message: reply.message,
-                session: reply.session.isEmpty ? nil : reply.session
-            )
+            answer = CommandAnswer(reply: reply)
         }
         let stored = try await inbox.commit(
             InboxMessage(
@@ -263,22 +256,6 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
 
 extension Wearbridge_Link_V1_MessageClass {
     var isUnrecognized: Bool { if case .UNRECOGNIZED = self { true } else { false } }
-}
-
-extension Wearbridge_Link_V1_FailReason {
-    /// The reason code's name as the CLI prints it (the same as the wearable's `RefusalCode`).
-    var name: String {
-        switch self {
-        case .alreadyActive: "alreadyActive"
-        case .notActive: "notActive"
-        case .alreadyPaused: "alreadyPaused"
-        case .notPaused: "notPaused"
-        case .expired: "expired"
-        case .invalid: "invalid"
-        case .busy: "busy"
-        case .unknown, .unspecified, .UNRECOGNIZED: "unknown"
-        }
-    }
 }
 
 extension Wearbridge_Link_V1_Snapshot {

@@ -12,19 +12,6 @@ import Store
 import SwiftProtobuf
 import Synchronization
 
-/// What the pump of one connection reacts to: it alone owns the delivery window.
-enum PumpEvent: Sendable {
-    case welcome(mark: Int, snapshot: Int)
-    case ack(through: Int, snapshot: Int)
-    case outboxGrew
-    case heartbeat
-}
-
-/// Why the wearable ended a connection itself.
-struct LinkViolation: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// One connection to the phone: hello, welcome, the outbox after the mark, acks, commands.
 struct LinkConnection {
     let client: PhoneLinkClient
@@ -129,22 +116,13 @@ struct LinkConnection {
             pump.yield(.ack(through: Int(clamping: ack.throughSeq), snapshot: Int(clamping: ack.snapshotSeq)))
         case .command(let command):
             guard welcomed.value else { throw LinkViolation(description: "a command before the welcome") }
-            switch await accept(command) {
-            case .queued:
-                break
-            case .busy(let reason):
-                send.yield(
-                    .with {
-                        $0.busy = .with {
-                            $0.commandID = command.commandID
-                            $0.message = reason
-                        }
-                    }
-                )
-            case .invalid(let reason):
+            let request: PhoneCommand
+            do {
+                request = try PhoneCommand(wire: command)
+            } catch {
                 logger.warning(
                     "refused an unreadable command",
-                    metadata: ["id": "\(command.commandID)", "reason": "\(reason)"]
+                    metadata: ["id": "\(command.commandID)", "reason": "\(error.reason)"]
                 )
                 send.yield(
                     .with {
@@ -153,6 +131,21 @@ struct LinkConnection {
                             $0.kind = command.kind
                             $0.ok = false
                             $0.reason = .invalid
+                            $0.message = error.reason
+                        }
+                    }
+                )
+                return
+            }
+            logger.info(
+                "command from the phone",
+                metadata: ["id": "\(request.id)", "command": "\(request.kind)", "age_ms": "\(command.ageMs)"]
+            )
+            if case .busy(let reason) = await submit(request) {
+                send.yield(
+                    .with {
+                        $0.busy = .with {
+                            $0.commandID = command.commandID
                             $0.message = reason
                         }
                     }
@@ -201,86 +194,21 @@ struct LinkConnection {
         return chunk
     }
 
-    /// A command from the phone, handed to the engine's edge.
-    private func accept(_ command: Wearbridge_Link_V1_Command) async -> PhoneCommandOutcome {
-        let validFor = command.validForMs == 0 ? 60.0 : Double(command.validForMs) / 1000
-        let request = PhoneCommand(
-            id: command.commandID,
-            command: SessionCommand(wire: command.kind)?.rawValue ?? "",
-            activity: command.activity.isEmpty ? nil : command.activity,
-            validityLeft: validFor - Double(command.ageMs) / 1000
-        )
-        logger.info(
-            "command from the phone",
-            metadata: ["id": "\(request.id)", "command": "\(command.kind)", "age_ms": "\(command.ageMs)"]
-        )
-        return await submit(request)
-    }
-
-    /// The only owner of the delivery window: sends what it allows, marks what acks confirm.
+    /// The only owner of the delivery window: every event of this connection goes through it.
     private func runPump(
         _ events: AsyncStream<PumpEvent>,
         head: Int,
         send: AsyncStream<Wearbridge_Link_V1_WearableMessage>.Continuation
     ) async throws {
-        var window = DeliveryWindow(head: head)
-        var lastSent = MonotonicClock.now()
+        var pump = OutboxPump(
+            store: store,
+            head: head,
+            heartbeatEvery: client.settings.heartbeatEvery,
+            logger: logger,
+            now: MonotonicClock.now()
+        ) { send.yield($0) }
         for await event in events {
-            let actions: [DeliveryWindow.Action]
-            switch event {
-            case .welcome(let mark, let snapshot):
-                actions = window.welcome(mark: mark, snapshot: snapshot)
-            case .ack(let through, let snapshot):
-                actions = window.ack(through: through, snapshot: snapshot)
-            case .outboxGrew:
-                actions = window.outboxGrew(to: try store.outboxHead())
-            case .heartbeat:
-                guard window.isStreaming, MonotonicClock.now() - lastSent >= client.settings.heartbeatEvery else {
-                    continue
-                }
-                actions = window.outboxGrew(to: try store.outboxHead())
-                if let snapshot = try store.newestSnapshot() {
-                    // Already delivered, most likely: the phone ignores it and acks, so both ends see a live link.
-                    send.yield(envelope(snapshot))
-                    lastSent = MonotonicClock.now()
-                }
-            }
-            for action in actions {
-                switch action {
-                case .sendSnapshot(let after):
-                    guard let snapshot = try store.newestSnapshot(), snapshot.seq > after else { continue }
-                    send.yield(envelope(snapshot))
-                    window.sent(seq: snapshot.seq, snapshot: true)
-                    lastSent = MonotonicClock.now()
-                case .send(let after, let limit):
-                    for record in try store.outboxMessages(after: after, limit: limit) {
-                        send.yield(envelope(record))
-                        window.sent(seq: record.seq, snapshot: false)
-                        lastSent = MonotonicClock.now()
-                    }
-                case .markDelivered(let through, let snapshot):
-                    do {
-                        try await store.markDelivered(through: through, snapshot: snapshot, at: MonotonicClock.system())
-                    } catch {
-                        // Not fatal: the phone's mark decides what is resent; only `outbox` shows it late.
-                        logger.warning("cannot mark outbox messages delivered", metadata: ["error": "\(error)"])
-                    }
-                case .close(let reason):
-                    logger.error("the phone broke the link's contract; reconnecting", metadata: ["reason": "\(reason)"])
-                    throw LinkViolation(description: reason)
-                }
-            }
-        }
-    }
-
-    private func envelope(_ record: OutboxRecord) -> Wearbridge_Link_V1_WearableMessage {
-        .with {
-            $0.envelope = .with {
-                $0.seq = UInt64(record.seq)
-                $0.class = record.messageClass.wire
-                $0.createdAtMs = Int64((record.createdAt * 1000).rounded())
-                $0.payload = (try? Wearbridge_Link_V1_Payload(serializedBytes: record.payload)) ?? .init()
-            }
+            try await pump.handle(event, now: MonotonicClock.now(), wallClock: MonotonicClock.system())
         }
     }
 }

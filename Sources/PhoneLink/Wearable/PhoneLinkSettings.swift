@@ -38,28 +38,3 @@ public struct PhoneLinkSettings: Sendable {
         self.welcomeWithin = welcomeWithin
     }
 }
-
-/// A command from the phone as the link hands it to the engine's edge.
-public struct PhoneCommand: Sendable, Equatable {
-    public var id: String
-    public var command: String
-    public var activity: String?
-    /// Seconds of validity left when it arrived (negative: expired on the way); nil: no limit.
-    public var validityLeft: Double?
-
-    public init(id: String, command: String, activity: String?, validityLeft: Double?) {
-        self.id = id
-        self.command = command
-        self.activity = activity
-        self.validityLeft = validityLeft
-    }
-}
-
-/// What the engine's edge tells the link about a command: the durable reply travels through the
-/// outbox, so only a transient refusal (storage failing, shutting down) comes back here.
-public enum PhoneCommandOutcome: Sendable, Equatable {
-    case queued
-    case busy(String)
-    /// It cannot be read at all (no id, unknown command or activity): FAIL INVALID at once.
-    case invalid(String)
-}

@@ -27,11 +27,17 @@ let package = Package(
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
         .target(name: "TrackCore"),
-        // Pure: a session's lifecycle, command ledger and controller, and the engine core the
-        // daemon's loop wraps (inputs and time in, typed actions out).
-        .target(name: "SessionCore", dependencies: ["TrackCore", "GPSD", "HeartRate", "ATT"]),
+        // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
+        // events; neither gpsd nor Bluetooth reaches it.
+        .target(name: "SessionCore", dependencies: ["TrackCore", "HeartRate"]),
+        // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
+        // write queue and what it asks of the store.
+        .target(
+            name: "Engine",
+            dependencies: ["SessionCore", "TrackCore", "HeartRate", "ATT", "GATT", "PhoneLinkMessages"]
+        ),
         // Bluetooth heart-rate straps, pure parts: the 0x2A37 parser, the strap's comings and goings.
-        .target(name: "HeartRate", dependencies: ["ATT"]),
+        .target(name: "HeartRate"),
         // Bluetooth LE values (no sockets): addresses, UUIDs and the Attribute Protocol's PDUs.
         .target(name: "ATT"),
         // Splits a byte stream into bounded lines: gpsd, the control socket, the phone link.
@@ -109,6 +115,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
+                "PhoneLinkMessages", "Engine",
                 "TrackCore", "SessionCore", "HeartRate", "PhoneLinkWire", "PhoneLinkContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -125,6 +132,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
+                "Engine",
                 "SessionCore", "TrackCore", "LineFraming", "UnixSockets",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -153,10 +161,17 @@ let package = Package(
             ],
             path: "Sources/PhoneLink/Contract"
         ),
+        // Messages/ (pure): the typed messages the wearable tells the phone, and which session news
+        // each one reports.
+        .target(
+            name: "PhoneLinkMessages",
+            dependencies: ["SessionCore", "TrackCore", "HeartRate"],
+            path: "Sources/PhoneLink/Messages"
+        ),
         // Wire/: typed link messages to and from their protobuf form (the outbox stores them encoded).
         .target(
             name: "PhoneLinkWire",
-            dependencies: ["SessionCore", "TrackCore", "PhoneLinkContract"],
+            dependencies: ["PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract"],
             path: "Sources/PhoneLink/Wire"
         ),
         // Delivery/ (pure): the delivery window, the inbox mark, link health and pending commands,
@@ -171,6 +186,7 @@ let package = Package(
         .target(
             name: "WearableLinkClient",
             dependencies: [
+                "Engine",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Store",
                 "Reconnection", "ProcessClock",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -211,6 +227,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
+                "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "ATT",
                 "ProcessClock", "UnixSockets", "WearableLinkClient", "PhoneLinkWire", "Identity", "Cues", "CueAudio",
                 "CueLanguages",
@@ -221,7 +238,8 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink", "Daemon",
+                "GATT", "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink",
+                "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
                 "CueLanguages", "Export",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -240,6 +258,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
+                "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "LineFraming", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -247,10 +266,20 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
-        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "TrackCore", "GPSD", "HeartRate", "ATT"]),
+        .testTarget(
+            name: "SessionCoreTests",
+            dependencies: ["SyntheticReceivers", "SessionCore", "TrackCore", "HeartRate"]
+        ),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: [
+                "SyntheticReceivers", "Engine", "PhoneLinkMessages", "SessionCore", "TrackCore", "HeartRate", "ATT",
+            ]
+        ),
         .testTarget(
             name: "PhoneLinkTests",
             dependencies: [
+                "PhoneLinkMessages", "Engine",
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
                 "Store", "PhoneServer", "WearableLinkClient",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -281,6 +310,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
+                "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
                 "HeartRate", "ATT", "Harness", "JournalLog", "Reconnection", "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ import ATT
 import Bluetooth
 import Config
 import Control
+import Engine
 import GPSDLink
 import Identity
 import Logging

@@ -1,3 +1,4 @@
+import Engine
 import SessionCore
 
 /// Where producers put the engine's inputs: one stream, so that the engine takes one at a time.

@@ -1,3 +1,4 @@
+import Engine
 import Logging
 import ProcessClock
 import SessionCore

@@ -1,3 +1,4 @@
+import Engine
 import GPSD
 import GPSDLink
 import Logging
@@ -35,7 +36,24 @@ struct GPSDProducer: EngineProducer {
             default:
                 break
             }
-            inbox.send(.gpsd(event))
+            if let input = GPSInput(event) { inbox.send(.gps(input)) }
+        }
+    }
+}
+
+extension GPSInput {
+    /// gpsd's report as the engine takes it; nil for what only this edge logs (versions, errors,
+    /// malformed lines, classes the session does not use).
+    init?(_ event: GPSDLinkEvent) {
+        switch event {
+        case .connected: self = .connected
+        case .disconnected: self = .disconnected
+        case .message(.tpv(let tpv), let receivedAt):
+            self = .fix(tpv.fix(receivedAt: receivedAt), receivedAt: receivedAt)
+        case .message(.device(let device), let receivedAt):
+            guard let activated = device.isActive else { return nil }
+            self = .device(path: device.path ?? "", activated: activated, receivedAt: receivedAt)
+        case .message, .malformed: return nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import Engine
 import Logging
 import PhoneLinkWire
 import SessionCore

@@ -1,3 +1,4 @@
+import Engine
 import Logging
 import ProcessClock
 import SessionCore
@@ -58,6 +59,6 @@ struct StoreWriter: Sendable {
     }
 }
 
-extension SessionRow {
+extension LogRow {
     var isOutbox: Bool { if case .outbox = self { true } else { false } }
 }

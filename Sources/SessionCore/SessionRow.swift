@@ -14,9 +14,6 @@ public enum SessionRow: Sendable, Equatable {
     /// The lifecycle moved.
     case state(sessionID: String, SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)
-    /// A message for the phone, in the same transaction as the rows it reports; `createdAt` is the
-    /// wall clock (display only).
-    case outbox(LinkMessage, createdAt: Double)
 
     /// What is given up first when storage is short: raw fixes, then beats, then notices; never a
     /// lifecycle row, a command or a critical event.
@@ -26,12 +23,6 @@ public enum SessionRow: Sendable, Equatable {
         case .heartRate: .beat
         case .event(_, let announcement): announcement.event.isCritical ? .critical : .notice
         case .begin, .command, .state, .finish: .critical
-        case .outbox(let message, _):
-            switch message.messageClass {
-            case .critical: .critical
-            case .notice: .notice
-            case .snapshot: .fix
-            }
         }
     }
 
@@ -39,8 +30,7 @@ public enum SessionRow: Sendable, Equatable {
     public var isUrgent: Bool {
         switch self {
         case .begin, .state, .finish, .command: true
-        case .outbox(.commandReply, _): true
-        case .fix, .event, .heartRate, .outbox: false
+        case .fix, .event, .heartRate: false
         }
     }
 

@@ -41,7 +41,7 @@ public struct DropCounts: Sendable, Equatable {
 
     public var total: Int { fixes + beats + events }
 
-    mutating func count(_ retention: SessionRow.Retention, _ number: Int = 1) {
+    public mutating func count(_ retention: SessionRow.Retention, _ number: Int = 1) {
         switch retention {
         case .fix: fixes += number
         case .beat: beats += number

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhoneLinkContract
+import PhoneLinkMessages
 import PhoneLinkWire
 import SessionCore
 import SwiftProtobuf

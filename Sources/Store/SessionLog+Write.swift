@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import GRDB
 import SessionCore
@@ -11,7 +12,12 @@ extension SessionLog {
         guard let writer else { throw StorageFailure(.other, "\(path) is open read-only") }
         do {
             try await writer.write { db in
-                for row in batch.rows { try Self.insert(row, db) }
+                for row in batch.rows {
+                    switch row {
+                    case .session(let row): try Self.insert(row, db)
+                    case .outbox(let message, let createdAt): try Self.insertOutbox(message, createdAt: createdAt, db)
+                    }
+                }
                 if let live = batch.live { try Self.update(live.sessionID, with: live.summary, db) }
             }
         } catch {
@@ -99,8 +105,6 @@ extension SessionLog {
             )
         case .state(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
-        case .outbox(let message, let createdAt):
-            try insertOutbox(message, createdAt: createdAt, db)
         case .finish(let id, let summary, let reason, let endedAt):
             try update(id, with: summary, db)
             try db.execute(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import Harness
 import HeartRate
@@ -75,7 +76,7 @@ struct MakeSession: AsyncParsableCommand {
         func flush(_ force: Bool = false) async throws {
             guard force || rows.count >= 5000 else { return }
             batch += 1
-            try await log.write(WriteBatch(id: batch, rows: rows))
+            try await log.write(WriteBatch(id: batch, rows: rows.map(LogRow.session)))
             rows.removeAll(keepingCapacity: true)
         }
         guard let first = fixes.first(where: { $0.time != nil })?.time?.seconds else {

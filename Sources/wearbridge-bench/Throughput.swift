@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engine
 import Foundation
 import GPSD
 import SessionCore
@@ -118,7 +119,7 @@ extension Throughput {
         for tpv in tpvs {
             let at = tpv.time?.seconds ?? second
             let now = Instant(monotonic: at, system: at)
-            var actions = engine.handle(.gpsd(.message(.tpv(tpv), receivedAt: at)), now: now)
+            var actions = engine.handle(.gps(.fix(tpv.fix(receivedAt: at), receivedAt: at)), now: now)
             if at.rounded(.down) != second {
                 second = at.rounded(.down)
                 actions += engine.handle(.tick, now: now)

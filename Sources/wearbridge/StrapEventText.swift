@@ -1,4 +1,5 @@
 import Bluetooth
+import GATT
 import HeartRate
 import SessionCore
 import Store

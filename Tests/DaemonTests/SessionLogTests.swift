@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Harness
 import SessionCore
@@ -33,7 +34,7 @@ struct SessionLogTests {
         rows.append(.command(sessionID: "abc", seq: 22, reply("c2", .pause, session: "abc"), receivedAt: 1020))
         let split = Split(index: 1, distance: 1000, duration: 300, endTimer: 300)
         rows.append(.event(seq: 23, Announcement(.track(.split(split)), sessionID: "abc", receivedAt: 1021)))
-        try await log.write(WriteBatch(id: 1, rows: rows))
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
 
         let journal = try log.journal(of: "abc")
         #expect(journal.nextSeq == 24)
@@ -79,7 +80,7 @@ struct SessionLogTests {
                 .heartRate(sessionID: "hr", seq: i + 1, sample, time: i == 0 ? GPSTime(seconds: 1_750_000_000) : nil)
             )
         }
-        try await log.write(WriteBatch(id: 1, rows: rows))
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
         let beats = try log.beats(of: "hr")
         #expect(beats.map(\.payload) == samples.map(\.payload))
         #expect(beats.map(\.contact) == ["detected", "not_supported"])
@@ -99,7 +100,11 @@ struct SessionLogTests {
         try await log.write(
             WriteBatch(
                 id: 1,
-                rows: [.begin(sessionID: "f", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1))]
+                rows: [
+                    .session(
+                        .begin(sessionID: "f", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1))
+                    )
+                ]
             )
         )
         let pages = try await log.writer!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
@@ -108,14 +113,14 @@ struct SessionLogTests {
             .fix(sessionID: "f", seq: $0 + 1, fix($0), .accepted(smoothed: fix($0).position!))
         }
         do {
-            try await log.write(WriteBatch(id: 2, rows: rows))
+            try await log.write(WriteBatch(id: 2, rows: rows.map(LogRow.session)))
             Issue.record("a batch larger than the file may grow was written")
         } catch {
             #expect(error.kind == .full && error.message.contains(log.path), "\(error)")
         }
         #expect(try log.journal(of: "f").entries.isEmpty, "all or nothing")
         try await log.writer!.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1000000") }
-        try await log.write(WriteBatch(id: 3, rows: rows))
+        try await log.write(WriteBatch(id: 3, rows: rows.map(LogRow.session)))
         #expect(try log.journal(of: "f").entries.count == 2000)
     }
 

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Harness
 import Logging
@@ -38,8 +39,8 @@ struct StoreWriterTests {
             sessionID: "w",
             state: .active
         )
-        let fixes: [SessionRow] = (0..<3000).map {
-            .fix(sessionID: "w", seq: $0 + 2, fix($0), .accepted(smoothed: fix($0).position!))
+        let fixes: [LogRow] = (0..<3000).map {
+            .session(.fix(sessionID: "w", seq: $0 + 2, fix($0), .accepted(smoothed: fix($0).position!)))
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await writer.run(requests) { reports.append($0) } }
@@ -48,8 +49,14 @@ struct StoreWriterTests {
                     WriteBatch(
                         id: 1,
                         rows: [
-                            .begin(sessionID: "w", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1)),
-                            .command(sessionID: "w", seq: 1, start, receivedAt: 1),
+                            .session(
+                                .begin(
+                                    sessionID: "w",
+                                    activity: .running,
+                                    startedAt: TimeAnchor(source: .gps, seconds: 1)
+                                )
+                            ),
+                            .session(.command(sessionID: "w", seq: 1, start, receivedAt: 1)),
                         ]
                     )
                 )

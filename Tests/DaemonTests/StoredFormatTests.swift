@@ -1,4 +1,5 @@
 import ATT
+import Engine
 import Foundation
 import Harness
 import HeartRate

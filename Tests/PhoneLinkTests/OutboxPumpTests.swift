@@ -1,6 +1,8 @@
+import Engine
 import Harness
 import Logging
 import PhoneLinkContract
+import PhoneLinkMessages
 import SessionCore
 import Store
 import Testing
@@ -23,7 +25,9 @@ struct OutboxPumpTests {
             WriteBatch(
                 id: 1,
                 rows: [
-                    .begin(sessionID: Self.session, activity: .running, startedAt: .init(source: .gps, seconds: 1)),
+                    .session(
+                        .begin(sessionID: Self.session, activity: .running, startedAt: .init(source: .gps, seconds: 1))
+                    ),
                     .outbox(
                         .started(
                             sessionID: Self.session,

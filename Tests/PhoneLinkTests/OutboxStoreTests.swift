@@ -1,6 +1,8 @@
+import Engine
 import Foundation
 import Harness
 import PhoneLinkContract
+import PhoneLinkMessages
 import PhoneServer
 import SessionCore
 import Store
@@ -20,7 +22,7 @@ struct OutboxStoreTests {
         startedAt: TimeAnchor(source: .gps, seconds: 1_750_000_000)
     )
 
-    private func snapshot(_ distance: Double) -> SessionRow {
+    private func snapshot(_ distance: Double) -> LogRow {
         .outbox(.snapshot(LinkSnapshot(sessionID: nil, state: .active, distance: distance)), createdAt: 1)
     }
 
@@ -30,10 +32,12 @@ struct OutboxStoreTests {
             WriteBatch(
                 id: 1,
                 rows: [
-                    .begin(
-                        sessionID: "685330d3-b4ce-489e-980f-696cef78dabe",
-                        activity: .running,
-                        startedAt: .init(source: .gps, seconds: 1)
+                    .session(
+                        .begin(
+                            sessionID: "685330d3-b4ce-489e-980f-696cef78dabe",
+                            activity: .running,
+                            startedAt: .init(source: .gps, seconds: 1)
+                        )
                     ),
                     .outbox(started, createdAt: 1), snapshot(1), snapshot(2), snapshot(3),
                 ]
@@ -52,7 +56,7 @@ struct OutboxStoreTests {
 
     @Test func noticesPastTheBoundEvictTheOldestAndAreCounted() async throws {
         let log = try SessionLog.open(directory: try directory())
-        let notice = SessionRow.outbox(.notice(sessionID: nil, LinkNotice(.gpsLost, detail: "x")), createdAt: 1)
+        let notice = LogRow.outbox(.notice(sessionID: nil, LinkNotice(.gpsLost, detail: "x")), createdAt: 1)
         let rows = Array(repeating: notice, count: SessionLog.noticeBound + 5) + [.outbox(started, createdAt: 2)]
         try await log.write(WriteBatch(id: 1, rows: rows))
         let depth = try log.outboxDepth()
@@ -71,7 +75,10 @@ struct OutboxStoreTests {
             try await log.write(
                 WriteBatch(
                     id: 1,
-                    rows: [.outbox(started, createdAt: 1), .fix(sessionID: "missing", seq: 1, fix, .rejected(.noFix))]
+                    rows: [
+                        .outbox(started, createdAt: 1),
+                        .session(.fix(sessionID: "missing", seq: 1, fix, .rejected(.noFix))),
+                    ]
                 )
             )
         }
@@ -136,7 +143,7 @@ struct BackfillStoreTests {
         rows.append(
             .event(seq: 8, Announcement(.paused, sessionID: id, time: GPSTime(seconds: 8), receivedAt: 8))
         )
-        try await log.write(WriteBatch(id: 1, rows: rows))
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
         let first = try #require(try log.backfillRows(session: id, after: 0, limit: 5))
         #expect(first.rows.map(\.seq) == [1, 2, 3, 4, 5] && !first.done)
         let rest = try #require(try log.backfillRows(session: id, after: 5, limit: 5))

@@ -1,5 +1,6 @@
 import Foundation
 import PhoneLinkContract
+import PhoneLinkMessages
 import PhoneLinkWire
 import SessionCore
 import SwiftProtobuf

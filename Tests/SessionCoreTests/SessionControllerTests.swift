@@ -1,5 +1,6 @@
 import HeartRate
 import SessionCore
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -58,12 +59,12 @@ struct SessionControllerTests {
     @Test func aManualPauseCreditsNoDistanceAndCountsAsPaused() {
         var recorder = Recorder()
         recorder.command(.start, id: "s", at: 999)
-        recorder.feed(line(from: t0, seconds: 61))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 61))
         recorder.command(.pause, id: "p", at: 1060.5)
         // The wearer walks on at 3 m/s while paused (into a shop, say): none of it counts.
-        recorder.feed(line(from: t0 + 61, seconds: 60))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0 + 61, seconds: 60))
         recorder.command(.resume, id: "r", at: 1120.5)
-        recorder.feed(line(from: t0 + 121, seconds: 60))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0 + 121, seconds: 60))
         let track = recorder.controller.session!.track
         #expect(abs(track.distance - 2 * 180) < 6, "distance \(track.distance)")
         #expect(abs(track.elapsed - 180) < 0.001)
@@ -100,7 +101,7 @@ struct SessionControllerTests {
         var recorder = Recorder()
         recorder.command(.start, id: "s", at: 999)
         let id = recorder.sessionID
-        recorder.feed(line(from: t0, seconds: 30))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 30))
         let reply = recorder.command(.end, id: "e", at: 1030)
         #expect(reply.accepted && reply.state == .idle && reply.sessionID == id)
         guard
@@ -113,23 +114,23 @@ struct SessionControllerTests {
         }
         #expect(finished == id)
         #expect(abs(summary.distance - 87) < 3)
-        #expect(endedAt == TimeAnchor(source: .gps, seconds: t0 + 29))
+        #expect(endedAt == TimeAnchor(source: .gps, seconds: StraightLine.t0 + 29))
         #expect(recorder.controller.session == nil)
         // Fixes after the end belong to no session and are not logged.
         let before = recorder.rows.count
-        recorder.feed(line(from: t0 + 30, seconds: 5))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0 + 30, seconds: 5))
         #expect(recorder.rows.count == before)
     }
 
     @Test func aSessionWithoutSamplesForTooLongIsAbandoned() {
         var recorder = Recorder(.init(abandonAfter: 600))
         recorder.command(.start, id: "s", at: 999)
-        recorder.feed(line(from: t0, seconds: 10))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 10))
         #expect(!recorder.tick(1500).contains { if case .finish = $0 { true } else { false } })
-        let rows = recorder.tick(received(t0 + 9) + 601)
+        let rows = recorder.tick(StraightLine.received(StraightLine.t0 + 9) + 601)
         #expect(
             rows.contains {
-                if case .finish(_, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 9)?) = $0 {
+                if case .finish(_, _, .abandoned, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 9)?) = $0 {
                     true
                 } else {
                     false
@@ -141,13 +142,13 @@ struct SessionControllerTests {
 
     @Test func aRecoveredSessionIsAbandonedWhenTheFirstFixShowsItWasLeftTooLongAgo() throws {
         var recorder = Recorder(.init(autostart: true, abandonAfter: 3600))
-        recorder.feed(line(from: t0, seconds: 20))
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 20))
         let old = try #require(recorder.sessionID)
         var rebuilt = SessionController(
             recovering: RecoveredSession(
                 id: old,
                 activity: .running,
-                startedAt: TimeAnchor(source: .gps, seconds: t0),
+                startedAt: TimeAnchor(source: .gps, seconds: StraightLine.t0),
                 journal: recorder.journal,
                 nextSeq: 100
             ),
@@ -157,10 +158,10 @@ struct SessionControllerTests {
         )
         // Booted the next morning: the first fix ends the old session and (autostart) begins a new one.
         var output = SessionOutput()
-        rebuilt.ingest(line(from: t0 + 86_400, seconds: 1)[0], into: &output)
+        rebuilt.ingest(StraightLine.fixes(from: StraightLine.t0 + 86_400, seconds: 1)[0], into: &output)
         #expect(
             output.rows.contains {
-                if case .finish(old, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 19)?) = $0 {
+                if case .finish(old, _, .abandoned, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 19)?) = $0 {
                     true
                 } else {
                     false
@@ -171,7 +172,7 @@ struct SessionControllerTests {
         #expect(next != old)
         #expect(
             output.rows.contains {
-                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: t0 + 86_400)) = $0 {
+                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 86_400)) = $0 {
                     true
                 } else {
                     false
@@ -182,11 +183,13 @@ struct SessionControllerTests {
 
     @Test func autostartBeginsAtTheFirstGoodFixOnly() {
         var recorder = Recorder(.init(autostart: true))
-        recorder.feed([Fix(mode: 1, time: GPSTime(seconds: t0 - 5), position: nil)])
-        recorder.feed([Fix(mode: 3, time: GPSTime(seconds: t0 - 4), position: GeoPoint(latitude: 0, longitude: 0))])
+        recorder.feed([Fix(mode: 1, time: GPSTime(seconds: StraightLine.t0 - 5), position: nil)])
+        recorder.feed([
+            Fix(mode: 3, time: GPSTime(seconds: StraightLine.t0 - 4), position: GeoPoint(latitude: 0, longitude: 0))
+        ])
         #expect(recorder.controller.session == nil)
-        recorder.feed(line(from: t0, seconds: 5))
-        guard case .begin(_, .running, TimeAnchor(source: .gps, seconds: t0))? = recorder.rows.first else {
+        recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 5))
+        guard case .begin(_, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0))? = recorder.rows.first else {
             Issue.record("\(recorder.rows.first.map { "\($0)" } ?? "nothing")")
             return
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PhoneLinkContract
+import PhoneLinkMessages
 import SessionCore
 import TrackCore
 

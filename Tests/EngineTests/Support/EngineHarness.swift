@@ -1,36 +1,8 @@
-import GPSD
+import Engine
 import HeartRate
 import SessionCore
 import Testing
 import TrackCore
-
-/// GPS time of the first synthetic fix; monotonic receive instants run 1000 s ahead of it minus
-/// this (a boot with a wrong wall clock).
-let t0 = 1_750_000_000.0
-
-/// Receive instant of a fix at GPS time `t`.
-func received(_ t: Double) -> Double { t - t0 + 1000.05 }
-
-/// A straight line east at `speed`, one fix a second from `start` on.
-func line(from start: Double, seconds: Int, speed: Double = 3, startEast: Double = 0) -> [Fix] {
-    let frame = LocalFrame(origin: GeoPoint(latitude: 48.137, longitude: 11.575))
-    return (0..<seconds).map { i in
-        let t = start + Double(i)
-        let east = startEast + speed * (t - t0)
-        return Fix(
-            mode: 3,
-            time: GPSTime(seconds: t),
-            position: frame.unproject(LocalPoint(east: east, north: 0)),
-            errorEast: 3,
-            errorNorth: 3,
-            horizontalError: 4,
-            speed: speed,
-            track: 90,
-            speedError: 0.3,
-            receivedAt: received(t)
-        )
-    }
-}
 
 /// The engine with a manual clock, scripted inputs, and a stand-in for the store's writer: a list
 /// of committed rows ("the disk") and an outcome chosen by the test. Every reply is checked as it
@@ -45,8 +17,10 @@ struct EngineHarness {
     var now: Instant
     /// Every action so far, in order.
     private(set) var actions: [EngineAction] = []
-    /// Rows committed, in commit order.
-    private(set) var disk: [SessionRow] = []
+    /// Rows committed, in commit order: the session's and the outbox's.
+    private(set) var logged: [LogRow] = []
+    /// The session rows committed, in commit order.
+    var disk: [SessionRow] { logged.compactMap { if case .session(let row) = $0 { row } else { nil } } }
     private(set) var commits = 0
     private(set) var failedAttempts = 0
     var health = Disk.healthy
@@ -69,7 +43,7 @@ struct EngineHarness {
         phoneLink: Bool = false,
         readings: Bool = false
     ) {
-        self.disk = disk
+        logged = disk.map(LogRow.session)
         let engineConfiguration = SessionEngine.Configuration(
             session: configuration,
             strapConfigured: strap,
@@ -98,11 +72,13 @@ struct EngineHarness {
         return produced
     }
 
-    /// Fixes as gpsd reports them, each at its own receive instant.
+    /// Fixes as the gpsd edge hands them over, each at its own receive instant.
     mutating func feed(_ fixes: [Fix]) {
-        for fix in fixes {
+        for var fix in fixes {
             if let at = fix.receivedAt, at > now.monotonic { now.monotonic = at }
-            send(.gpsd(.message(.tpv(TPV(fix)), receivedAt: fix.receivedAt ?? now.monotonic)))
+            let receivedAt = fix.receivedAt ?? now.monotonic
+            fix.receivedAt = receivedAt
+            send(.gps(.fix(fix, receivedAt: receivedAt)))
         }
     }
 
@@ -167,7 +143,7 @@ struct EngineHarness {
             let report: StoreReport
             switch (request, health) {
             case (.write(let batch), .healthy):
-                disk += batch.rows
+                logged += batch.rows
                 commits += 1
                 report = .committed(batch: batch.id)
             case (.write(let batch), .failing(let failure)):

@@ -1,4 +1,5 @@
 import ATT
+import HeartRate
 
 /// What the strap link hands the daemon; times are the monotonic clock at receipt.
 public enum StrapLinkEvent: Sendable, Equatable {

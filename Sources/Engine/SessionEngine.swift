@@ -1,8 +1,9 @@
-import GPSD
 import HeartRate
+import PhoneLinkMessages
+import SessionCore
 import TrackCore
 
-/// The daemon's engine as a pure state machine: gpsd reports, strap events, commands, storage
+/// The daemon's engine as a pure state machine: fixes and receiver news, strap events, commands, storage
 /// reports and ticks in, with the time; typed actions out (persist, reply, announce, watchdog,
 /// remember the strap). No clock, no I/O: the daemon's loop is a thin shell that performs the
 /// actions, and tests drive it with scripted inputs and a manual clock.
@@ -81,6 +82,8 @@ public struct SessionEngine: Sendable {
     var link: PhoneLinkReport?
     /// The last snapshot put in the outbox, so that an unchanged one costs no row.
     var lastSnapshot: LinkSnapshot?
+    /// Replies to the phone's commands, queued right behind the rows of the command they answer.
+    var phoneReplies: [LogRow] = []
 
     /// A new engine; `startup` is what recovery produced, written at the first input.
     public init(configuration: Configuration, controller: SessionController, startup: SessionOutput = SessionOutput()) {
@@ -128,7 +131,7 @@ public struct SessionEngine: Sendable {
     /// One input at `now`; what the shell must do, in order.
     public mutating func handle(_ input: EngineInput, now: Instant) -> [EngineAction] {
         switch input {
-        case .gpsd(let event): gpsd(event, now)
+        case .gps(let input): gps(input, now)
         case .strap(let event): strap(event, now)
         case .command(let request): command(request, now)
         case .status(let token): actions.append(.reply(token, .status(status(now))))
@@ -160,8 +163,11 @@ public struct SessionEngine: Sendable {
     mutating func absorbOutput(at now: Instant? = nil) {
         if configuration.readings { finalReadings(at: now?.monotonic ?? 0) }
         for announcement in output.announcements { actions.append(.announce(announcement)) }
-        if configuration.phoneLink, !output.isEmpty { output.rows += linkMessages(createdAt: now?.system ?? 0) }
+        let messages = configuration.phoneLink && !output.isEmpty ? linkMessages(createdAt: now?.system ?? 0) : []
         queue.append(output.rows)
+        queue.append(phoneReplies)
+        queue.append(messages)
+        phoneReplies.removeAll(keepingCapacity: true)
         output.removeAll()
     }
 

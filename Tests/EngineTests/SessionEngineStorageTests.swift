@@ -1,4 +1,6 @@
+import Engine
 import SessionCore
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -15,12 +17,12 @@ struct SessionEngineStorageTests {
     @Test func aFullDiskGetsErrorRepliesAndRecordingResumesWhenSpaceIsBack() throws {
         var harness = EngineHarness()
         harness.command(.start, id: "s")
-        harness.ride(line(from: t0, seconds: 60))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 60))
         let id = try #require(harness.sessionID)
 
         // The disk fills: the next second's commit fails; the outage is announced, once.
         harness.health = .failing(EngineHarness.full)
-        harness.ride(line(from: t0 + 60, seconds: 1))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0 + 60, seconds: 1))
         #expect(harness.events.filter { if case .storageFailed = $0 { true } else { false } }.count == 1)
         #expect(harness.status()?.storage.failure == EngineHarness.full)
         let distanceAtFailure = try #require(harness.engine.controller.session).track.distance
@@ -32,7 +34,7 @@ struct SessionEngineStorageTests {
         #expect(refused.message.contains("database or disk is full"))
         #expect(harness.engine.controller.lifecycle.state == .active)
         // Fixes are given up whole (neither logged nor taken in); memory holds what failed only.
-        harness.ride(line(from: t0 + 61, seconds: 30))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0 + 61, seconds: 30))
         let held = try #require(harness.status()?.storage)
         #expect(held.dropped.fixes == 30 && held.pendingRows < 10, "\(held)")
         #expect(try #require(harness.engine.controller.session).track.distance == distanceAtFailure)
@@ -49,7 +51,7 @@ struct SessionEngineStorageTests {
             if case .storageRecovered(_, let dropped) = event { dropped } else { nil }
         }
         #expect(recovered == [DropCounts(fixes: 30)])
-        harness.ride(line(from: t0 + 93, seconds: 3))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0 + 93, seconds: 3))
         #expect(harness.events.contains { if case .track(.gapBridged) = $0 { true } else { false } })
         let gained = try #require(harness.engine.controller.session).track.distance - distanceAtFailure
         #expect(abs(gained - 3 * 35) < 10, "bridged \(gained) m over the outage")
@@ -72,7 +74,7 @@ struct SessionEngineStorageTests {
     @Test func aCommandWhoseCommitFailsIsAnErrorUntilItIsDurable() throws {
         var harness = EngineHarness()
         harness.command(.start, id: "s")
-        harness.ride(line(from: t0, seconds: 20))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 20))
         harness.health = .failing(EngineHarness.full)
         let pause = harness.command(.pause, id: "p")
         let notDurable = try #require(failure(harness.reply(pause)))
@@ -103,15 +105,15 @@ struct SessionEngineStorageTests {
         harness.settleOne()  // lookup; the pause's batch is now in flight and never comes back
         harness.command(.resume, id: "r")
         harness.settleOne()  // lookup only: the writer is stuck on the batch before
-        harness.feed(line(from: t0, seconds: 2000))
-        harness.tick(until: received(t0 + 2001))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 2000))
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 2001))
         let storage = try #require(harness.status()?.storage)
         #expect(storage.pendingRows <= 200, "\(storage.pendingRows)")
         #expect(storage.dropped.fixes > 1700 && storage.dropped.beats == 0, "\(storage.dropped)")
         // The disk comes back: the resume and every lifecycle row are there.
         harness.settle()
         harness.autoSettle = true
-        harness.tick(until: received(t0 + 2003))
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 2003))
         #expect(harness.disk.contains { $0.commandID == "r" })
         #expect(harness.disk.filter { if case .state = $0 { true } else { false } }.count >= 3)
         #expect(harness.requests.isEmpty && harness.engine.controller.lifecycle.state == .active)
@@ -120,7 +122,7 @@ struct SessionEngineStorageTests {
     @Test func shutdownWritesTheLastBatchAnswersEveryoneOnceAndClosesTheWriter() throws {
         var harness = EngineHarness()
         harness.command(.start, id: "s")
-        harness.feed(line(from: t0, seconds: 10))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 10))
         harness.autoSettle = false
         let pause = harness.command(.pause, id: "p")
         harness.settleOne()  // applied; its batch in flight
@@ -143,7 +145,7 @@ struct SessionEngineStorageTests {
         for lastAttemptSucceeds in [false, true] {
             var harness = EngineHarness()
             harness.command(.start, id: "s")
-            harness.feed(line(from: t0, seconds: 10))
+            harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 10))
             harness.health = .failing(EngineHarness.full)
             let pause = harness.command(.pause, id: "p")
             #expect(failure(harness.reply(pause))?.reason == .notDurable)

@@ -1,24 +1,20 @@
-import GPSD
+import GATT
 import HeartRate
+import SessionCore
 import TrackCore
 
 extension SessionEngine {
-    mutating func gpsd(_ event: GPSDLinkEvent, _ now: Instant) {
-        switch event {
+    mutating func gps(_ input: GPSInput, _ now: Instant) {
+        switch input {
         case .connected:
             controller.gpsd(connected: true, receivedAt: now.monotonic, into: &output)
         case .disconnected:
             if let fix = merger.flushAll() { ingest(fix, now) }
             controller.gpsd(connected: false, receivedAt: now.monotonic, into: &output)
-        case .message(.tpv(let tpv), let receivedAt):
-            for fix in merger.add(tpv.fix(receivedAt: receivedAt), now: receivedAt) { ingest(fix, now) }
-        case .message(.device(let device), let receivedAt):
-            if let active = device.isActive {
-                controller.device(path: device.path ?? "", activated: active, receivedAt: receivedAt, into: &output)
-            }
-        case .message, .malformed:
-            // Versions, errors and malformed lines are the gpsd link's to log and count.
-            break
+        case .fix(let fix, let receivedAt):
+            for fix in merger.add(fix, now: receivedAt) { ingest(fix, now) }
+        case .device(let path, let activated, let receivedAt):
+            controller.device(path: path, activated: activated, receivedAt: receivedAt, into: &output)
         }
     }
 

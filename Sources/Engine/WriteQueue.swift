@@ -1,3 +1,5 @@
+import SessionCore
+
 /// Rows on their way to the disk: one batch in flight at a time, replies released only by its
 /// commit, and what a failing or slow disk costs, decided here and bounded.
 ///
@@ -19,7 +21,7 @@ struct WriteQueue: Sendable {
 
     private struct Batch: Sendable {
         var id: Int
-        var rows: [SessionRow]
+        var rows: [LogRow]
         var waiters: [Waiter]
         var commandIDs: Set<String>
     }
@@ -50,16 +52,25 @@ struct WriteQueue: Sendable {
     /// are counted as given up (their events are still announced).
     mutating func append(_ rows: [SessionRow]) {
         guard !rows.isEmpty else { return }
-        for row in rows {
-            if isFailing, row.retention != .critical {
-                skipped(row.retention)
-                continue
-            }
-            if row.isUrgent { urgent = true }
-            if let id = row.commandID { pending.commandIDs.insert(id) }
-            pending.rows.append(row)
-        }
+        for row in rows { add(.session(row)) }
         if pending.rows.count > maxPendingRows { shed() }
+    }
+
+    /// Queues outbox rows (or any rows already wrapped) as `append(_:)` does a session's.
+    mutating func append(_ rows: [LogRow]) {
+        guard !rows.isEmpty else { return }
+        for row in rows { add(row) }
+        if pending.rows.count > maxPendingRows { shed() }
+    }
+
+    private mutating func add(_ row: LogRow) {
+        if isFailing, row.retention != .critical {
+            skipped(row.retention)
+            return
+        }
+        if row.isUrgent { urgent = true }
+        if let id = row.commandID { pending.commandIDs.insert(id) }
+        pending.rows.append(row)
     }
 
     /// The tick: whatever is pending goes in the next batch.
@@ -158,7 +169,7 @@ struct WriteQueue: Sendable {
         var excess = pending.rows.count - maxPendingRows * 9 / 10
         for retention in [SessionRow.Retention.fix, .beat, .notice] where excess > 0 {
             var removed = 0
-            var kept: [SessionRow] = []
+            var kept: [LogRow] = []
             kept.reserveCapacity(pending.rows.count)
             for row in pending.rows {
                 if removed < excess, row.retention == retention {

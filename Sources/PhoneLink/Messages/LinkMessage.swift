@@ -1,4 +1,5 @@
 import HeartRate
+import SessionCore
 import TrackCore
 
 /// A message for the phone, typed until the outbox stores it: written in the same transaction as

@@ -1,4 +1,5 @@
 import HeartRate
+import SessionCore
 import TrackCore
 
 extension LinkMessage {

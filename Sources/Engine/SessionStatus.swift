@@ -1,4 +1,5 @@
 import HeartRate
+import SessionCore
 import TrackCore
 
 /// What `status` shows: the session's figures, GPS, the strap and storage, as the core sees them

@@ -1,10 +1,4 @@
-/// The link to the phone as its ends see it: traffic within the last few seconds (live), a
-/// connection gone quiet (stale), or no connection (lost).
-public enum PhoneLinkState: String, Sendable, Equatable, CaseIterable {
-    case live
-    case stale
-    case lost
-}
+import SessionCore
 
 /// What the phone link's shell tells the engine: its state, and the outbox as it stands.
 public struct PhoneLinkReport: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import SessionCore
 import TrackCore
 
 /// A command as an edge (control socket, phone link) hands it to the engine, already checked:

@@ -1,9 +1,11 @@
-import GPSD
+import GATT
 import HeartRate
+import SessionCore
 
 /// Everything that reaches the engine, one at a time.
 public enum EngineInput: Sendable {
-    case gpsd(GPSDLinkEvent)
+    /// gpsd's news, converted to the core's types at the gpsd edge (`GPSDProducer`).
+    case gps(GPSInput)
     case strap(StrapLinkEvent)
     case command(CommandRequest)
     case status(ReplyToken)

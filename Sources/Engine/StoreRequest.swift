@@ -1,27 +1,17 @@
+import SessionCore
 import TrackCore
 
 /// One transaction for the writer: rows in order, and the open session's figures.
 public struct WriteBatch: Sendable, Equatable {
     /// Reported back with the outcome; batches go one at a time, in this order.
     public var id: Int
-    public var rows: [SessionRow]
+    public var rows: [LogRow]
     public var live: LiveFigures?
 
-    public init(id: Int, rows: [SessionRow], live: LiveFigures? = nil) {
+    public init(id: Int, rows: [LogRow], live: LiveFigures? = nil) {
         self.id = id
         self.rows = rows
         self.live = live
-    }
-}
-
-/// The open session's figures as they stand, so that `sessions` shows a running session.
-public struct LiveFigures: Sendable, Equatable {
-    public var sessionID: String
-    public var summary: SessionSummary
-
-    public init(sessionID: String, summary: SessionSummary) {
-        self.sessionID = sessionID
-        self.summary = summary
     }
 }
 

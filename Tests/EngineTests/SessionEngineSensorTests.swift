@@ -1,7 +1,7 @@
 import ATT
-import GPSD
 import HeartRate
 import SessionCore
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -11,34 +11,34 @@ import TrackCore
 struct SessionEngineSensorTests {
     @Test func gpsLostIsAnnouncedOnceAndStatusSaysTheSame() throws {
         var harness = EngineHarness(.init(gpsLostAfter: 4))
-        harness.send(.gpsd(.connected(endpoint: "test")))
+        harness.send(.gps(.connected))
         harness.command(.start, id: "s")
-        harness.feed(line(from: t0, seconds: 10))
-        harness.tick(until: received(t0 + 9) + 3)
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 10))
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 9) + 3)
         #expect(harness.status()?.gps.lost == false)
         #expect(!harness.events.contains { if case .track(.gpsLost) = $0 { true } else { false } })
-        harness.tick(until: received(t0 + 9) + 30)
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 9) + 30)
         let losses = harness.events.filter { if case .track(.gpsLost) = $0 { true } else { false } }
-        #expect(losses == [.track(.gpsLost(lastFix: GPSTime(seconds: t0 + 9)))], "once, not at every tick")
+        #expect(losses == [.track(.gpsLost(lastFix: GPSTime(seconds: StraightLine.t0 + 9)))], "once, not at every tick")
         #expect(harness.status()?.gps.lost == true)
         #expect(harness.storedEvents.contains { $0.announcement.event == losses[0] })
-        harness.feed(line(from: t0 + 40, seconds: 3))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0 + 40, seconds: 3))
         #expect(harness.events.contains { if case .track(.gpsRegained) = $0 { true } else { false } })
         #expect(harness.status()?.gps.lost == false)
     }
 
     @Test func withoutASessionStatusJudgesLossByTheSameRule() {
         var harness = EngineHarness(.init(gpsLostAfter: 4))
-        harness.send(.gpsd(.connected(endpoint: "test")))
-        harness.feed(line(from: t0, seconds: 3))
-        harness.tick(until: received(t0 + 2) + 3)
+        harness.send(.gps(.connected))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 3))
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 2) + 3)
         #expect(harness.status()?.gps.lost == false)
-        harness.tick(until: received(t0 + 2) + 5)
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 2) + 5)
         #expect(harness.status()?.gps.lost == true)
         // gpsd gone is lost whatever the last fix.
-        harness.feed(line(from: t0 + 8, seconds: 2))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0 + 8, seconds: 2))
         #expect(harness.status()?.gps.lost == false)
-        harness.send(.gpsd(.disconnected(reason: "gone")))
+        harness.send(.gps(.disconnected))
         #expect(harness.status()?.gps.lost == true)
         #expect(harness.disk.isEmpty, "nothing is logged without a session")
     }
@@ -46,8 +46,8 @@ struct SessionEngineSensorTests {
     @Test func aSplitIsAnnouncedWithExactlyTheFiguresOfItsRow() throws {
         var harness = EngineHarness()
         harness.command(.start, id: "s")
-        harness.feed(line(from: t0, seconds: 700))
-        harness.tick(until: received(t0 + 701))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 700))
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 701))
         let announced = harness.announcements.filter { if case .track(.split) = $0.event { true } else { false } }
         try #require(announced.count == 2, "2.1 km: two splits")
         for announcement in announced {
@@ -96,9 +96,9 @@ struct SessionEngineSensorTests {
     @Test func gpsdComingAndGoingIsLoggedInASession() throws {
         var harness = EngineHarness()
         harness.command(.start, id: "s")
-        harness.send(.gpsd(.connected(endpoint: "127.0.0.1:2947")))
-        harness.send(.gpsd(.message(.device(.init(path: "/dev/ttyUSB0", isActive: false)), receivedAt: 1001)))
-        harness.send(.gpsd(.disconnected(reason: "closed")))
+        harness.send(.gps(.connected))
+        harness.send(.gps(.device(path: "/dev/ttyUSB0", activated: false, receivedAt: 1001)))
+        harness.send(.gps(.disconnected))
         harness.tick(until: 1002)
         let logged = harness.storedEvents.map(\.announcement.event)
         #expect(

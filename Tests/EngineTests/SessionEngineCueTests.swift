@@ -1,3 +1,4 @@
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -10,14 +11,14 @@ struct SessionEngineCueTests {
     @Test func readingsComeOnceATickOnlyWithASessionAndOnlyWhenAsked() {
         var quiet = EngineHarness(readings: false)
         quiet.command(.start, id: "a")
-        quiet.ride(line(from: t0, seconds: 20))
+        quiet.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 20))
         #expect(!quiet.actions.contains { if case .reading = $0 { true } else { false } })
 
         var harness = EngineHarness(readings: true)
         harness.tick(until: 1005)
         #expect(!harness.actions.contains { if case .reading = $0 { true } else { false } }, "idle: none")
         harness.command(.start, id: "s")
-        harness.ride(line(from: t0 + 10, seconds: 60))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0 + 10, seconds: 60))
         let readings = harness.actions.compactMap { if case .reading(let r) = $0 { r } else { nil } }
         #expect(readings.count >= 55)
         #expect(readings.last.map { $0.distance > 100 && $0.moving > 40 && !$0.isFinal } == true)
@@ -27,7 +28,7 @@ struct SessionEngineCueTests {
     @Test func theEndComesWithTheRecordedSummaryFirst() {
         var harness = EngineHarness(readings: true)
         harness.command(.start, id: "s")
-        harness.ride(line(from: t0, seconds: 60))
+        harness.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 60))
         let before = harness.actions.count
         harness.command(.end, id: "e")
         let after = Array(harness.actions[before...])

@@ -1,3 +1,5 @@
+import SessionCore
+
 extension SessionEngine {
     /// A command: answered from the ledger (once durable), applied once the log has said the id
     /// is new, or refused while storage is failing or the daemon stops.

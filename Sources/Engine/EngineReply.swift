@@ -1,3 +1,5 @@
+import SessionCore
+
 /// What the engine answers to a request: a durable command reply, a failure with its reason, or
 /// the status.
 public enum EngineReply: Sendable, Equatable {

@@ -1,4 +1,7 @@
+import Engine
+import PhoneLinkMessages
 import SessionCore
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -6,7 +9,7 @@ import TrackCore
 /// replies durable, expired commands refused and never applied, snapshots coalesced by the tick.
 @Suite("Engine core: the phone link's outbox")
 struct SessionEngineLinkTests {
-    private func outbox(_ rows: [SessionRow]) -> [LinkMessage] {
+    private func outbox(_ rows: [LogRow]) -> [LinkMessage] {
         rows.compactMap { if case .outbox(let message, _) = $0 { message } else { nil } }
     }
 
@@ -42,7 +45,7 @@ struct SessionEngineLinkTests {
         let again = harness.phoneCommand(.start, id: "late", expiresAt: harness.now.monotonic + 60)
         #expect(harness.reply(again) == .command(reply))
         #expect(harness.sessionID == nil)
-        let replies = outbox(harness.disk).filter { if case .commandReply = $0 { true } else { false } }
+        let replies = outbox(harness.logged).filter { if case .commandReply = $0 { true } else { false } }
         #expect(replies.count == 2, "each ask from the phone answered through the outbox: \(replies)")
     }
 
@@ -66,19 +69,19 @@ struct SessionEngineLinkTests {
     @Test func snapshotsFollowTheTickAndOnlyWhenTheFiguresChanged() {
         var harness = EngineHarness(phoneLink: true)
         harness.command(.start, id: "s")
-        harness.ride(line(from: t0, seconds: 20))
-        let snapshots = outbox(harness.disk).filter { if case .snapshot = $0 { true } else { false } }
+        harness.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 20))
+        let snapshots = outbox(harness.logged).filter { if case .snapshot = $0 { true } else { false } }
         #expect(snapshots.count >= 15 && snapshots.count <= 21, "about one a second: \(snapshots.count)")
-        let before = outbox(harness.disk).count
+        let before = outbox(harness.logged).count
         harness.phoneCommand(.pause, id: "p", expiresAt: nil)
-        let lifecycle = outbox(harness.disk).dropFirst(before)
+        let lifecycle = outbox(harness.logged).dropFirst(before)
         #expect(lifecycle.contains { if case .paused(_, let auto, _, _) = $0 { !auto } else { false } })
     }
 
     @Test func withoutAPhoneNothingGoesToTheOutbox() {
         var harness = EngineHarness()
         harness.command(.start, id: "s")
-        harness.ride(line(from: t0, seconds: 10))
-        #expect(outbox(harness.disk).isEmpty)
+        harness.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 10))
+        #expect(outbox(harness.logged).isEmpty)
     }
 }

@@ -1,4 +1,6 @@
+import GATT
 import HeartRate
+import SessionCore
 
 /// What `status` shows of the strap, kept up to date from the link's events.
 struct StrapStatus: Sendable {

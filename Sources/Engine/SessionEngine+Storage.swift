@@ -1,3 +1,5 @@
+import SessionCore
+
 extension SessionEngine {
     mutating func storage(_ report: StoreReport, _ now: Instant) {
         switch report {

@@ -1,4 +1,5 @@
 import ATT
+import SessionCore
 import TrackCore
 
 /// What the engine's shell must do, in order.

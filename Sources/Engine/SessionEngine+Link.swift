@@ -1,14 +1,16 @@
+import PhoneLinkMessages
+import SessionCore
 import TrackCore
 
 extension SessionEngine {
     /// The outbox rows for what the session logic just produced: lifecycle rows, then events.
     /// Runs for every fix with a phone configured: the session's figures are read only for the rare
     /// event that reports them.
-    func linkMessages(createdAt: Double) -> [SessionRow] {
+    func linkMessages(createdAt: Double) -> [LogRow] {
         let figures = { [controller] in
             controller.session.map { ($0.track.distance, $0.track.elapsed) } ?? (0, 0)
         }
-        var rows: [SessionRow] = []
+        var rows: [LogRow] = []
         for row in output.rows {
             if let message = LinkMessage(reporting: row) { rows.append(.outbox(message, createdAt: createdAt)) }
         }
@@ -48,7 +50,7 @@ extension SessionEngine {
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot
-        queue.append([.outbox(.snapshot(snapshot), createdAt: now.system)])
+        queue.append([LogRow.outbox(.snapshot(snapshot), createdAt: now.system)])
     }
 
     /// The link's shell reported: a change of state is a session event (logged in a session).
@@ -63,6 +65,6 @@ extension SessionEngine {
     /// command that arrived just before a power loss still reaches the phone).
     mutating func replyToPhone(_ reply: CommandReply, _ request: CommandRequest, _ now: Instant) {
         guard request.isFromPhone else { return }
-        output.rows.append(.outbox(.commandReply(reply), createdAt: now.system))
+        phoneReplies.append(.outbox(.commandReply(reply), createdAt: now.system))
     }
 }

@@ -1,4 +1,5 @@
 import SessionCore
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -33,15 +34,15 @@ struct SessionEngineCommandTests {
         #expect(reply.accepted && reply.state == .active && reply.sessionID == harness.sessionID)
         // Ticks and fixes later never answer the token again (the harness counts).
         harness.autoSettle = true
-        harness.feed(line(from: t0, seconds: 5))
-        harness.tick(until: received(t0 + 8))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 5))
+        harness.tick(until: StraightLine.received(StraightLine.t0 + 8))
         #expect(harness.replies[token]?.count == 1)
     }
 
     @Test func aRepeatedIdGetsItsFirstAnswerAndIsNeverAppliedTwice() {
         var harness = EngineHarness()
         let first = harness.command(.start, id: "start-1")
-        harness.feed(line(from: t0, seconds: 30))
+        harness.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 30))
         let again = harness.command(.start, id: "start-1")
         #expect(harness.reply(again) == harness.reply(first))
         #expect(beginRows(harness) == 1)
@@ -108,14 +109,14 @@ struct SessionEngineCommandTests {
         #expect(systemAnchor == TimeAnchor(source: .system, seconds: 1_700_000_000))
 
         var taught = EngineHarness()
-        taught.feed(line(from: t0, seconds: 3))
-        taught.now.monotonic = received(t0 + 10)
+        taught.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 3))
+        taught.now.monotonic = StraightLine.received(StraightLine.t0 + 10)
         taught.command(.start, id: "a")
         guard case .begin(_, _, let anchor)? = taught.disk.first else {
             Issue.record("no begin")
             return
         }
-        #expect(anchor.source == .gps && abs(anchor.seconds - (t0 + 10)) < 1e-6)
+        #expect(anchor.source == .gps && abs(anchor.seconds - (StraightLine.t0 + 10)) < 1e-6)
     }
 
     /// The crash-recovery contract, through the same core: the journal a run left rebuilds its
@@ -123,18 +124,18 @@ struct SessionEngineCommandTests {
     @Test func crashRecoveryRebuildsTheSessionThroughTheSameCore() throws {
         var before = EngineHarness(.init(heartRateZones: HeartRateZones(maxHeartRate: 200)), strap: true)
         let start = before.command(.start, id: "s")
-        before.feed(line(from: t0, seconds: 100))
+        before.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 100))
         let pause = before.command(.pause, id: "p")
-        before.feed(line(from: t0 + 100, seconds: 20))
+        before.feed(StraightLine.fixes(from: StraightLine.t0 + 100, seconds: 20))
         before.command(.resume, id: "r")
         for i in 0..<20 {
-            let at = received(t0 + 120 + Double(i))
+            let at = StraightLine.received(StraightLine.t0 + 120 + Double(i))
             before.send(
                 .strap(.beat(.init(bpm: 140 + i, contact: .detected), payload: [0x06, UInt8(140 + i)], receivedAt: at))
             )
         }
-        before.feed(line(from: t0 + 120, seconds: 80))
-        before.tick(until: received(t0 + 201))
+        before.feed(StraightLine.fixes(from: StraightLine.t0 + 120, seconds: 80))
+        before.tick(until: StraightLine.received(StraightLine.t0 + 201))
         let original = try #require(before.engine.controller.session)
         let journal = try #require(before.journal(of: original.id))
 
@@ -165,7 +166,7 @@ struct SessionEngineCommandTests {
         #expect(after.engine.controller.lifecycle.state == .active)
         #expect(!after.disk[rows...].contains { $0.commandID != nil })
         // The daemon was down 30 s while the wearer ran on: the gap is logged and bridged once.
-        after.feed(line(from: t0 + 230, seconds: 2))
+        after.feed(StraightLine.fixes(from: StraightLine.t0 + 230, seconds: 2))
         #expect(after.events.contains(.restartGap(down: 31)))
         #expect(after.events.contains { if case .track(.gapBridged) = $0 { true } else { false } })
         let seqs = after.disk[rows...].compactMap { row -> Int? in
@@ -179,19 +180,19 @@ struct SessionEngineCommandTests {
     @Test func olderLeftoversAreClosedAsAbandonedAndTheNewestResumed() throws {
         var first = EngineHarness()
         first.command(.start, id: "a")
-        first.ride(line(from: t0, seconds: 20))
+        first.ride(StraightLine.fixes(from: StraightLine.t0, seconds: 20))
         let firstID = try #require(first.sessionID)
         let older = try #require(first.journal(of: firstID))
         var second = EngineHarness()
         second.command(.start, id: "b")
-        second.ride(line(from: t0 + 100, seconds: 20))
+        second.ride(StraightLine.fixes(from: StraightLine.t0 + 100, seconds: 20))
         let secondID = try #require(second.sessionID)
         let newer = try #require(second.journal(of: secondID))
         var harness = EngineHarness(open: [older, newer], disk: first.disk + second.disk)
         harness.send(.tick)
         #expect(harness.sessionID == newer.id)
         let abandoned = harness.disk.contains {
-            if case .finish(older.id, _, .abandoned, TimeAnchor(source: .gps, seconds: t0 + 19)?) = $0 {
+            if case .finish(older.id, _, .abandoned, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 19)?) = $0 {
                 true
             } else {
                 false

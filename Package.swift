@@ -201,6 +201,7 @@ let package = Package(
         .target(
             name: "PhoneServer",
             dependencies: [
+                "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Config",
                 "TrackCore", "HeartRate",
                 .product(name: "X509", package: "swift-certificates"),

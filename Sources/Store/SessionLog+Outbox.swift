@@ -15,7 +15,7 @@ public struct OutboxRecord: Sendable, Equatable {
 
     public var seq: Int
     public var messageClass: LinkMessage.Class
-    public var kind: String
+    public var kind: MessageKind
     public var sessionID: String?
     /// `Wearbridge_Link_V1_Payload`, serialized.
     public var payload: Data
@@ -44,7 +44,7 @@ extension SessionLog {
         }
         try db.execute(
             sql: "INSERT INTO outbox (class, kind, session_id, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [messageClass.rawValue, message.kind, message.sessionID, payload, createdAt]
+            arguments: [messageClass.rawValue, message.kind.rawValue, message.sessionID, payload, createdAt]
         )
         guard messageClass == .notice else { return }
         let pending =
@@ -139,11 +139,12 @@ extension SessionLog {
 extension OutboxRecord {
     init?(_ row: Row) {
         guard let messageClass = LinkMessage.Class(rawValue: row["class"]),
+            let kind = MessageKind(rawValue: row["kind"]),
             let state = State(rawValue: row["state"])
         else { return nil }
         seq = row["seq"]
         self.messageClass = messageClass
-        kind = row["kind"]
+        self.kind = kind
         sessionID = row["session_id"]
         payload = row["payload"]
         createdAt = row["created_at"]

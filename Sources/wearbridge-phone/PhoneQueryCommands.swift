@@ -19,7 +19,8 @@ struct PhoneStatusCommand: ParsableCommand {
         for status in statuses {
             let snapshot = status.snapshot
             var object: [String: Any] = [
-                "wearable": status.wearable, "link": status.link, "messages": status.inboxCount, "mark": status.mark,
+                "wearable": status.wearable, "link": status.link.rawValue, "messages": status.inboxCount,
+                "mark": status.mark,
             ]
             if let age = status.lastSeenAge { object["last_seen_age_s"] = (age * 10).rounded() / 10 }
             if let snapshot {
@@ -35,7 +36,7 @@ struct PhoneStatusCommand: ParsableCommand {
             if json {
                 Output.line(Output.json(object))
             } else {
-                var line = "\(status.wearable): link \(status.link), \(status.inboxCount) messages"
+                var line = "\(status.wearable): link \(status.link.rawValue), \(status.inboxCount) messages"
                 if let snapshot {
                     line += "; \(snapshot.state) \(Double(snapshot.distanceDm) / 10) m in \(snapshot.elapsedS) s"
                     if snapshot.heartRate > 0 { line += ", \(snapshot.heartRate) bpm" }
@@ -57,15 +58,18 @@ struct PhoneInboxCommand: ParsableCommand {
     func run() throws {
         for entry in try options.inbox().entries(wearable: wearable) {
             let object: [String: Any] = [
-                "wearable": entry.wearable, "epoch": entry.epoch, "seq": entry.seq, "class": entry.messageClass,
-                "kind": entry.kind, "session": entry.session ?? NSNull(), "received_at": entry.receivedAt,
+                "wearable": entry.wearable, "epoch": entry.epoch, "seq": entry.seq,
+                "class": entry.messageClass.rawValue,
+                "kind": entry.kind.rawValue, "session": entry.session ?? NSNull(), "received_at": entry.receivedAt,
                 "created_at_ms": entry.createdAtMs,
                 "payload": (try? JSONSerialization.jsonObject(with: Data(entry.payloadJSON.utf8))) ?? [:],
             ]
             if json {
                 Output.line(Output.json(object))
             } else {
-                Output.line("\(entry.wearable) #\(entry.seq) \(entry.messageClass) \(entry.kind) \(entry.payloadJSON)")
+                Output.line(
+                    "\(entry.wearable) #\(entry.seq) \(entry.messageClass.rawValue) \(entry.kind.rawValue) \(entry.payloadJSON)"
+                )
             }
         }
     }
@@ -133,12 +137,12 @@ struct PhoneShowCommand: ParsableCommand {
             if json {
                 Output.line(
                     Output.json([
-                        "seq": entry.seq, "kind": entry.kind, "class": entry.messageClass,
+                        "seq": entry.seq, "kind": entry.kind.rawValue, "class": entry.messageClass.rawValue,
                         "payload": (try? JSONSerialization.jsonObject(with: Data(entry.payloadJSON.utf8))) ?? [:],
                     ])
                 )
             } else {
-                Output.line("#\(entry.seq) \(entry.kind) \(entry.payloadJSON)")
+                Output.line("#\(entry.seq) \(entry.kind.rawValue) \(entry.payloadJSON)")
             }
         }
     }

@@ -28,7 +28,7 @@ struct OutboxCommand: ParsableCommand {
         for record in records {
             if json {
                 let object: [String: Any] = [
-                    "seq": record.seq, "class": record.messageClass.rawValue, "kind": record.kind,
+                    "seq": record.seq, "class": record.messageClass.rawValue, "kind": record.kind.rawValue,
                     "state": record.state.rawValue, "created_at": record.createdAt,
                     "delivered_at": record.deliveredAt ?? NSNull(), "session": record.sessionID ?? NSNull(),
                 ]
@@ -36,7 +36,7 @@ struct OutboxCommand: ParsableCommand {
                 StandardOutput.line(String(decoding: data, as: UTF8.self))
             } else {
                 StandardOutput.line(
-                    "\(record.seq)\t\(record.messageClass.rawValue)\t\(record.kind)\t\(record.state.rawValue)\t"
+                    "\(record.seq)\t\(record.messageClass.rawValue)\t\(record.kind.rawValue)\t\(record.state.rawValue)\t"
                         + (record.sessionID ?? "-")
                 )
             }

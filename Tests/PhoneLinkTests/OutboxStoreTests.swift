@@ -44,7 +44,7 @@ struct OutboxStoreTests {
             )
         )
         let all = try log.outbox()
-        #expect(all.map(\.kind) == ["session_started", "snapshot"])
+        #expect(all.map(\.kind.rawValue) == ["session_started", "snapshot"])
         #expect(all.map(\.seq) == [1, 4], "sequence numbers are never reused: \(all.map(\.seq))")
         #expect(try log.outboxHead() == 4)
         #expect(try log.outboxMessages(after: 0, limit: 10).map(\.seq) == [1])
@@ -64,7 +64,7 @@ struct OutboxStoreTests {
         #expect(depth.pending == SessionLog.noticeBound + 1)
         let kept = try log.outboxMessages(after: 0, limit: 5)
         #expect(kept.first?.seq == 6, "the oldest five went first")
-        #expect(try log.outboxMessages(after: 0, limit: 2000).last?.kind == "session_started")
+        #expect(try log.outboxMessages(after: 0, limit: 2000).last?.kind == .sessionStarted)
     }
 
     @Test func aFailedTransactionLeavesNoMessageWithoutItsCause() async throws {
@@ -87,12 +87,12 @@ struct OutboxStoreTests {
 
     @Test func theInboxTakesEachMessageOnceAndAnswersTheCommandWithItsReply() async throws {
         let inbox = try Inbox.open(directory: try directory())
-        func message(_ seq: Int, _ kind: String = "split", answer: CommandAnswer? = nil) -> InboxMessage {
+        func message(_ seq: Int, _ kind: MessageKind = .split, answer: CommandAnswer? = nil) -> InboxMessage {
             InboxMessage(
                 wearable: "pi",
                 epoch: "e1",
                 seq: seq,
-                messageClass: "critical",
+                messageClass: .critical,
                 kind: kind,
                 session: nil,
                 payload: Data(),
@@ -119,7 +119,7 @@ struct OutboxStoreTests {
         )
         #expect(try inbox.pendingCommands().map(\.id) == ["c1"])
         let answer = CommandAnswer(id: "c1", outcome: .fail(.notActive), message: "no session is active", session: nil)
-        #expect(try await inbox.commit(message(4, "command_reply", answer: answer)))
+        #expect(try await inbox.commit(message(4, .commandReply, answer: answer)))
         #expect(try inbox.command("c1")?.answer == answer)
         #expect(try inbox.pendingCommands().isEmpty)
         #expect(try inbox.entries().map(\.seq) == [3, 4])

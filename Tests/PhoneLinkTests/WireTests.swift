@@ -30,7 +30,7 @@ struct WireTests {
         let decoded = try Wearbridge_Link_V1_Payload(serializedBytes: try payload.serializedBytes() as [UInt8])
         #expect(uuidText(decoded.snapshot.session) == snapshot.sessionID)
         #expect(decoded.snapshot.distanceDm == 2_500_000 && decoded.snapshot.state == .autoPaused)
-        #expect(decoded.kindName == "snapshot" && decoded.sessionText == snapshot.sessionID)
+        #expect(decoded.messageKind.rawValue == "snapshot" && decoded.sessionText == snapshot.sessionID)
     }
 
     @Test func aRefusalTravelsWithItsReasonCode() {
@@ -52,7 +52,7 @@ struct WireTests {
         // Field 99 of Payload does not exist in v1: a newer wearable's message kind.
         let bytes: [UInt8] = [0x9A, 0x06, 0x02, 0x08, 0x01]
         let payload = try Wearbridge_Link_V1_Payload(serializedBytes: bytes)
-        #expect(payload.kind == nil && payload.kindName == "unknown")
+        #expect(payload.kind == nil && payload.messageKind.rawValue == "unknown")
     }
 
     @Test func aCommandIsReadTypedFromTheWireAndSentBackTheSame() throws {
@@ -97,5 +97,26 @@ struct WireTests {
         #expect(reason { $0.kind = .unspecified } == "unknown command")
         #expect(reason { $0.kind = .UNRECOGNIZED(42) } == "unknown command")
         #expect(reason { $0.activity = "swimming" } == Activity.refusal(forUnknown: "swimming"))
+    }
+
+    @Test func everyMessageIsListedUnderTheSameKindOnBothEndsOfTheWire() {
+        let id = "685330d3-b4ce-489e-980f-696cef78dabe"
+        let summary = TrackSession(activity: .running).summary
+        var messages: [LinkMessage] = [
+            .snapshot(LinkSnapshot(sessionID: id, state: .active)),
+            .started(sessionID: id, activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1)),
+            .paused(sessionID: id, auto: true, distance: 1, elapsed: 2),
+            .resumed(sessionID: id, auto: false, distance: 1, elapsed: 2),
+            .ended(sessionID: id, reason: .command, summary: summary, endedAt: nil),
+            .split(sessionID: id, Split(index: 1, distance: 1000, duration: 300, endTimer: 300)),
+            .commandReply(
+                CommandReply(commandID: "c", command: .end, accepted: true, message: "", sessionID: id, state: .idle)
+            ),
+        ]
+        messages += LinkNotice.Kind.allCases.map { .notice(sessionID: id, LinkNotice($0, detail: "")) }
+        for message in messages {
+            #expect(message.payload.messageKind == message.kind, "\(message)")
+        }
+        #expect(Set(messages.map(\.kind)).count == messages.count, "one kind per message")
     }
 }

@@ -31,17 +31,17 @@ public enum LinkMessage: Sendable, Equatable {
         }
     }
 
-    /// The name `outbox` and `inbox` list it under.
-    public var kind: String {
+    /// The kind `outbox` and `inbox` list it under.
+    public var kind: MessageKind {
         switch self {
-        case .snapshot: "snapshot"
-        case .started: "session_started"
-        case .paused: "session_paused"
-        case .resumed: "session_resumed"
-        case .ended: "session_ended"
-        case .split: "split"
-        case .commandReply: "command_reply"
-        case .notice(_, let notice): notice.kind.rawValue
+        case .snapshot: .snapshot
+        case .started: .sessionStarted
+        case .paused: .sessionPaused
+        case .resumed: .sessionResumed
+        case .ended: .sessionEnded
+        case .split: .split
+        case .commandReply: .commandReply
+        case .notice(_, let notice): MessageKind(notice.kind)
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import PhoneLinkContract
+import PhoneLinkMessages
 import PhoneLinkWire
+import SessionCore
 import SwiftProtobuf
 
 /// One inbox row as `inbox` prints it.
@@ -9,8 +11,8 @@ public struct InboxEntry: Sendable {
     public var wearable: String
     public var epoch: String
     public var seq: Int
-    public var messageClass: String
-    public var kind: String
+    public var messageClass: LinkMessage.Class
+    public var kind: MessageKind
     public var session: String?
     public var receivedAt: Double
     public var createdAtMs: Int64
@@ -26,7 +28,7 @@ public struct InboxEntry: Sendable {
 public struct WearableStatus: Sendable {
     public var wearable: String
     public var helloName: String?
-    public var link: String
+    public var link: PhoneLinkState
     public var lastSeenAge: Double?
     public var inboxCount: Int
     public var mark: Int
@@ -53,8 +55,8 @@ extension Inbox {
                     wearable: $0["wearable"],
                     epoch: $0["epoch"],
                     seq: $0["seq"],
-                    messageClass: $0["class"],
-                    kind: $0["kind"],
+                    messageClass: LinkMessage.Class(rawValue: $0["class"]) ?? .notice,
+                    kind: MessageKind(rawValue: $0["kind"]) ?? .unknown,
                     session: $0["session"],
                     receivedAt: $0["received_at"],
                     createdAtMs: $0["created_at_ms"] ?? 0,
@@ -72,7 +74,8 @@ extension Inbox {
                 let lastSeen: Double = row["last_seen"]
                 let connected: Bool = row["connected"]
                 let age = now - lastSeen
-                let link = !connected || age > 6 * staleAfter ? "lost" : (age > staleAfter ? "stale" : "live")
+                let link: PhoneLinkState =
+                    !connected || age > 6 * staleAfter ? .lost : (age > staleAfter ? .stale : .live)
                 let snapshotRow = try Row.fetchOne(
                     db,
                     sql: "SELECT payload, received_at FROM snapshot WHERE wearable = ?",

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhoneLinkDelivery
+import PhoneLinkMessages
 
 /// The phone's durable inbox: every message each wearable delivered, exactly once, with the
 /// marks that make it so; the newest snapshot per wearable; the commands the CLI queued and their
@@ -118,11 +119,12 @@ public final class Inbox: Sendable {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        message.wearable, message.epoch, message.seq, message.messageClass, message.kind,
+                        message.wearable, message.epoch, message.seq, message.messageClass.rawValue,
+                        message.kind.rawValue,
                         message.session, message.payload, message.createdAtMs, message.receivedAt,
                     ]
                 )
-                if message.kind == "session_ended", let session = message.session {
+                if message.kind == .sessionEnded, let session = message.session {
                     // The session is over: pull its whole record, resumably (same transaction).
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)",
@@ -180,8 +182,8 @@ public struct InboxMessage: Sendable {
     public var wearable: String
     public var epoch: String
     public var seq: Int
-    public var messageClass: String
-    public var kind: String
+    public var messageClass: LinkMessage.Class
+    public var kind: MessageKind
     public var session: String?
     public var payload: Data
     public var createdAtMs: Int64
@@ -193,8 +195,8 @@ public struct InboxMessage: Sendable {
         wearable: String,
         epoch: String,
         seq: Int,
-        messageClass: String,
-        kind: String,
+        messageClass: LinkMessage.Class,
+        kind: MessageKind,
         session: String?,
         payload: Data,
         createdAtMs: Int64,
@@ -213,7 +215,7 @@ public struct InboxMessage: Sendable {
         self.answer = answer
     }
 
-    public var isSnapshot: Bool { messageClass == "snapshot" }
+    public var isSnapshot: Bool { messageClass == .snapshot }
 }
 
 public struct InboxError: Error, CustomStringConvertible {

@@ -5,6 +5,7 @@ import Identity
 import Logging
 import PhoneLinkContract
 import PhoneLinkDelivery
+import PhoneLinkMessages
 import PhoneLinkWire
 import SwiftProtobuf
 import X509
@@ -187,8 +188,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         logger: Logger
     ) async throws {
         let seq = Int(clamping: envelope.seq)
-        let isSnapshot = envelope.class == .snapshot
-        guard seq > 0, envelope.class != .unspecified, !envelope.class.isUnrecognized else {
+        guard seq > 0, let messageClass = LinkMessage.Class(wire: envelope.class) else {
             counters.invalid.add(1, ordering: .relaxed)
             logger.warning(
                 "ignored an envelope without a seq or class",
@@ -196,6 +196,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             )
             return
         }
+        let isSnapshot = messageClass == .snapshot
         switch mark.judge(seq: seq, isSnapshot: isSnapshot) {
         case .duplicate:
             counters.duplicates.add(1, ordering: .relaxed)
@@ -238,8 +239,8 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
                 wearable: wearable,
                 epoch: epoch,
                 seq: seq,
-                messageClass: isSnapshot ? "snapshot" : (envelope.class == .critical ? "critical" : "notice"),
-                kind: envelope.payload.kindName,
+                messageClass: messageClass,
+                kind: envelope.payload.messageKind,
                 session: envelope.payload.sessionText,
                 payload: try envelope.payload.serializedBytes(),
                 createdAtMs: envelope.createdAtMs,
@@ -248,14 +249,10 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             )
         )
         if stored { counters.stored.add(1, ordering: .relaxed) }
-        if stored, envelope.payload.kindName == "session_ended" { backfill.kick(wearable) }
+        if stored, envelope.payload.messageKind == .sessionEnded { backfill.kick(wearable) }
         mark.committed(seq: seq, isSnapshot: isSnapshot)
         if let answer { commands.answered(answer.id) }
     }
-}
-
-extension Wearbridge_Link_V1_MessageClass {
-    var isUnrecognized: Bool { if case .UNRECOGNIZED = self { true } else { false } }
 }
 
 extension Wearbridge_Link_V1_Snapshot {

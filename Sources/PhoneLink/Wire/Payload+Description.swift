@@ -1,18 +1,19 @@
 import PhoneLinkContract
+import PhoneLinkMessages
 
 extension Wearbridge_Link_V1_Payload {
     /// The kind `inbox` and `outbox` list a message under (the same names on both sides).
-    public var kindName: String {
+    public var messageKind: MessageKind {
         switch kind {
-        case .snapshot: "snapshot"
-        case .sessionStarted: "session_started"
-        case .sessionPaused: "session_paused"
-        case .sessionResumed: "session_resumed"
-        case .sessionEnded: "session_ended"
-        case .split: "split"
-        case .commandReply: "command_reply"
-        case .notice(let notice): notice.kind.name
-        case nil: "unknown"
+        case .snapshot: .snapshot
+        case .sessionStarted: .sessionStarted
+        case .sessionPaused: .sessionPaused
+        case .sessionResumed: .sessionResumed
+        case .sessionEnded: .sessionEnded
+        case .split: .split
+        case .commandReply: .commandReply
+        case .notice(let notice): notice.kind.messageKind
+        case nil: .unknown
         }
     }
 
@@ -35,16 +36,16 @@ extension Wearbridge_Link_V1_Payload {
 }
 
 extension Wearbridge_Link_V1_Notice.Kind {
-    var name: String {
+    var messageKind: MessageKind {
         switch self {
-        case .gpsLost: "gps_lost"
-        case .gpsRegained: "gps_regained"
-        case .strapLost: "strap_lost"
-        case .strapRegained: "strap_regained"
-        case .strapBattery: "strap_battery"
-        case .storageFailed: "storage_failed"
-        case .storageRecovered: "storage_recovered"
-        case .unspecified, .UNRECOGNIZED: "notice"
+        case .gpsLost: .gpsLost
+        case .gpsRegained: .gpsRegained
+        case .strapLost: .strapLost
+        case .strapRegained: .strapRegained
+        case .strapBattery: .strapBattery
+        case .storageFailed: .storageFailed
+        case .storageRecovered: .storageRecovered
+        case .unspecified, .UNRECOGNIZED: .notice
         }
     }
 }

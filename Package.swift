@@ -36,6 +36,8 @@ let package = Package(
             name: "Engine",
             dependencies: ["SessionCore", "TrackCore", "HeartRate", "ATT", "GATT", "PhoneLinkMessages"]
         ),
+        // Hex text to bytes and back, in the forms field tools and captures write it.
+        .target(name: "HexCoding"),
         // Bluetooth heart-rate straps, pure parts: the 0x2A37 parser, the strap's comings and goings.
         .target(name: "HeartRate"),
         // Bluetooth LE values (no sockets): addresses, UUIDs and the Attribute Protocol's PDUs.
@@ -47,7 +49,7 @@ let package = Package(
         // swift-log to stderr in the form journald keeps: every command logs through it.
         .target(name: "JournalLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The heart-rate strap's GATT client as a pure state machine: discovery, CCCD, notifications.
-        .target(name: "GATT", dependencies: ["ATT", "HeartRate"]),
+        .target(name: "GATT", dependencies: ["HexCoding", "ATT", "HeartRate"]),
         // Debian's libbluetooth (BlueZ) headers and library, through pkg-config.
         .systemLibrary(
             name: "CBluetooth",
@@ -61,7 +63,7 @@ let package = Package(
         // languages from a directory of the same files, no code.
         .target(
             name: "CueLanguages",
-            dependencies: ["Cues", "Config", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["TOMLConfig", "Cues", "Config", .product(name: "TOMLKit", package: "TOMLKit")],
             resources: [.embedInCode("catalogs/en.toml"), .embedInCode("catalogs/de.toml")]
         ),
         // Debian's libespeak-ng, through pkg-config.
@@ -89,6 +91,7 @@ let package = Package(
         .target(
             name: "Bluetooth",
             dependencies: [
+                "HexCoding",
                 "CBluetooth", "ATT", "GATT", "HeartRate", "Reconnection", "ProcessClock",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -104,6 +107,7 @@ let package = Package(
         .target(
             name: "Identity",
             dependencies: [
+                "HexCoding",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -115,16 +119,21 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
+                "HexCoding",
                 "PhoneLinkMessages", "Engine",
                 "TrackCore", "SessionCore", "HeartRate", "PhoneLinkWire", "PhoneLinkContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
+        // The one strict TOML reader both programs' configurations use: typed fields, every error a
+        // ConfigError naming the file, the key, the value and what is allowed.
+        .target(name: "TOMLConfig", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // wearbridge.toml: strict keys, values checked, errors that name the key.
         .target(
             name: "Config",
             dependencies: [
+                "TOMLConfig",
                 "TrackCore", "SessionCore", "Identity", "Cues", .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -171,7 +180,7 @@ let package = Package(
         // Wire/: typed link messages to and from their protobuf form (the outbox stores them encoded).
         .target(
             name: "PhoneLinkWire",
-            dependencies: ["PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract"],
+            dependencies: ["HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract"],
             path: "Sources/PhoneLink/Wire"
         ),
         // Delivery/ (pure): the delivery window, the inbox mark, link health and pending commands,
@@ -181,18 +190,26 @@ let package = Package(
             dependencies: ["SessionCore", "TrackCore"],
             path: "Sources/PhoneLink/Delivery"
         ),
+        // TLS/: mutual TLS as both ends set it up (identity from its files, the peer pinned).
+        .target(
+            name: "PhoneLinkTLS",
+            dependencies: [
+                "Identity", .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            ],
+            path: "Sources/PhoneLink/TLS"
+        ),
         // Wearable/: the wearable's client. Dials the phone over mutual TLS, sends the outbox, marks
         // it delivered on acks, hands the phone's commands to the engine.
         .target(
             name: "WearableLinkClient",
             dependencies: [
+                "PhoneLinkTLS",
                 "Engine",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Store",
                 "Reconnection", "ProcessClock",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/PhoneLink/Wearable"
@@ -201,9 +218,11 @@ let package = Package(
         .target(
             name: "PhoneServer",
             dependencies: [
+                "PhoneLinkTLS",
+                "TOMLConfig",
                 "PhoneLinkMessages",
-                "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Config",
-                "TrackCore", "HeartRate",
+                "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
+                "HeartRate",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -228,6 +247,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
+                "TOMLConfig",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "ATT",
                 "ProcessClock", "UnixSockets", "WearableLinkClient", "PhoneLinkWire", "Identity", "Cues", "CueAudio",
@@ -239,6 +259,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
+                "HexCoding",
                 "GATT", "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink",
                 "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
@@ -298,6 +319,7 @@ let package = Package(
         .testTarget(
             name: "HeartRateTests",
             dependencies: [
+                "HexCoding",
                 "HeartRate", "ATT", "GATT", "Bluetooth", "ProcessClock", "Harness",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -311,6 +333,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
+                "TOMLConfig",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
                 "HeartRate", "ATT", "Harness", "JournalLog", "Reconnection", "UnixSockets",

@@ -1,6 +1,7 @@
 import ATT
 import GATT
 import HeartRate
+import HexCoding
 import Logging
 
 /// One connection to a strap: the GATT client driven over a bearer until the link ends.

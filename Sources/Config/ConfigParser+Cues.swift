@@ -1,4 +1,5 @@
 import Cues
+import TOMLConfig
 import TOMLKit
 
 extension ConfigParser {

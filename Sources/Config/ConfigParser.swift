@@ -1,5 +1,6 @@
 import Foundation
 import Identity
+import TOMLConfig
 import TOMLKit
 import TrackCore
 
@@ -16,27 +17,14 @@ public struct ConfigParser {
 
     /// Reads the file at `path`; a missing file is an error (the caller decides about defaults).
     public func load() throws -> WearbridgeConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        return try parse(text)
+        try read(TOMLDocument.load(path: path))
     }
 
     public func parse(_ text: String) throws -> WearbridgeConfig {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError.syntax(
-                path: path,
-                line: error.source.begin.line,
-                column: error.source.begin.column,
-                reason: error.description
-            )
-        }
+        try read(TOMLDocument.parse(text, path: path))
+    }
+
+    private func read(_ root: TOMLTable) throws -> WearbridgeConfig {
         var config = WearbridgeConfig()
         try fields.checkKeys(
             root,
@@ -130,21 +118,7 @@ public struct ConfigParser {
         if let strap = try fields.table(root, "strap") { config.strap = try parseStrap(strap) }
         if let phone = try fields.table(root, "phone") { config.phone = try parsePhone(phone) }
         if let cues = try fields.table(root, "cues") { config.cues = try parseCues(cues) }
-        if let log = try fields.table(root, "log") {
-            try fields.checkKeys(log, prefix: "log.", allowed: ["level"])
-            if let level = try fields.string(log, "log.level", "level") {
-                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-                guard levels.contains(level) else {
-                    throw ConfigError.badValue(
-                        path: path,
-                        key: "log.level",
-                        value: fields.quoted(level),
-                        allowed: "one of " + levels.joined(separator: ", ")
-                    )
-                }
-                config.logLevel = level
-            }
-        }
+        if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
     }
 

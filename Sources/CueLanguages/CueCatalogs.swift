@@ -1,6 +1,7 @@
 import Config
 import Cues
 import Foundation
+import TOMLConfig
 import TOMLKit
 
 /// Finds the catalog of a language: a file `LANGUAGE.toml` in the configured directory first (a

@@ -5,6 +5,7 @@ import Cues
 import Foundation
 import Logging
 import ProcessClock
+import TOMLConfig
 
 /// `[cues]` made ready at start-up: the catalog of the chosen language (a broken one stops
 /// start-up, exit 78) and the voice that speaks it. The synthesizer starts only at the first cue.

@@ -2,6 +2,7 @@ import Config
 import Control
 import Identity
 import Store
+import TOMLConfig
 
 /// A start-up failure and the exit status it maps to (sysexits.h), so that systemd's
 /// `RestartPreventExitStatus=` can stop a restart loop on a configuration error.

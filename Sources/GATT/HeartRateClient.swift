@@ -1,5 +1,6 @@
 import ATT
 import HeartRate
+import HexCoding
 
 /// The GATT client for one connection to a heart-rate strap, as a pure state machine.
 ///

@@ -1,4 +1,5 @@
 import Crypto
+import HexCoding
 
 /// A certificate's SHA-256 fingerprint over its DER bytes, shown as OpenSSL shows it
 /// (`openssl x509 -noout -fingerprint -sha256`), so that either side can be checked by hand.
@@ -17,16 +18,7 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         } else if hex.hasPrefix("sha256 fingerprint=") {
             hex.removeFirst(19)
         }
-        hex.removeAll { $0 == ":" || $0 == " " }
-        guard hex.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
+        guard let bytes = try? Hex.decode(hex), bytes.count == 32 else { return nil }
         self.bytes = bytes
     }
 

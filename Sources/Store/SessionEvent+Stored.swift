@@ -1,4 +1,5 @@
 import HeartRate
+import HexCoding
 import SessionCore
 import TrackCore
 

@@ -55,7 +55,7 @@ extension SessionLog {
                     """,
                 arguments: [chosen.id]
             ).map {
-                StoredSplit(
+                Split(
                     index: $0[0],
                     distance: $0[1],
                     duration: $0[2],

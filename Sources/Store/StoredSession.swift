@@ -1,4 +1,5 @@
 import SessionCore
+import TrackCore
 
 /// One row of `session`, as `sessions` and `show` print it.
 public struct StoredSession: Sendable, Equatable, Codable {
@@ -31,27 +32,10 @@ public struct StoredEvent: Sendable, Equatable {
     public var detailJSON: String
 }
 
-/// A completed split, for `show`.
-public struct StoredSplit: Sendable, Equatable {
-    public var index: Int
-    public var distance: Double
-    public var duration: Double
-    public var endTimer: Double
-    public var averageHeartRate: Double?
-
-    public init(index: Int, distance: Double, duration: Double, endTimer: Double, averageHeartRate: Double? = nil) {
-        self.index = index
-        self.distance = distance
-        self.duration = duration
-        self.endTimer = endTimer
-        self.averageHeartRate = averageHeartRate
-    }
-}
-
 /// Everything `show` prints about one session.
 public struct SessionDetail: Sendable {
     public var session: StoredSession
-    public var splits: [StoredSplit]
+    public var splits: [Split]
     public var events: [StoredEvent]
     public var fixCount: Int
     public var beatCount: Int

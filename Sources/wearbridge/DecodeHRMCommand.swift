@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeartRate
+import HexCoding
 
 /// `wearbridge decode-hrm HEX`: what a Heart Rate Measurement payload means, for the field.
 struct DecodeHRMCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import HeartRate
+import HexCoding
 import Store
 
 /// The JSON `sessions` and `show` print: stable snake_case field names for scripts.

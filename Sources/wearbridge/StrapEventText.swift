@@ -1,6 +1,7 @@
 import Bluetooth
 import GATT
 import HeartRate
+import HexCoding
 import SessionCore
 import Store
 

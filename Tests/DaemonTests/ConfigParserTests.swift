@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import SessionCore
+import TOMLConfig
 import Testing
 import TrackCore
 

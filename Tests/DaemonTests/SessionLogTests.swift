@@ -48,7 +48,7 @@ struct SessionLogTests {
 
         let detail = try log.detail(matching: "ab")
         #expect(detail.fixCount == 20)
-        #expect(detail.splits == [StoredSplit(index: 1, distance: 1000, duration: 300, endTimer: 300)])
+        #expect(detail.splits == [Split(index: 1, distance: 1000, duration: 300, endTimer: 300)])
         #expect(detail.session.activity == "walking" && detail.session.startAnchor == "gps")
         #expect(throws: StoreError.noSuchSession("zz")) { try log.detail(matching: "zz") }
     }

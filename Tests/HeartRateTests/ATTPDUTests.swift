@@ -1,6 +1,7 @@
 import ATT
 import Harness
 import HeartRate
+import HexCoding
 import Testing
 
 @Suite("ATT PDUs")

@@ -2,6 +2,7 @@ import ATT
 import Bluetooth
 import Harness
 import HeartRate
+import HexCoding
 import Testing
 
 @Suite("LE advertising reports")

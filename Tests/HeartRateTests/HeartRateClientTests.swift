@@ -2,6 +2,7 @@ import ATT
 import GATT
 import Harness
 import HeartRate
+import HexCoding
 import Testing
 
 /// The GATT client as a pure state machine, driven by the strap's transcript with scripted time.

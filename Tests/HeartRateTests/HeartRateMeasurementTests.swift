@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import HeartRate
+import HexCoding
 import Testing
 
 /// `../shared/benchmarks/hrm/vectors.json`: real captures and edge cases with their meaning.

@@ -3,6 +3,7 @@ import Dispatch
 import GATT
 import Glibc
 import HeartRate
+import HexCoding
 import Logging
 import ProcessClock
 import Synchronization

@@ -1,4 +1,5 @@
 import HeartRate
+import HexCoding
 
 /// A strap's side of a GATT conversation as bytes: what the client must send, what the strap answers.
 ///

@@ -1,6 +1,5 @@
-import Config
-import Foundation
 import Identity
+import TOMLConfig
 import TOMLKit
 
 /// wearbridge-phone.toml: read by the same strict reader as the wearable's (`TOMLFields`): every
@@ -31,27 +30,14 @@ public struct PhoneConfig: Sendable {
 
     /// Reads `path`; every problem names the key, the value and what is allowed.
     public static func load(path: String) throws -> PhoneConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        return try parse(text, path: path)
+        try read(TOMLDocument.load(path: path), path: path)
     }
 
     public static func parse(_ text: String, path: String) throws -> PhoneConfig {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError.syntax(
-                path: path,
-                line: error.source.begin.line,
-                column: error.source.begin.column,
-                reason: error.description
-            )
-        }
+        try read(TOMLDocument.parse(text, path: path), path: path)
+    }
+
+    private static func read(_ root: TOMLTable, path: String) throws -> PhoneConfig {
         var config = PhoneConfig()
         let fields = TOMLFields(path: path)
         try fields.checkKeys(
@@ -122,21 +108,7 @@ public struct PhoneConfig: Sendable {
                 config.wearables.append(try wearable(element, index: index, known: config.wearables, fields))
             }
         }
-        if let log = try fields.table(root, "log") {
-            try fields.checkKeys(log, prefix: "log.", allowed: ["level"])
-            if let level = try fields.string(log, "log.level", "level") {
-                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-                guard levels.contains(level) else {
-                    throw ConfigError.badValue(
-                        path: path,
-                        key: "log.level",
-                        value: fields.quoted(level),
-                        allowed: "one of " + levels.joined(separator: ", ")
-                    )
-                }
-                config.logLevel = level
-            }
-        }
+        if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
     }
 

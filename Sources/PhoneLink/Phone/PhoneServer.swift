@@ -3,6 +3,7 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import Identity
 import Logging
+import PhoneLinkTLS
 import ServiceLifecycle
 
 /// `wearbridge-phone run` as a `Service`: the gRPC server over mutual TLS (wearables pinned by
@@ -49,13 +50,7 @@ public struct PhoneServer: Service {
         )
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: config.listenAddress, port: config.port),
-            transportSecurity: .mTLS(
-                certificateChain: [.file(path: identity.certificatePath, format: .pem)],
-                privateKey: .file(path: identity.keyPath, format: .pem)
-            ) { tls in
-                tls.clientCertificateVerification = .noHostnameVerification
-                tls.customVerificationCallback = { certificates, promise in pinning.verify(certificates, promise) }
-            },
+            transportSecurity: MutualTLS.server(identity, pinning: pinning),
             config: .defaults { config in
                 config.connection.keepalive = .init(
                     time: .seconds(10),

@@ -4,9 +4,9 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import Identity
 import Logging
-import NIOSSL
 import PhoneLinkContract
 import PhoneLinkDelivery
+import PhoneLinkTLS
 import PhoneLinkWire
 import ProcessClock
 import Reconnection
@@ -76,17 +76,9 @@ public struct PhoneLinkClient: Sendable {
 
     /// The transport: mutual TLS with the phone's certificate pinned, keepalive pings on.
     func transport() throws -> HTTP2ClientTransport.Posix {
-        let pinning = self.pinning
-        let identity = settings.identity
-        return try HTTP2ClientTransport.Posix(
+        try HTTP2ClientTransport.Posix(
             target: .dns(host: settings.host, port: settings.port),
-            transportSecurity: .mTLS(
-                certificateChain: [.file(path: identity.certificatePath, format: .pem)],
-                privateKey: .file(path: identity.keyPath, format: .pem)
-            ) { tls in
-                tls.serverCertificateVerification = .noHostnameVerification
-                tls.customVerificationCallback = { certificates, promise in pinning.verify(certificates, promise) }
-            },
+            transportSecurity: MutualTLS.client(settings.identity, pinning: pinning),
             config: .defaults { config in
                 let ping = Duration.milliseconds(Int(settings.keepaliveEvery * 1000))
                 config.connection.keepalive = .init(time: ping, timeout: .seconds(5), allowWithoutCalls: true)

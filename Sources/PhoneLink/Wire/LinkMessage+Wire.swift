@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 import PhoneLinkContract
 import PhoneLinkMessages
 import SessionCore
@@ -196,17 +197,8 @@ extension RefusalCode {
 
 /// A UUID's text as its 16 bytes (the snapshot's compact session id); nil when it is not one.
 public func uuidBytes(_ text: String) -> Data? {
-    let hex = text.filter { $0 != "-" }
-    guard hex.count == 32 else { return nil }
-    var bytes = Data(capacity: 16)
-    var index = hex.startIndex
-    while index < hex.endIndex {
-        let next = hex.index(index, offsetBy: 2)
-        guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-        bytes.append(byte)
-        index = next
-    }
-    return bytes
+    guard let bytes = try? Hex.decode(text), bytes.count == 16 else { return nil }
+    return Data(bytes)
 }
 
 /// 16 bytes as a UUID's text; nil for any other length.

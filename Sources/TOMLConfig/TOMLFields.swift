@@ -161,6 +161,23 @@ public struct TOMLFields: Sendable {
         "one of " + Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
     }
 
+    /// `[log] level`, which both programs take: one of swift-log's level names.
+    public func logLevel(_ root: TOMLTable) throws -> String? {
+        guard let log = try table(root, "log") else { return nil }
+        try checkKeys(log, prefix: "log.", allowed: ["level"])
+        guard let level = try string(log, "log.level", "level") else { return nil }
+        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+        guard levels.contains(level) else {
+            throw ConfigError.badValue(
+                path: path,
+                key: "log.level",
+                value: quoted(level),
+                allowed: "one of " + levels.joined(separator: ", ")
+            )
+        }
+        return level
+    }
+
     public static func parseDuration(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
         guard let unit = text.last, let scale = units[unit], let number = Double(text.dropLast()), number >= 0 else {

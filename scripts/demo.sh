@@ -3,15 +3,30 @@
 # feeds with a recorded run, and relays it over mutual TLS to a phone-role peer (wearbridge-phone)
 # on this machine; `ctl status` and the phone's status are shown as it goes, then the phone pauses,
 # resumes and ends the session, and both sides' records are shown.
+# Each step prints one line and how long it took; what apt and the compiler say goes to a log in
+# the work directory (shown if the step fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 recording=${1:-../shared/benchmarks/gps/park_loop_run.nmea}
 activity=${2:-running}
-scripts/setup.sh
-bin=$(scripts/build-release.sh | tail -1)
-swift build -c release --product wearbridge-phone >/dev/null
-phone_bin="$(pwd)/.build/release/wearbridge-phone"
 work=$(mktemp -d /tmp/wearbridge-demo.XXXXXX)
+began=$SECONDS
+# step TITLE COMMAND...: runs COMMAND with its output in $work/steps.log, then says how long it took.
+step() {
+    local title=$1 start=$SECONDS
+    shift
+    printf '%-58s' "$title"
+    if ! "$@" >>"$work/steps.log" 2>&1; then
+        echo " failed; the end of $work/steps.log:"
+        tail -30 "$work/steps.log" >&2
+        exit 1
+    fi
+    echo " $((SECONDS - start)) s"
+}
+step "installing what is missing (apt, pip; seconds if nothing)" scripts/setup.sh
+step "building wearbridge and wearbridge-phone (release, once)" scripts/build-release.sh
+bin="$(pwd)/.build-static/release/wearbridge"
+phone_bin="$(pwd)/.build-static/release/wearbridge-phone"
 # gpsfake runs in a process group of its own (setsid), so that its gpsd ends with it.
 trap 'kill "${daemon:-}" "${phone:-}" 2>/dev/null || true; [ -z "${fake:-}" ] || kill -KILL -- "-$fake" 2>/dev/null || true' EXIT
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -58,9 +73,12 @@ fake=$!
 daemon=$!
 for _ in $(seq 100); do "$bin" ctl status --socket "$work/control.sock" >/dev/null 2>&1 && break; sleep 0.1; done
 # Until gpsd has played the whole recording (no fix for 3 s), show the live status now and then.
+shown=0
 while true; do
     sleep 3
     status=$("$bin" ctl status --json --socket "$work/control.sock")
+    [ $shown = 1 ] || echo "first live figures, $((SECONDS - began)) s after the demo started:"
+    shown=1
     age=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["status"]["gps"].get("last_fix_age_s", 0))' "$status")
     "$bin" ctl status --socket "$work/control.sock" | sed -n '1,3p'
     "$phone_bin" status --config "$work/phone.toml"

@@ -19,7 +19,7 @@ struct PhoneLinkProducer: EngineProducer {
         await client.run(outboxGrew: outboxGrew) { command in
             await submit(command, inbox)
         } report: { report in
-            inbox.send(.link(report))
+            inbox.send(.phoneLink(report))
         }
     }
 

@@ -14,7 +14,7 @@ public enum EngineInput: Sendable {
     /// The main loop's heartbeat: GPS loss by silence, the batch commit, the watchdog, a held epoch.
     case tick
     /// The phone link's health and outbox, from its shell.
-    case link(PhoneLinkReport)
+    case phoneLink(PhoneLinkReport)
     /// The cue player spoke or dropped a cue.
     case cue(CueOutcome)
     /// Producers have stopped: flush, write the last batch, close the writer, answer everyone.

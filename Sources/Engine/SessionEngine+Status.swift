@@ -44,7 +44,7 @@ extension SessionEngine {
         }
         var link: SessionStatus.Link?
         if configuration.phoneLink {
-            let report = self.link ?? PhoneLinkReport(state: .lost, outboxDepth: 0, oldestCriticalAt: nil)
+            let report = phoneReport ?? PhoneLinkReport(state: .lost, outboxDepth: 0, oldestCriticalAt: nil)
             link = SessionStatus.Link(
                 state: report.state,
                 outboxDepth: report.outboxDepth,

@@ -79,7 +79,7 @@ public struct SessionEngine: Sendable {
     var output = SessionOutput()
     var actions: [EngineAction] = []
     /// The phone link as its shell last reported it; nil until it does (or with no phone).
-    var link: PhoneLinkReport?
+    var phoneReport: PhoneLinkReport?
     /// The last snapshot put in the outbox, so that an unchanged one costs no row.
     var lastSnapshot: LinkSnapshot?
     /// Replies to the phone's commands, queued right behind the rows of the command they answer.
@@ -137,7 +137,7 @@ public struct SessionEngine: Sendable {
         case .status(let token): actions.append(.reply(token, .status(status(now))))
         case .storage(let report): storage(report, now)
         case .tick: tick(now)
-        case .link(let report): linkReport(report, now)
+        case .phoneLink(let report): phoneLinkReport(report, now)
         case .cue(let outcome): controller.event(.cue(outcome), receivedAt: now.monotonic, into: &output)
         case .shutdown: shutdown(now)
         }
@@ -163,7 +163,7 @@ public struct SessionEngine: Sendable {
     mutating func absorbOutput(at now: Instant? = nil) {
         if configuration.readings { finalReadings(at: now?.monotonic ?? 0) }
         for announcement in output.announcements { actions.append(.announce(announcement)) }
-        let messages = configuration.phoneLink && !output.isEmpty ? linkMessages(createdAt: now?.system ?? 0) : []
+        let messages = configuration.phoneLink && !output.isEmpty ? outboxMessages(createdAt: now?.system ?? 0) : []
         queue.append(output.rows)
         queue.append(phoneReplies)
         queue.append(messages)

@@ -65,7 +65,7 @@ public struct PhoneLinkClient: Sendable {
             }
             group.addTask {
                 await loop.run {
-                    let connection = LinkConnection(client: self, shared: shared, submit: submit)
+                    let connection = PhoneConnection(client: self, shared: shared, submit: submit)
                     return await connection.run()
                 }
             }

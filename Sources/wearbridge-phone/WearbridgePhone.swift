@@ -13,7 +13,7 @@ struct WearbridgePhone: AsyncParsableCommand {
             PhoneRunCommand.self, PhoneIdentityCommand.self, PhoneStatusCommand.self, PhoneInboxCommand.self,
             PhoneSessionsCommand.self, PhoneShowCommand.self, PhoneSessionCommand.Start.self,
             PhoneSessionCommand.Pause.self, PhoneSessionCommand.Resume.self, PhoneSessionCommand.End.self,
-            PhoneBackfillCommand.self, PhoneExportCommand.self,
+            PhoneBackfillCommand.self, PhoneExportCommand.self, PhoneRelayCommand.self, PhoneRaceCommand.self,
         ]
     )
 }

@@ -25,6 +25,20 @@ public struct PhoneConfig: Sendable {
     /// Rows per backfill chunk: each chunk is one request, one answer and one commit.
     public var backfillChunkRows = 500
     public var logLevel = "info"
+    /// `[relay]`: the PostgreSQL relay for virtual runs; nil when the phone races no one.
+    public var relay: Relay?
+
+    /// Where the relay is and the runner's certificate for it (`scripts/relay-local.sh` prints these).
+    public struct Relay: Sendable, Equatable {
+        public var host: String
+        public var port = 5432
+        public var database = "postgres"
+        /// The runner's name: their certificate's CN and their role on the relay.
+        public var runner: String
+        public var caFile: String
+        public var certificateFile: String
+        public var keyFile: String
+    }
 
     public init() {}
 
@@ -43,8 +57,9 @@ public struct PhoneConfig: Sendable {
         try fields.checkKeys(
             root,
             prefix: "",
-            allowed: ["server", "storage", "wearable", "commands", "backfill", "log"]
+            allowed: ["server", "storage", "wearable", "commands", "backfill", "log", "relay"]
         )
+        if let relay = try fields.table(root, "relay") { config.relay = try Self.relay(relay, fields) }
         if let server = try fields.table(root, "server") {
             try fields.checkKeys(server, prefix: "server.", allowed: ["listen", "port"])
             if let listen = try fields.string(server, "server.listen", "listen") { config.listenAddress = listen }
@@ -110,6 +125,59 @@ public struct PhoneConfig: Sendable {
         }
         if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
+    }
+
+    /// `[relay]`: host, runner and the three TLS files are required; port and database have defaults.
+    private static func relay(_ table: TOMLTable, _ fields: TOMLFields) throws -> Relay {
+        try fields.checkKeys(
+            table,
+            prefix: "relay.",
+            allowed: ["host", "port", "database", "runner", "ca", "certificate", "key"]
+        )
+        func required(_ key: String, _ value: String?) throws -> String {
+            guard let value, !value.isEmpty else {
+                throw ConfigError.badValue(
+                    path: fields.path,
+                    key: "relay.\(key)",
+                    value: "missing",
+                    allowed: "required"
+                )
+            }
+            return value
+        }
+        var relay = Relay(
+            host: try required("host", fields.string(table, "relay.host", "host")),
+            runner: try required("runner", fields.string(table, "relay.runner", "runner")),
+            caFile: try required("ca", fields.absolutePath(table, "relay.ca", "ca")),
+            certificateFile: try required(
+                "certificate",
+                fields.absolutePath(table, "relay.certificate", "certificate")
+            ),
+            keyFile: try required("key", fields.absolutePath(table, "relay.key", "key"))
+        )
+        let runner = relay.runner
+        let nameOK =
+            runner.utf8.count <= 63 && runner.first.map { ("a"..."z").contains($0) } == true
+            && runner.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        guard nameOK else {
+            throw ConfigError.badValue(
+                path: fields.path,
+                key: "relay.runner",
+                value: fields.quoted(runner),
+                allowed: "a lower-case letter, then lower-case letters, digits or _ (at most 63)"
+            )
+        }
+        if let port = try fields.integer(
+            table,
+            "relay.port",
+            "port",
+            in: 1...65535,
+            allowed: "an integer from 1 to 65535"
+        ) {
+            relay.port = port
+        }
+        if let database = try fields.string(table, "relay.database", "database") { relay.database = database }
+        return relay
     }
 
     /// One `[[wearable]]`: a name and exactly one of fingerprint or certificate, neither seen before.

@@ -1,0 +1,104 @@
+/// The race as the wearable follows it, pure: my own progress, the partner's snapshots and events
+/// and the time go in; news (lead changes, the partner's pause, finish, loss) and a status come out.
+/// Snapshots are newest-wins by sequence; events are passed on once each, by sequence.
+public struct RaceTracker: Sendable, Equatable {
+    public let partner: String
+    public let settings: RaceSettings
+    private var own: OwnProgress
+    private var lead: LeadJudge
+    private var newest: PartnerSnapshot?
+    private var eventMark: Int64 = 0
+    private var state: PartnerState = .waiting
+    private var lostSaid = false
+
+    public init(partner: String, settings: RaceSettings = RaceSettings()) {
+        self.partner = partner
+        self.settings = settings
+        self.own = OwnProgress(keep: settings.historySeconds)
+        self.lead = LeadJudge(margin: settings.leadMargin, hold: settings.leadHold)
+    }
+
+    /// My distance at my elapsed time since the common start.
+    public mutating func own(elapsedSeconds: Double, distanceMetres: Double, now: Double) -> [RaceNews] {
+        own.record(elapsed: elapsedSeconds, distance: distanceMetres)
+        return judge(now: now)
+    }
+
+    /// A partner snapshot; one older than the newest held changes nothing.
+    public mutating func partner(_ snapshot: PartnerSnapshot) -> [RaceNews] {
+        if let newest, snapshot.sequence <= newest.sequence { return [] }
+        newest = snapshot
+        var news: [RaceNews] = []
+        if lostSaid {
+            lostSaid = false
+            news.append(.partnerBack)
+        }
+        if state == .waiting { state = snapshot.paused ? .paused : .running }
+        return news + judge(now: snapshot.receivedAt)
+    }
+
+    /// A partner event with its sequence on the relay; a repeat or an older one is ignored.
+    public mutating func partner(event: PartnerEvent, sequence: Int64) -> [RaceNews] {
+        guard sequence > eventMark else { return [] }
+        eventMark = sequence
+        switch event {
+        case .paused:
+            guard state != .finished, state != .abandoned else { return [] }
+            state = .paused
+            return [.partnerPaused]
+        case .resumed:
+            guard state == .paused else { return [] }
+            state = .running
+            return [.partnerResumed]
+        case .split(let number, let seconds):
+            return [.partnerSplit(number: number, seconds: seconds)]
+        case .finished(let elapsed, let distance):
+            state = .finished
+            return [.partnerFinished(elapsedSeconds: elapsed, distanceMetres: distance)]
+        case .abandoned:
+            guard state != .finished else { return [] }
+            state = .abandoned
+            return [.partnerAbandoned]
+        }
+    }
+
+    /// The clock: a partner silent too long is lost (unless paused or done), said once.
+    public mutating func tick(now: Double) -> [RaceNews] {
+        var news = judge(now: now)
+        if link(now: now) == .lost, state == .running, !lostSaid {
+            lostSaid = true
+            news.append(.partnerLost)
+        }
+        return news
+    }
+
+    public func status(now: Double) -> RaceStatus {
+        RaceStatus(
+            partner: partner,
+            state: state,
+            link: link(now: now),
+            distanceMetres: newest?.distanceMetres,
+            gapMetres: gap(),
+            ageSeconds: newest.map { now - $0.receivedAt },
+            leader: lead.leader.map { $0 == .me ? "me" : partner }
+        )
+    }
+
+    /// Positive when I lead: my distance at the partner's elapsed time minus theirs.
+    private func gap() -> Double? {
+        guard let newest, let mine = own.distance(at: newest.elapsedSeconds) else { return nil }
+        return mine - newest.distanceMetres
+    }
+
+    private func link(now: Double) -> PartnerLink {
+        guard let newest else { return .lost }
+        let age = now - newest.receivedAt
+        return age <= settings.staleAfter ? .live : age <= settings.lostAfter ? .stale : .lost
+    }
+
+    /// The lead is judged only on fresh figures while both are racing.
+    private mutating func judge(now: Double) -> [RaceNews] {
+        guard state == .running || state == .paused, link(now: now) != .lost, let gap = gap() else { return [] }
+        return lead.observe(gap: gap, now: now).map { [$0] } ?? []
+    }
+}

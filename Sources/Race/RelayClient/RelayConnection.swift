@@ -1,0 +1,67 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// One connection to the relay on an event loop of its own, closed by `with` whatever happens; every
+/// error leaves as a `RelayError` that names the relay's rule or the place it could not reach.
+public struct RelayConnection: Sendable {
+    public let endpoint: RelayEndpoint
+    let connection: PostgresConnection
+    let logger: Logger
+
+    /// Connects, runs `body`, closes.
+    public static func with<Result: Sendable>(
+        _ endpoint: RelayEndpoint,
+        logger: Logger,
+        _ body: (RelayConnection) async throws -> Result
+    ) async throws -> Result {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { group.shutdownGracefully { _ in } }
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                on: group.any(),
+                configuration: try endpoint.configuration(),
+                id: 1,
+                logger: logger
+            )
+        } catch {
+            throw RelayError.from(error, place: endpoint.place)
+        }
+        let relay = RelayConnection(endpoint: endpoint, connection: connection, logger: logger)
+        do {
+            let result = try await body(relay)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw RelayError.from(error, place: endpoint.place)
+        }
+    }
+
+    /// Runs `query` and collects its rows.
+    @discardableResult
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        do {
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+            return rows
+        } catch {
+            throw RelayError.from(error, place: endpoint.place)
+        }
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    func transaction<Result: Sendable>(_ body: (RelayConnection) async throws -> Result) async throws -> Result {
+        try await rows("BEGIN")
+        do {
+            let result = try await body(self)
+            try await rows("COMMIT")
+            return result
+        } catch {
+            _ = try? await rows("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PhoneServer
+import RelayClient
+import RelayContract
+import TOMLConfig
+
+/// `wearbridge-phone race ...`: invites, answers and results of virtual runs, through the relay in
+/// the config's `[relay]`. Every rule (expiry, who may accept, one race at a time) is the relay's.
+struct PhoneRaceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "race",
+        abstract: "Race a partner elsewhere through the relay: invite, answer, follow, look back.",
+        subcommands: [
+            Invite.self, List.self, Accept.self, Decline.self, Cancel.self, Show.self, History.self, Rematch.self,
+        ]
+    )
+
+    struct Common: ParsableArguments {
+        @OptionGroup var options: PhoneConfigOptions
+        @Flag(help: "JSON output.") var json = false
+
+        /// Opens the relay named in the config and runs `body` on the runner's desk.
+        func desk<Result: Sendable>(_ body: (RaceDesk) async throws -> Result) async throws -> Result {
+            let logger = options.bootstrap()
+            let config = try options.load()
+            guard let relay = config.relay else {
+                Output.error("wearbridge-phone: no [relay] in the config: a race needs one (README, Virtual runs)")
+                throw ExitCode(78)
+            }
+            let endpoint = RelayEndpoint.runner(
+                host: relay.host,
+                port: relay.port,
+                database: relay.database,
+                name: relay.runner,
+                caFile: relay.caFile,
+                certificateFile: relay.certificateFile,
+                keyFile: relay.keyFile
+            )
+            return try await relayCall {
+                try await RelayConnection.with(endpoint, logger: logger) { try await body(RaceDesk($0)) }
+            }
+        }
+    }
+
+    struct InviteOptions: ParsableArguments {
+        @Option(help: "The race's distance: 5km, 5000m, 3mi (none: the farther in the time wins).")
+        var distance: String?
+        @Option(name: .customLong("start-in"), help: "Start this long after acceptance: 90s, 2m (10 s to 1 h).")
+        var startIn = "90s"
+        @Option(help: "run, walk or ride.") var activity = "run"
+        @Option(name: .customLong("expires-in"), help: "The invite expires after this (default the relay's, 5 m).")
+        var expiresIn: String?
+        @Option(name: .customLong("abandon-after"), help: "A silent runner is abandoned after this (default 10 m).")
+        var abandonAfter: String?
+
+        func invitation(_ partner: String) throws -> RaceDesk.Invitation {
+            guard let name = RunnerName(partner) else { throw ValidationError("\(partner) is not a runner's name") }
+            var invitation = RaceDesk.Invitation(partner: name)
+            invitation.activity = activity
+            invitation.distanceMetres = try distance.map(Self.metres)
+            invitation.leadSeconds = try Self.seconds(startIn, "--start-in")
+            invitation.expiresInSeconds = try expiresIn.map { try Self.seconds($0, "--expires-in") }
+            invitation.abandonAfterSeconds = try abandonAfter.map { try Self.seconds($0, "--abandon-after") }
+            return invitation
+        }
+
+        static func seconds(_ text: String, _ option: String) throws -> Double {
+            guard let value = TOMLFields.parseDuration(text) else {
+                throw ValidationError("\(option) \(text): a duration is a number and s, m, h or d (90s, 5m)")
+            }
+            return value
+        }
+
+        static func metres(_ text: String) throws -> Double {
+            let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("m", 1)]
+            for (unit, scale) in units where text.hasSuffix(unit) {
+                if let number = Double(text.dropLast(unit.count)), number > 0 { return number * scale }
+            }
+            if let number = Double(text), number > 0 { return number }
+            throw ValidationError("--distance \(text): a distance is a number and km, m or mi (5km, 400m)")
+        }
+    }
+
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Invite a partner; the invite expires unless accepted in time."
+        )
+        @OptionGroup var common: Common
+        @OptionGroup var invite: InviteOptions
+        @Argument(help: "The partner's runner name.") var partner: String
+
+        func run() async throws {
+            let invitation = try invite.invitation(partner)
+            let id = try await common.desk { try await $0.invite(invitation) }
+            common.json
+                ? Output.line(Output.json(["run": id.uuidString.lowercased()]))
+                : Output.line(id.uuidString.lowercased())
+        }
+    }
+
+    struct Rematch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Invite the partner of an earlier run again.")
+        @OptionGroup var common: Common
+        @OptionGroup var invite: InviteOptions
+        @Argument(help: "The earlier run's id (or its first characters).") var run: String
+
+        func run() async throws {
+            let id = try await common.desk { desk in
+                let earlier = try await desk.details(try await desk.resolve(run)).run
+                var invitation = try invite.invitation(earlier.partner)
+                invitation.rematchOf = earlier.id
+                if invite.distance == nil { invitation.distanceMetres = earlier.distanceMetres }
+                return try await desk.invite(invitation)
+            }
+            common.json
+                ? Output.line(Output.json(["run": id.uuidString.lowercased()]))
+                : Output.line(id.uuidString.lowercased())
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Open invites and races under way.")
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let runs = try await common.desk { desk in
+                try await desk.sweep()
+                return try await desk.runs(openOnly: true)
+            }
+            print(runs: runs, json: common.json, empty: "no open invites or races")
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every run, newest first, with results.")
+        @OptionGroup var common: Common
+
+        func run() async throws {
+            let runs = try await common.desk { try await $0.runs(openOnly: false) }
+            print(runs: runs, json: common.json, empty: "no runs yet")
+        }
+    }
+
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept an invite: the relay fixes the start.")
+        @OptionGroup var common: Common
+        @Argument(help: "The run's id (or its first characters).") var run: String
+
+        func run() async throws {
+            let (id, start) = try await common.desk { desk in
+                let id = try await desk.resolve(run)
+                return (id, try await desk.accept(id))
+            }
+            if common.json {
+                Output.line(Output.json(["run": id.uuidString.lowercased(), "start_at": RaceText.instant(start)]))
+            } else {
+                Output.line("accepted \(id.uuidString.lowercased()): the race starts at \(RaceText.instant(start))")
+            }
+        }
+    }
+
+    struct Decline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decline an invite.")
+        @OptionGroup var common: Common
+        @Argument(help: "The run's id (or its first characters).") var run: String
+
+        func run() async throws {
+            let id = try await common.desk { desk in
+                let id = try await desk.resolve(run)
+                try await desk.decline(id)
+                return id
+            }
+            Output.line(
+                common.json ? Output.json(["run": id.uuidString.lowercased(), "state": "declined"]) : "declined"
+            )
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel an invite or a race not yet decided.")
+        @OptionGroup var common: Common
+        @Option(help: "Why (the partner sees it).") var reason: String?
+        @Argument(help: "The run's id (or its first characters).") var run: String
+
+        func run() async throws {
+            let id = try await common.desk { desk in
+                let id = try await desk.resolve(run)
+                try await desk.cancel(id, reason: reason)
+                return id
+            }
+            Output.line(
+                common.json ? Output.json(["run": id.uuidString.lowercased(), "state": "cancelled"]) : "cancelled"
+            )
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A run: its state, both runners' start offsets and figures, the result and its events."
+        )
+        @OptionGroup var common: Common
+        @Argument(help: "The run's id (or its first characters).") var run: String
+
+        func run() async throws {
+            let details = try await common.desk { desk in
+                try await desk.sweep()
+                return try await desk.details(try await desk.resolve(run))
+            }
+            if common.json {
+                Output.line(RaceText.json(details))
+            } else {
+                Output.line(RaceText.line(details.run))
+                for entry in details.entries { Output.line("  " + RaceText.line(entry)) }
+                for event in details.events {
+                    Output.line(
+                        "  #\(event.id) \(RaceText.instant(event.at)) \(event.kind.rawValue)"
+                            + (event.runner.map { " \($0)" } ?? "") + " \(event.body)"
+                    )
+                }
+            }
+        }
+    }
+}
+
+private func print(runs: [RelayRun], json: Bool, empty: String) {
+    if json {
+        for run in runs { Output.line(RaceText.json(run)) }
+    } else if runs.isEmpty {
+        Output.line(empty)
+    } else {
+        for run in runs { Output.line(RaceText.line(run)) }
+    }
+}

@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""The relay's contract against a real PostgreSQL 15: scripts/relay-local.sh initialises a cluster in
+a temporary directory with TLS and certificate authentication only, `wearbridge-phone relay migrate`
+applies the schema, and runners come in with their certificates. The race commands are the real
+`wearbridge-phone race ...`; the bad actors and the independent participant are Python's psycopg
+speaking the SQL the README documents, nothing else.
+
+What is proven: identity by certificate (a wrong CA, a borrowed certificate, no TLS: refused);
+row-level security (a third runner reads and writes nothing of a race; a runner cannot write as
+another); plausibility (backwards, too fast, a flood, an old sequence: refused with their reason,
+nothing stored); exactly once (a resend is harmless); invites that expire and cannot then be
+accepted, at most three pending; one race at a time; the two-phase finish decided from final
+figures, not snapshots; the silent runner abandoned by the relay once, however many sweep; NOTIFY
+wakes the partner; migrations applied once and a changed one refused."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+import psycopg
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
+PHONE = os.path.join(BIN, "wearbridge-phone")
+RUNNERS = ["alice", "bob", "mallory", "carol", "dave"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Relay:
+    """A local relay made by the script the README tells a field tester to run."""
+
+    def __init__(self):
+        os.makedirs("/var/tmp", exist_ok=True)
+        self.dir = tempfile.mkdtemp(prefix="wearbridge-relay-", dir="/var/tmp")
+        os.chmod(self.dir, 0o755)
+        self.port = free_port()
+        env = dict(os.environ, WEARBRIDGE_PHONE=PHONE)
+        out = subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--port", str(self.port),
+                              *RUNNERS], capture_output=True, text=True, env=env, timeout=180)
+        assert out.returncode == 0, f"relay-local.sh exited {out.returncode}: {out.stdout}{out.stderr}"
+        self.printed = out.stdout + out.stderr
+        self.tls = os.path.join(self.dir, "tls")
+        self.admin_url = f"postgresql://relay_admin@/postgres?host={self.dir}/run&port={self.port}"
+        for runner in RUNNERS:
+            with open(self.config(runner), "w") as f:
+                f.write(f'[storage]\ndirectory = "{self.dir}/{runner}-phone"\n'
+                        f'[relay]\nhost = "localhost"\nport = {self.port}\nrunner = "{runner}"\n'
+                        f'ca = "{self.tls}/ca.crt"\ncertificate = "{self.tls}/{runner}.crt"\n'
+                        f'key = "{self.tls}/{runner}.key"\n')
+
+    def config(self, runner):
+        return os.path.join(self.dir, f"{runner}.toml")
+
+    def connect(self, user, cert=None, **extra):
+        """A runner's connection as another app would make it: TLS, their certificate, autocommit."""
+        cert = cert or user
+        args = dict(host="localhost", port=self.port, dbname="postgres", user=user, sslmode="verify-full",
+                    sslrootcert=f"{self.tls}/ca.crt", sslcert=f"{self.tls}/{cert}.crt",
+                    sslkey=f"{self.tls}/{cert}.key", autocommit=True, connect_timeout=10)
+        args.update(extra)
+        return psycopg.connect(**args)
+
+    def admin(self):
+        return psycopg.connect(self.admin_url, autocommit=True)
+
+    def phone(self, runner, *args, check=True):
+        result = subprocess.run([PHONE, *args, "--config", self.config(runner)], capture_output=True, text=True,
+                                timeout=60)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{runner}: race {' '.join(args)} exited {result.returncode}: {result.stderr}")
+        return result
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--stop", "immediate"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def refused(call, code, *words):
+    """`call` must fail with SQLSTATE `code` and a message holding `words`; returns the message."""
+    try:
+        call()
+    except psycopg.Error as error:
+        state = error.diag.sqlstate
+        message = error.diag.message_primary or str(error)
+        assert state == code, f"expected SQLSTATE {code}, got {state}: {message}"
+        for word in words:
+            assert word in message, f"{word!r} not in {message!r}"
+        return message
+    raise AssertionError(f"expected a refusal {code}, the call succeeded")
+
+
+def snapshot(conn, run, runner, seq, distance, elapsed, paused=False, conflict=""):
+    conn.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, paused) "
+                 f"VALUES (%s, %s, %s, 'snapshot', 'snapshot', %s, %s, %s) {conflict}",
+                 (run, runner, seq, distance, elapsed, paused))
+
+
+def start_race(relay, inviter, invitee, *options):
+    run = relay.phone(inviter, "race", "invite", invitee, *options).stdout.strip()
+    relay.phone(invitee, "race", "accept", run[:8])
+    return run
+
+
+def count(conn, sql, *args):
+    return conn.execute(sql, args).fetchone()[0]
+
+
+def test_identity(relay):
+    """The certificate is the identity: another CA, someone else's certificate, no TLS: refused."""
+    with relay.connect("alice") as a:
+        assert count(a, "SELECT session_user::text") == "alice"
+    other = os.path.join(relay.dir, "other")
+    os.makedirs(other)
+    subprocess.run(["openssl", "req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                    "-nodes", "-days", "2", "-subj", "/CN=alice", "-keyout", f"{other}/alice.key", "-out",
+                    f"{other}/alice.crt"], check=True, capture_output=True)
+    attempts = {
+        "a self-made certificate named alice": dict(sslcert=f"{other}/alice.crt", sslkey=f"{other}/alice.key"),
+        "bob's certificate, logging in as alice": dict(sslcert=f"{relay.tls}/bob.crt", sslkey=f"{relay.tls}/bob.key"),
+        "no certificate": dict(sslcert=f"{other}/none.crt", sslkey=f"{other}/none.key"),
+        "no TLS": dict(sslmode="disable"),
+    }
+    for what, extra in attempts.items():
+        try:
+            relay.connect("alice", **extra).close()
+        except psycopg.OperationalError as error:
+            print(f"    refused, {what}: {str(error).strip().splitlines()[-1][:110]}")
+            continue
+        raise AssertionError(f"{what}: the relay let alice in")
+
+
+def test_race_and_rules(relay):
+    """Invite, accept with a start fixed by the database; RLS keeps a third runner out; writes only
+    as oneself; plausibility; exactly once; two-phase finish from final figures."""
+    with relay.connect("alice") as a, relay.connect("bob") as b, relay.connect("mallory") as m:
+        before = count(a, "SELECT now()")
+        run = start_race(relay, "alice", "bob", "--distance", "1km", "--start-in", "12s")
+        start_at = count(a, "SELECT start_at FROM relay.runs WHERE id = %s", run)
+        lead = (start_at - before).total_seconds()
+        assert 11.5 < lead < 14, f"start at database time + 12 s, got +{lead:.2f} s"
+        shown = json.loads(relay.phone("bob", "race", "show", run, "--json").stdout)
+        assert shown["run"]["id"] == run and shown["run"]["state"] == "accepted", shown["run"]
+        assert [e["kind"] for e in shown["events"]] == ["invited", "accepted"], shown["events"]
+
+        # A third runner with a valid certificate sees nothing and writes nothing.
+        for table in ("relay.runs", "relay.entries", "relay.messages", "relay.events", "relay.my_runs"):
+            assert count(m, f"SELECT count(*) FROM {table}") == 0, f"mallory reads {table}"
+        refused(lambda: snapshot(m, run, "mallory", 1, 1, 1), "42501", "row-level security")
+        refused(lambda: snapshot(m, run, "alice", 1, 1, 1), "42501", "row-level security")
+        refused(lambda: snapshot(b, run, "alice", 1, 1, 1), "42501", "row-level security")
+        refused(lambda: m.execute("SELECT relay.finish(%s, 1000, 200, 200)", (run,)), "WB501")
+        refused(lambda: m.execute("SELECT relay.cancel(%s)", (run,)), "WB302")
+        refused(lambda: m.execute("UPDATE relay.runs SET winner = 'mallory'"), "42501")
+        refused(lambda: b.execute("DELETE FROM relay.messages"), "42501")
+        refused(lambda: b.execute("SELECT relay.decide(%s)", (run,)), "42501")
+        out = relay.phone("mallory", "race", "show", run, check=False)
+        assert out.returncode == 65 and "no run" in out.stderr, out.stderr
+
+        # Plausibility, each refusal with its reason, nothing stored.
+        snapshot(a, run, "alice", 1, 10, 5)
+        refused(lambda: snapshot(a, run, "alice", 2, 12, 6), "WB606", "at most one per")
+        time.sleep(0.6)
+        refused(lambda: snapshot(a, run, "alice", 2, 4, 6), "WB604", "distance goes backwards: 4.0 m after 10.0 m")
+        refused(lambda: snapshot(a, run, "alice", 2, 400, 8), "WB607", "beyond a run's top speed")
+        refused(lambda: snapshot(a, run, "alice", 2, 20, 3), "WB605", "elapsed time goes backwards")
+        refused(lambda: snapshot(b, run, "bob", 1, 5000, 10), "WB607")
+        refused(lambda: a.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, body) "
+                                  "VALUES (%s, 'alice', 9, 'notice', 'x', %s)", (run, json.dumps({"x": "y" * 5000}))),
+                "23514")
+        assert count(a, "SELECT count(*) FROM relay.messages") == 1
+        # Exactly once: the same key again is harmless, and so is an older snapshot resent late.
+        snapshot(a, run, "alice", 2, 16, 7)
+        snapshot(a, run, "alice", 2, 16, 7, conflict="ON CONFLICT DO NOTHING")
+        snapshot(a, run, "alice", 1, 10, 5, conflict="ON CONFLICT DO NOTHING")
+        assert count(b, "SELECT count(*) FROM relay.messages WHERE runner = 'alice'") == 2
+        received, expires = b.execute("SELECT received_at, expires_at FROM relay.latest_snapshot(%s, 'alice')",
+                                      (run,)).fetchone()
+        assert abs((expires - received).total_seconds() - 10) < 0.01, "a snapshot expires 10 s after it arrived"
+
+        # NOTIFY wakes the partner's phone.
+        got = []
+        with relay.connect("bob") as listener:
+            channel = count(listener, "SELECT relay.channel(%s)", run)
+            listener.execute(f"LISTEN {channel}")
+            time.sleep(0.6)
+            snapshot(a, run, "alice", 3, 22, 9)
+            for note in listener.notifies(timeout=5, stop_after=1):
+                got.append(note.payload)
+        assert got == ["message alice 3"], got
+
+        # Start offsets, then the two-phase finish: the last snapshots say bob leads, the final
+        # figures from the data logs say alice was faster; the final figures decide.
+        a.execute("SELECT relay.report_start(%s, 240)", (run,))
+        b.execute("SELECT relay.report_start(%s, -180)", (run,))
+        time.sleep(0.6)
+        snapshot(b, run, "bob", 2, 900, 200)
+        assert count(a, "SELECT relay.finish(%s, 1002.5, 250.0, 248.0)", run) == "accepted"
+        refused(lambda: snapshot(a, run, "alice", 4, 1003, 251), "WB602", "has ended")
+        refused(lambda: a.execute("SELECT relay.finish(%s, 1010, 260, 250)", (run,)), "WB502", "already ended")
+        assert count(a, "SELECT relay.finish(%s, 1002.5, 250.0, 248.0)", run) == "accepted", "a repeat is harmless"
+        assert count(b, "SELECT relay.finish(%s, 1000.4, 262.0, 262.0)", run) == "complete"
+        state, winner = a.execute("SELECT state, winner::text FROM relay.runs WHERE id = %s", (run,)).fetchone()
+        assert (state, winner) == ("complete", "alice"), (state, winner)
+        shown = json.loads(relay.phone("alice", "race", "show", run, "--json").stdout)
+        offsets = {e["runner"]: e.get("start_offset_milliseconds") for e in shown["entries"]}
+        assert offsets == {"alice": 240, "bob": -180}, offsets
+        kinds = [e["kind"] for e in shown["events"]]
+        assert kinds == ["invited", "accepted", "started", "started", "finished", "finished", "result"], kinds
+        text = relay.phone("alice", "race", "show", run).stdout
+        assert "started 240 ms off" in text and "finished 1002.5 m in 250.0 s" in text, text
+        history = relay.phone("bob", "race", "history").stdout
+        assert f"{run} complete" in history and "winner alice" in history, history
+        refused(lambda: snapshot(b, run, "bob", 3, 950, 210), "WB601", "complete")
+
+
+def test_invites(relay):
+    """Invites expire by the database's clock and cannot then be accepted; at most three pending;
+    declined and cancelled are final; one race at a time."""
+    with relay.connect("carol") as c, relay.connect("dave") as d:
+        run = relay.phone("carol", "race", "invite", "dave", "--expires-in", "1s").stdout.strip()
+        time.sleep(1.3)
+        assert relay.phone("dave", "race", "list").stdout.strip() == "no open invites or races"
+        out = relay.phone("dave", "race", "accept", run, check=False)
+        assert out.returncode == 65 and "(WB203)" in out.stderr and "expired" in out.stderr, out.stderr
+        # Two sweeps at once: the invite is expired once, with one event.
+        barrier = threading.Barrier(2)
+
+        def sweep(runner):
+            with relay.connect(runner) as conn:
+                barrier.wait()
+                conn.execute("SELECT relay.sweep()")
+        threads = [threading.Thread(target=sweep, args=(r,)) for r in ("carol", "dave")]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        assert count(c, "SELECT count(*) FROM relay.events WHERE run_id = %s AND kind = 'expired'", run) == 1
+        assert count(c, "SELECT state FROM relay.runs WHERE id = %s", run) == "expired"
+
+        runs = [relay.phone("carol", "race", "invite", "dave").stdout.strip() for _ in range(3)]
+        out = relay.phone("carol", "race", "invite", "dave", check=False)
+        assert out.returncode == 65 and "(WB104)" in out.stderr, out.stderr
+        relay.phone("carol", "race", "cancel", runs[0], "--reason", "wrong shoes")
+        relay.phone("dave", "race", "decline", runs[1])
+        for gone in runs[:2]:
+            out = relay.phone("dave", "race", "accept", gone, check=False)
+            assert out.returncode == 65 and "(WB203)" in out.stderr, out.stderr
+        refused(lambda: c.execute("SELECT relay.accept(%s)", (runs[2],)), "WB202", "only the invited runner")
+        refused(lambda: c.execute("SELECT relay.invite('carol')"), "WB101")
+        refused(lambda: c.execute("SELECT relay.invite('relay_admin')"), "WB102", "no runner named relay_admin")
+        relay.phone("dave", "race", "accept", runs[2])
+        extra = relay.phone("dave", "race", "invite", "carol").stdout.strip()
+        refused(lambda: c.execute("SELECT relay.accept(%s)", (extra,)), "WB204", "already in a race")
+        relay.phone("carol", "race", "cancel", runs[2], "--reason", "wearable not ready: no GPS fix")
+        relay.phone("carol", "race", "decline", extra)
+        reason = count(d, "SELECT reason FROM relay.runs WHERE id = %s", runs[2])
+        assert reason == "wearable not ready: no GPS fix", reason
+
+
+def test_abandoned(relay):
+    """A runner who goes silent is abandoned by the relay after the run's time, with the figures it
+    last had, exactly once however many phones sweep; the other side's result stands."""
+    with relay.connect("carol") as c, relay.connect("dave") as d:
+        run = start_race(relay, "carol", "dave", "--start-in", "10s", "--abandon-after", "5s")
+        start = count(c, "SELECT start_at FROM relay.runs WHERE id = %s", run)
+        while count(c, "SELECT now()") < start:
+            time.sleep(0.2)
+        snapshot(d, run, "dave", 1, 12.0, 4.0)
+        snapshot(c, run, "carol", 1, 14.0, 4.0)
+        time.sleep(0.6)
+        snapshot(c, run, "carol", 2, 30.0, 9.0)
+        c.execute("SELECT relay.finish(%s, 30.0, 9.0, 9.0)", (run,))
+        deadline = time.time() + 20
+        while count(d, "SELECT state FROM relay.runs WHERE id = %s", run) == "accepted":
+            assert time.time() < deadline, "the relay never abandoned the silent runner"
+            threads = [threading.Thread(target=lambda r=r: relay.connect(r).execute("SELECT relay.sweep()"))
+                       for r in ("carol", "dave", "carol")]
+            [t.start() for t in threads]
+            [t.join() for t in threads]
+            time.sleep(0.5)
+        events = c.execute("SELECT kind, runner::text, body FROM relay.events WHERE run_id = %s AND kind IN "
+                           "('abandoned', 'result') ORDER BY id", (run,)).fetchall()
+        assert [(k, r) for k, r, _ in events] == [("abandoned", "dave"), ("result", "carol")], events
+        assert events[0][2]["distance_m"] == 12.0, events[0]
+        state, winner = c.execute("SELECT state, winner::text FROM relay.runs WHERE id = %s", (run,)).fetchone()
+        assert (state, winner) == ("complete", "carol"), (state, winner)
+
+
+def test_migrations(relay):
+    """Migrating again applies nothing; a migration changed after it was applied is refused."""
+    out = subprocess.run([PHONE, "relay", "migrate", "--admin-url", relay.admin_url], capture_output=True, text=True)
+    assert out.returncode == 0 and "nothing to apply" in out.stdout, out.stdout + out.stderr
+    with relay.admin() as admin:
+        admin.execute("UPDATE public.relay_migrations SET sha256 = 'edited' WHERE version = 1")
+        out = subprocess.run([PHONE, "relay", "migrate", "--admin-url", relay.admin_url], capture_output=True,
+                             text=True)
+        assert out.returncode == 65 and "was changed after the relay applied it" in out.stderr, out.stderr
+        admin.execute("UPDATE public.relay_migrations SET sha256 = %s WHERE version = 1",
+                      (json.loads(json.dumps(sha_of_first_migration())),))
+    out = subprocess.run([PHONE, "relay", "enrol", "--admin-url", relay.admin_url, "Robert'); DROP"],
+                         capture_output=True, text=True)
+    assert out.returncode == 64 and "not a runner's name" in out.stderr, out.stderr
+    out = subprocess.run([PHONE, "relay", "enrol", "--admin-url", relay.admin_url, "relay_admin"],
+                         capture_output=True, text=True)
+    assert out.returncode == 65 and "not a runner" in out.stderr, out.stderr
+
+
+def sha_of_first_migration():
+    import hashlib
+    import glob
+    path = sorted(glob.glob(os.path.join(ROOT, "relay", "migrations", "*.sql")))[0]
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def test_unreachable(relay):
+    """A phone whose relay is down gets a clear error and exit 69, never a hang."""
+    config = relay.config("alice") + ".down"
+    with open(relay.config("alice")) as f, open(config, "w") as g:
+        g.write(f.read().replace(f"port = {relay.port}", f"port = {free_port()}"))
+    started = time.time()
+    out = subprocess.run([PHONE, "race", "list", "--config", config], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 69 and "cannot reach the relay at localhost" in out.stderr, out.stderr
+    assert time.time() - started < 15
+
+
+def main():
+    tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable]
+    only = sys.argv[1:]
+    relay = Relay()
+    failed = 0
+    try:
+        for test in tests:
+            if only and test.__name__ not in only:
+                continue
+            started = time.time()
+            try:
+                test(relay)
+                print(f"ok    {test.__name__} ({time.time() - started:.1f} s): {test.__doc__.splitlines()[0]}")
+            except Exception:
+                failed += 1
+                print(f"FAIL  {test.__name__}")
+                traceback.print_exc()
+    finally:
+        relay.stop()
+    print(f"relay contract: {len(tests) - failed if not only else len(only) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

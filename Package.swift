@@ -180,6 +180,17 @@ let package = Package(
             ],
             path: "Sources/Race/RelayClient"
         ),
+        // RelayPump/: the phone's link to the relay, a service beside the phone server: the runner's
+        // race messages out of the inbox's queue, the partner's and the relay's into it.
+        .target(
+            name: "RelayPump",
+            dependencies: [
+                "RelayClient", "RelayContract", "PhoneServer", "Reconnection",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Race/RelayPump"
+        ),
         // The phone link's home (Sources/PhoneLink): its layers, one folder each.
         // Contract/: the wire's Swift, generated once from proto/wearbridge/link/v1/link.proto
         // (scripts/generate-proto.sh) and committed, so no build runs protoc.
@@ -260,7 +271,7 @@ let package = Package(
             name: "wearbridge-phone",
             dependencies: [
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
-                "RelayClient", "RelayContract", "TOMLConfig",
+                "RelayClient", "RelayContract", "RelayPump", "TOMLConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

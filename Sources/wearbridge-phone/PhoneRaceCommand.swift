@@ -14,6 +14,7 @@ struct PhoneRaceCommand: AsyncParsableCommand {
         abstract: "Race a partner elsewhere through the relay: invite, answer, follow, look back.",
         subcommands: [
             Invite.self, List.self, Accept.self, Decline.self, Cancel.self, Show.self, History.self, Rematch.self,
+            PhoneRaceStatusCommand.self,
         ]
     )
 
@@ -231,5 +232,61 @@ private func print(runs: [RelayRun], json: Bool, empty: String) {
         Output.line(empty)
     } else {
         for run in runs { Output.line(RaceText.line(run)) }
+    }
+}
+
+/// `wearbridge-phone race status`: what this phone holds about its races, without the relay: the
+/// partner's newest figures and their age, the partner's events, what waits to go to the relay and
+/// what the relay refused.
+struct PhoneRaceStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "This phone's races as it holds them: the partner's newest figures, events, queue, refusals."
+    )
+    @OptionGroup var options: PhoneConfigOptions
+    @Flag(help: "One JSON object per race.") var json = false
+
+    func run() throws {
+        let inbox = try options.inbox()
+        let now = Date().timeIntervalSince1970
+        let refusals = try inbox.relayRefusals()
+        let races = try inbox.relayRaces()
+        if races.isEmpty, !json { Output.line("no races on this phone yet") }
+        for race in races {
+            let items = try inbox.partnerItems(run: race.run)
+            let snapshot = items.first { $0.source == "message" && $0.messageClass == "snapshot" }
+            let messages = items.filter { $0.source == "message" && $0.messageClass != "snapshot" }
+            let events = items.filter { $0.source == "event" }
+            var object: [String: Any] = [
+                "run": race.run, "partner": race.partner, "state": race.state, "wearable": race.wearable,
+                "session": race.session ?? NSNull(), "queued": try inbox.relayOutbox(run: race.run).count,
+                "message_mark": race.messageMark, "event_mark": race.eventMark,
+                "partner_messages": messages.map { ["seq": $0.key, "kind": $0.kind] },
+                "events": events.map { ["id": $0.key, "kind": $0.kind, "runner": $0.runner ?? ""] as [String: Any] },
+                "refused": refusals.filter { $0.run == race.run }.map {
+                    ["seq": $0.seq, "kind": $0.kind, "code": $0.code, "message": $0.message]
+                },
+            ]
+            if let snapshot {
+                object["partner_snapshot"] = [
+                    "seq": snapshot.key, "distance_m": snapshot.distance ?? NSNull(),
+                    "elapsed_s": snapshot.elapsed ?? NSNull(), "paused": snapshot.paused,
+                    "age_s": ((now - snapshot.at) * 10).rounded() / 10,
+                ]
+            }
+            if json {
+                Output.line(Output.json(object))
+            } else {
+                var line = "\(race.run) \(race.state) with \(race.partner)"
+                if let snapshot, let distance = snapshot.distance {
+                    line += String(format: "; partner at %.1f m", distance)
+                    if snapshot.paused { line += " (paused)" }
+                    line += String(format: ", %.1f s ago", now - snapshot.at)
+                }
+                line += "; \(messages.count) partner events, \(events.count) relay events"
+                line += ", \(object["queued"] ?? 0) queued, \(refusals.filter { $0.run == race.run }.count) refused"
+                Output.line(line)
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Identity
 import Logging
 import PhoneServer
+import RelayPump
 import ServiceLifecycle
 
 /// `wearbridge-phone run`: the server, as systemd starts it.
@@ -38,9 +39,35 @@ struct PhoneRunCommand: AsyncParsableCommand {
             logger.warning("no [[wearable]] is configured: every wearable will be refused")
         }
         let server = PhoneServer(config: config, identity: identity, inbox: inbox, logger: logger)
+        var services: [any Service] = [server]
+        if let relay = config.relay {
+            guard let wearable = relay.wearable ?? (config.wearables.count == 1 ? config.wearables[0].name : nil) else {
+                logger.critical(
+                    "[relay] needs `wearable = NAME` when more or fewer than one [[wearable]] is configured"
+                )
+                throw ExitCode(78)
+            }
+            services.append(
+                RelayPump(
+                    endpoint: .runner(
+                        host: relay.host,
+                        port: relay.port,
+                        database: relay.database,
+                        name: relay.runner,
+                        caFile: relay.caFile,
+                        certificateFile: relay.certificateFile,
+                        keyFile: relay.keyFile
+                    ),
+                    wearable: wearable,
+                    inbox: inbox,
+                    counters: RelayCounters(),
+                    logger: logger
+                )
+            )
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [server],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -333,8 +333,169 @@ def test_unreachable(relay):
     assert time.time() - started < 15
 
 
+def shift_nmea(source, target, first_fix_at):
+    """The recording with every time and date moved so that its first fix is at `first_fix_at`
+    (Unix s), checksums recomputed: a wearable's GPS time is then the relay's time, as outdoors."""
+    import datetime
+    lines = open(source).read().splitlines()
+    first = next(l for l in lines if l.startswith("$GPRMC"))
+    f = first.split(",")
+    base = datetime.datetime.strptime(f[9] + f[1], "%d%m%y%H%M%S.%f").replace(tzinfo=datetime.timezone.utc)
+    delta = datetime.datetime.fromtimestamp(first_fix_at, datetime.timezone.utc) - base
+    day = base.strftime("%d%m%y")
+    out = []
+    for line in lines:
+        body = line[1:line.index("*")] if "*" in line else line[1:]
+        fields = body.split(",")
+        kind = fields[0][2:]
+        if kind in ("RMC", "GGA", "GST") and fields[1]:
+            date = fields[9] if kind == "RMC" else day
+            moment = datetime.datetime.strptime(date + fields[1], "%d%m%y%H%M%S.%f").replace(
+                tzinfo=datetime.timezone.utc) + delta
+            fields[1] = moment.strftime("%H%M%S.") + f"{moment.microsecond // 10000:02d}"
+            if kind == "RMC":
+                day = fields[9]
+                fields[9] = moment.strftime("%d%m%y")
+        body = ",".join(fields)
+        checksum = 0
+        for char in body:
+            checksum ^= ord(char)
+        out.append(f"${body}*{checksum:02X}")
+    with open(target, "w") as f:
+        f.write("\r\n".join(out) + "\r\n")
+
+
+def test_phone_pump(relay):
+    """A real wearable (gpsd fed by gpsfake, its recording moved to the race's start) races through
+    its real phone against a participant written in Python from the README's SQL. The phone is
+    killed -9 and the relay stopped hard mid-race; afterwards the wearable's race events are at the
+    relay once each, in order, its start offset is reported, its final figures are its data log's,
+    and the phone holds the partner's events and the relay's, once each, with the partner's newest
+    snapshot."""
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
+    import harness
+    setup = harness.Setup()
+    tls = relay.tls
+    setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\n'
+                                   f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/alice.crt"\nkey = "{tls}/alice.key"\n')
+    try:
+        with relay.connect("bob") as b:
+            run = start_race(relay, "alice", "bob", "--start-in", "12s", "--distance", "400m")
+            start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+            recording = os.path.join(setup.dir, "shifted.nmea")
+            shift_nmea(harness.RECORDING, recording, start_at)
+            phone = setup.phone()
+            wearable = setup.wearable()
+            while time.time() < start_at - 1:
+                time.sleep(0.1)
+            setup.gpsfake(cycle="0.25", recording=recording)
+            bob_seq, bob_critical = 0, []
+
+            def bob_says(kind="snapshot", critical=False, paused=False):
+                nonlocal bob_seq
+                bob_seq += 1
+                elapsed = max(0.0, time.time() - start_at)
+                if b.closed:
+                    return  # the relay is down: this snapshot is lost, the next has the next seq
+                b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, paused) "
+                          "VALUES (%s, 'bob', %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                          (run, bob_seq, "critical" if critical else "snapshot", kind, 3.1 * elapsed, elapsed, paused))
+                if critical:
+                    bob_critical.append((bob_seq, kind))
+
+            b.execute("SELECT relay.report_start(%s, 35)", (run,))
+            faults = {8: "kill phone", 10: "start phone", 14: "stop relay", 17: "start relay"}
+            for second in range(26):
+                time.sleep(max(0.0, start_at + second + 1 - time.time()))
+                bob_says()
+                if second == 5:
+                    bob_says("paused", critical=True, paused=True)
+                if second == 9:
+                    bob_says("resumed", critical=True)
+                fault = faults.get(second)
+                if fault == "kill phone":
+                    harness.kill9(phone)
+                elif fault == "start phone":
+                    phone = setup.phone()
+                elif fault == "stop relay":
+                    b.close()
+                    subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), relay.dir, "--stop", "immediate"],
+                                   check=True, capture_output=True)
+                elif fault == "start relay":
+                    env = dict(os.environ, WEARBRIDGE_PHONE=PHONE)
+                    subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), relay.dir, "--port",
+                                    str(relay.port)], check=True, capture_output=True, env=env)
+                    b = relay.connect("bob")
+            out = harness.run([PHONE, "end", "--config", setup.phone_config, "--timeout", "60"])
+            assert "ACK" in out.stdout, out.stdout
+
+            # The wearable's final figures reach the relay, from its data log.
+            harness.wait_for(lambda: count(b, "SELECT outcome FROM relay.entries WHERE run_id = %s AND "
+                                              "runner = 'alice'", run) == "finished", 60, "alice's finish at the relay")
+            distance, elapsed, moving = setup.wear_query("SELECT distance_m, elapsed_s, moving_s FROM session")[0]
+            final = b.execute("SELECT final_distance_m, final_elapsed_s, final_moving_s, start_offset_ms FROM "
+                              "relay.entries WHERE run_id = %s AND runner = 'alice'", (run,)).fetchone()
+            assert abs(final[0] - distance) < 1e-6 and abs(final[1] - elapsed) < 1e-6, (final, distance, elapsed)
+            # Until the wearable counts down to the instant itself, the offset is when its session
+            # began (autostart on a good fix) against the agreed instant, by GPS time.
+            started_at = setup.wear_query("SELECT started_at FROM session")[0][0]
+            offset = (started_at - start_at) * 1000
+            assert final[3] is not None and abs(final[3] - offset) <= 15, f"start offset {final[3]} ms, {offset:.0f}"
+            print(f"    alice: {distance:.1f} m in {elapsed:.1f} s from her data log; start offset {final[3]} ms")
+
+            # The wearable's race events at the relay: each once, in order, as the phone received them.
+            inbox = sqlite3_rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
+                                 "SELECT kind FROM inbox WHERE kind IN ('session_started', 'session_paused', "
+                                 "'session_resumed', 'split') ORDER BY seq")
+            expected = [{"session_started": "started", "session_paused": "paused", "session_resumed": "resumed",
+                         "split": "split"}[k] for (k,) in inbox]
+            at_relay = [k for (k,) in b.execute("SELECT kind FROM relay.messages WHERE run_id = %s AND "
+                                               "runner = 'alice' AND class = 'critical' ORDER BY seq", (run,))]
+            assert at_relay == expected, (at_relay, expected)
+            snapshots = count(b, "SELECT count(*) FROM relay.messages WHERE run_id = %s AND runner = 'alice' AND "
+                                 "class = 'snapshot'", run)
+            assert snapshots >= 5, f"only {snapshots} snapshots of alice's reached the relay"
+
+            # Bob finishes: the relay decides from both final figures.
+            b.execute("SELECT relay.finish(%s, %s, %s, %s)", (run, 3.1 * 26, 26.0, 25.0))
+            events = [(i, k) for (i, k) in b.execute("SELECT id, kind FROM relay.events WHERE run_id = %s ORDER BY id",
+                                                     (run,))]
+
+            # The phone holds bob's events once each, in order, his newest snapshot, and the relay's events.
+            def phone_has_everything():
+                rows = sqlite3_rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
+                                    "SELECT source, key, kind, class FROM partner_inbox WHERE run = ? ORDER BY source, key",
+                                    (run,))
+                got_critical = [(k, kind) for (src, k, kind, cls) in rows if src == "message" and cls == "critical"]
+                got_events = [(k, kind) for (src, k, kind, cls) in rows if src == "event"]
+                newest = [k for (src, k, kind, cls) in rows if src == "message" and cls == "snapshot"]
+                return got_critical == bob_critical and got_events == events and newest == [bob_newest] and rows
+            bob_newest = count(b, "SELECT max(seq) FROM relay.messages WHERE run_id = %s AND runner = 'bob' AND "
+                                  "class = 'snapshot'", run)
+            harness.wait_for(phone_has_everything, 30, "the phone to hold bob's events, snapshot and the relay's events")
+            status = json.loads(harness.run([PHONE, "race", "status", "--json", "--config", setup.phone_config]).stdout)
+            assert status["refused"] == [] and status["queued"] == 0, status
+            assert status["partner_snapshot"]["seq"] == bob_newest, status
+            log = setup.log("phone.log")
+            assert "race: result" in log, "the phone logs the result"
+            print(f"    the phone holds bob's {len(bob_critical)} events, {len(events)} relay events; "
+                  f"{snapshots} of alice's snapshots at the relay")
+    finally:
+        harness.stop_all()
+
+
+def sqlite3_rows(path, sql, args=()):
+    import sqlite3
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
 def main():
-    tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable]
+    tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable,
+             test_phone_pump]
     only = sys.argv[1:]
     relay = Relay()
     failed = 0

@@ -76,6 +76,7 @@ public final class Inbox: Sendable {
                     """
             )
         }
+        registerRelay(&migrator)
         return migrator
     }
 
@@ -136,6 +137,8 @@ public final class Inbox: Sendable {
                     try Self.answer(answer, at: message.receivedAt, db)
                 }
             }
+            // A race's messages toward the relay are queued with the message itself.
+            try Self.queueForRelay(message, db)
             try db.execute(
                 sql: """
                     INSERT INTO mark (wearable, epoch, mark, snapshot_seq) VALUES (?, ?, ?, ?)

@@ -38,6 +38,8 @@ public struct PhoneConfig: Sendable {
         public var caFile: String
         public var certificateFile: String
         public var keyFile: String
+        /// The wearable whose sessions race; may be left out when only one is configured.
+        public var wearable: String?
     }
 
     public init() {}
@@ -132,7 +134,7 @@ public struct PhoneConfig: Sendable {
         try fields.checkKeys(
             table,
             prefix: "relay.",
-            allowed: ["host", "port", "database", "runner", "ca", "certificate", "key"]
+            allowed: ["host", "port", "database", "runner", "ca", "certificate", "key", "wearable"]
         )
         func required(_ key: String, _ value: String?) throws -> String {
             guard let value, !value.isEmpty else {
@@ -177,6 +179,7 @@ public struct PhoneConfig: Sendable {
             relay.port = port
         }
         if let database = try fields.string(table, "relay.database", "database") { relay.database = database }
+        relay.wearable = try fields.string(table, "relay.wearable", "wearable")
         return relay
     }
 

@@ -40,13 +40,42 @@ public struct RelayConnection: Sendable {
         }
     }
 
+    /// True once the relay or the network closed the connection: a query then would never be answered.
+    public var isClosed: Bool { connection.isClosed }
+
     /// Runs `query` and collects its rows.
     @discardableResult
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        // postgres-nio drops a query written to a closed channel without answering it.
+        guard !connection.isClosed else {
+            throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")
+        }
         do {
             var rows: [PostgresRow] = []
             for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
             return rows
+        } catch {
+            throw RelayError.from(error, place: endpoint.place)
+        }
+    }
+
+    /// Runs `body` while every notification on `channel` calls `wake`; stops listening when it returns.
+    public func listening<Result: Sendable>(
+        on channel: String,
+        wake: @escaping @Sendable () -> Void,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await connection.listen(on: channel) { notifications in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await _ in notifications { wake() }
+                    }
+                    let result = try await body()
+                    group.cancelAll()
+                    return result
+                }
+            }
         } catch {
             throw RelayError.from(error, place: endpoint.place)
         }

@@ -56,6 +56,31 @@ enum RelayRows {
         )
     }
 
+    static let messageColumns = """
+        run_id, runner::text, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body::text, received_at
+        """
+
+    static func message(_ row: PostgresRow) throws -> RelayMessage {
+        let cells = row.makeRandomAccess()
+        let kind = try cells["class"].decode(String.self)
+        guard let messageClass = RelayMessage.Class(rawValue: kind) else {
+            throw RelayError.notFound("the relay reports a message of class \(kind), which this program does not know")
+        }
+        return RelayMessage(
+            runID: try cells["run_id"].decode(UUID.self),
+            runner: try cells["runner"].decode(String.self),
+            seq: try cells["seq"].decode(Int64.self),
+            messageClass: messageClass,
+            kind: try cells["kind"].decode(String.self),
+            distanceMetres: try cells["distance_m"].decode(Double?.self),
+            elapsedSeconds: try cells["elapsed_s"].decode(Double?.self),
+            movingSeconds: try cells["moving_s"].decode(Double?.self),
+            paused: try cells["paused"].decode(Bool.self),
+            body: try cells["body"].decode(String.self),
+            receivedAt: try cells["received_at"].decode(Date?.self)
+        )
+    }
+
     static let eventColumns = "id, run_id, kind, runner::text, body::text, at"
 
     static func event(_ row: PostgresRow) throws -> RelayEvent {

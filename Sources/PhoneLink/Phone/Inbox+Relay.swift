@@ -1,0 +1,343 @@
+import Foundation
+import GRDB
+import PhoneLinkContract
+import PhoneLinkMessages
+
+/// The phone's half of exactly once through the relay. A wearable message that belongs to a race
+/// is queued toward the relay in the same transaction that stores it in the inbox, numbered by the
+/// race's own sequence; the pump deletes a row only after the relay committed it (`ON CONFLICT DO
+/// NOTHING` makes a resend after a crash harmless). The partner's messages and the relay's events
+/// are stored with the marks that say how far they were read, in one transaction, so a restart
+/// resumes without a gap or a repeat.
+extension Inbox {
+    static func registerRelay(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3-relay") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE relay_race (
+                        run TEXT PRIMARY KEY NOT NULL, wearable TEXT NOT NULL, partner TEXT NOT NULL,
+                        start_at REAL NOT NULL, state TEXT NOT NULL, session TEXT,
+                        next_seq INTEGER NOT NULL DEFAULT 1, message_mark INTEGER NOT NULL DEFAULT 0,
+                        event_mark INTEGER NOT NULL DEFAULT 0, started_reported INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE relay_outbox (
+                        run TEXT NOT NULL, seq INTEGER NOT NULL, class TEXT NOT NULL, kind TEXT NOT NULL,
+                        distance_m REAL, elapsed_s REAL, moving_s REAL, paused INTEGER NOT NULL DEFAULT 0,
+                        body TEXT NOT NULL DEFAULT '{}', queued_at REAL NOT NULL,
+                        PRIMARY KEY (run, seq)) WITHOUT ROWID;
+                    CREATE TABLE partner_inbox (
+                        run TEXT NOT NULL, source TEXT NOT NULL, key INTEGER NOT NULL, runner TEXT,
+                        class TEXT NOT NULL, kind TEXT NOT NULL, distance_m REAL, elapsed_s REAL,
+                        paused INTEGER NOT NULL DEFAULT 0, body TEXT NOT NULL, at REAL NOT NULL, received_at REAL NOT NULL,
+                        PRIMARY KEY (run, source, key)) WITHOUT ROWID;
+                    CREATE TABLE relay_refusal (
+                        run TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, code TEXT NOT NULL,
+                        message TEXT NOT NULL, at REAL NOT NULL);
+                    """
+            )
+        }
+    }
+
+    /// A race this phone's runner is in, as the pump last read it from the relay.
+    public struct RelayRace: Sendable, Equatable {
+        public var run: String
+        public var wearable: String
+        public var partner: String
+        /// The agreed start instant (Unix s, the relay's clock).
+        public var startAt: Double
+        public var state: String
+        /// The wearable's session that runs this race, once it started.
+        public var session: String?
+        public var messageMark: Int64
+        public var eventMark: Int64
+        public var startReported: Bool
+    }
+
+    /// Records (or updates the state of) a race the relay says this runner is in.
+    public func bindRace(run: String, wearable: String, partner: String, startAt: Double, state: String) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO relay_race (run, wearable, partner, start_at, state) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (run) DO UPDATE SET state = excluded.state, start_at = excluded.start_at
+                    """,
+                arguments: [run, wearable, partner, startAt, state]
+            )
+        }
+    }
+
+    public func relayRaces() throws -> [RelayRace] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM relay_race ORDER BY start_at").map(Self.race)
+        }
+    }
+
+    static func race(_ row: Row) -> RelayRace {
+        RelayRace(
+            run: row["run"],
+            wearable: row["wearable"],
+            partner: row["partner"],
+            startAt: row["start_at"],
+            state: row["state"],
+            session: row["session"],
+            messageMark: row["message_mark"],
+            eventMark: row["event_mark"],
+            startReported: row["started_reported"]
+        )
+    }
+
+    /// A row queued toward the relay.
+    public struct RelayOutboxRow: Sendable, Equatable {
+        public var run: String
+        public var seq: Int64
+        public var messageClass: String
+        public var kind: String
+        public var distance: Double?
+        public var elapsed: Double?
+        public var moving: Double?
+        public var paused: Bool
+        public var body: String
+    }
+
+    /// What is queued for `run`, in order.
+    public func relayOutbox(run: String) throws -> [RelayOutboxRow] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM relay_outbox WHERE run = ? ORDER BY seq", arguments: [run]).map {
+                RelayOutboxRow(
+                    run: $0["run"],
+                    seq: $0["seq"],
+                    messageClass: $0["class"],
+                    kind: $0["kind"],
+                    distance: $0["distance_m"],
+                    elapsed: $0["elapsed_s"],
+                    moving: $0["moving_s"],
+                    paused: $0["paused"],
+                    body: $0["body"]
+                )
+            }
+        }
+    }
+
+    /// The relay committed the row (or refused it for good: `refusal` is logged with it).
+    public func relayDone(
+        run: String,
+        seq: Int64,
+        refusal: (code: String, message: String)? = nil,
+        at time: Double
+    )
+        async throws
+    {
+        try await pool.write { db in
+            if let refusal {
+                try db.execute(
+                    sql: """
+                        INSERT INTO relay_refusal (run, seq, kind, code, message, at)
+                        SELECT run, seq, kind, ?, ?, ? FROM relay_outbox WHERE run = ? AND seq = ?
+                        """,
+                    arguments: [refusal.code, refusal.message, time, run, seq]
+                )
+            }
+            try db.execute(sql: "DELETE FROM relay_outbox WHERE run = ? AND seq = ?", arguments: [run, seq])
+        }
+    }
+
+    public func relayStartReported(run: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE relay_race SET started_reported = 1 WHERE run = ?", arguments: [run])
+        }
+    }
+
+    /// Refusals the relay gave, newest last (for `race status` and the tests).
+    public func relayRefusals() throws -> [(run: String, seq: Int64, kind: String, code: String, message: String)] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM relay_refusal ORDER BY rowid").map {
+                ($0["run"], $0["seq"], $0["kind"], $0["code"], $0["message"])
+            }
+        }
+    }
+
+    /// One item read from the relay about the partner: a message of theirs (`message`, keyed by their
+    /// seq) or a relay event (`event`, keyed by its id).
+    public struct PartnerItem: Sendable, Equatable {
+        public var source: String
+        public var key: Int64
+        public var runner: String?
+        public var messageClass: String
+        public var kind: String
+        public var distance: Double?
+        public var elapsed: Double?
+        public var paused: Bool
+        public var body: String
+        public var at: Double
+
+        public init(
+            source: String,
+            key: Int64,
+            runner: String?,
+            messageClass: String,
+            kind: String,
+            distance: Double?,
+            elapsed: Double?,
+            paused: Bool,
+            body: String,
+            at: Double
+        ) {
+            self.source = source
+            self.key = key
+            self.runner = runner
+            self.messageClass = messageClass
+            self.kind = kind
+            self.distance = distance
+            self.elapsed = elapsed
+            self.paused = paused
+            self.body = body
+            self.at = at
+        }
+    }
+
+    /// Stores what was read from the relay and moves the marks past it, in one transaction. The
+    /// partner's newest snapshot replaces the one held (newest wins) without moving the message mark.
+    public func commitPartner(run: String, items: [PartnerItem], receivedAt: Double) async throws {
+        try await pool.write { db in
+            for item in items {
+                if item.messageClass == "snapshot" {
+                    let newest =
+                        try Int64.fetchOne(
+                            db,
+                            sql: """
+                                SELECT max(key) FROM partner_inbox WHERE run = ? AND source = 'message' AND class = 'snapshot'
+                                """,
+                            arguments: [run]
+                        ) ?? 0
+                    guard item.key > newest else { continue }
+                    try db.execute(
+                        sql: "DELETE FROM partner_inbox WHERE run = ? AND source = 'message' AND class = 'snapshot'",
+                        arguments: [run]
+                    )
+                }
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO partner_inbox (run, source, key, runner, class, kind, distance_m, elapsed_s,
+                            paused, body, at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        run, item.source, item.key, item.runner, item.messageClass, item.kind, item.distance,
+                        item.elapsed, item.paused, item.body, item.at, receivedAt,
+                    ]
+                )
+                if item.source == "event" {
+                    try db.execute(
+                        sql: "UPDATE relay_race SET event_mark = max(event_mark, ?) WHERE run = ?",
+                        arguments: [item.key, run]
+                    )
+                } else if item.messageClass != "snapshot" {
+                    try db.execute(
+                        sql: "UPDATE relay_race SET message_mark = max(message_mark, ?) WHERE run = ?",
+                        arguments: [item.key, run]
+                    )
+                }
+            }
+        }
+    }
+
+    /// Everything read about the partner of `run`, in the order it was stored.
+    public func partnerItems(run: String) throws -> [PartnerItem] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM partner_inbox WHERE run = ? ORDER BY source, key",
+                arguments: [run]
+            ).map {
+                PartnerItem(
+                    source: $0["source"],
+                    key: $0["key"],
+                    runner: $0["runner"],
+                    messageClass: $0["class"],
+                    kind: $0["kind"],
+                    distance: $0["distance_m"],
+                    elapsed: $0["elapsed_s"],
+                    paused: $0["paused"],
+                    body: $0["body"],
+                    at: $0["at"]
+                )
+            }
+        }
+    }
+
+    /// Queues a stored wearable message toward the relay when it belongs to a race (called inside
+    /// `commit`'s transaction). A session that starts near a race's start instant becomes that
+    /// race's session; a queued snapshot replaces any older one not yet sent (newest wins).
+    static func queueForRelay(_ message: InboxMessage, _ db: Database) throws {
+        guard let session = message.session else { return }
+        guard
+            let race = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT run, session, start_at, next_seq FROM relay_race
+                    WHERE wearable = ? AND state = 'accepted' AND (session = ? OR (session IS NULL AND ? = 'session_started'))
+                    ORDER BY start_at LIMIT 1
+                    """,
+                arguments: [message.wearable, session, message.kind.rawValue]
+            )
+        else { return }
+        let run: String = race["run"]
+        let startAt: Double = race["start_at"]
+        var seq: Int64 = race["next_seq"]
+        let payload = try Wearbridge_Link_V1_Payload(serializedBytes: message.payload)
+        var row:
+            (
+                class: String, kind: String, distance: Double?, elapsed: Double?, moving: Double?, paused: Bool,
+                body: String
+            )
+        switch payload.kind {
+        case .sessionStarted(let started):
+            // Only a session started within two minutes of the agreed instant runs the race.
+            let startedAt = Double(started.startedAtMs) / 1000
+            guard race["session"] as String? == nil, abs(startedAt - startAt) <= 120 else { return }
+            try db.execute(sql: "UPDATE relay_race SET session = ? WHERE run = ?", arguments: [session, run])
+            let offset = Int(((startedAt - startAt) * 1000).rounded())
+            row = ("critical", "started", nil, nil, nil, false, #"{"start_offset_ms":\#(offset)}"#)
+        case .snapshot(let snapshot):
+            let paused = snapshot.state == .paused || snapshot.state == .autoPaused
+            row = (
+                "snapshot", "snapshot", Double(snapshot.distanceDm) / 10, Double(snapshot.elapsedS),
+                Double(snapshot.movingS), paused, "{}"
+            )
+            try db.execute(
+                sql: "DELETE FROM relay_outbox WHERE run = ? AND class = 'snapshot'",
+                arguments: [run]
+            )
+        case .sessionPaused(let paused):
+            row = (
+                "critical", "paused", Double(paused.distanceDm) / 10, Double(paused.elapsedS), nil, true,
+                #"{"auto":\#(paused.auto)}"#
+            )
+        case .sessionResumed(let resumed):
+            row = (
+                "critical", "resumed", Double(resumed.distanceDm) / 10, Double(resumed.elapsedS), nil, false,
+                #"{"auto":\#(resumed.auto)}"#
+            )
+        case .split(let split):
+            row = (
+                "critical", "split", split.distanceM, nil, nil, false,
+                #"{"index":\#(split.index),"duration_s":\#(split.durationS)}"#
+            )
+        case .sessionEnded(let ended):
+            // The final figures from the wearable's own data log: the pump submits them with relay.finish.
+            row = ("critical", "finished", ended.distanceM, ended.elapsedS, ended.movingS, false, "{}")
+        default:
+            return
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO relay_outbox (run, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body, queued_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                run, seq, row.class, row.kind, row.distance, row.elapsed, row.moving, row.paused, row.body,
+                message.receivedAt,
+            ]
+        )
+        seq += 1
+        try db.execute(sql: "UPDATE relay_race SET next_seq = ? WHERE run = ?", arguments: [seq, run])
+    }
+}

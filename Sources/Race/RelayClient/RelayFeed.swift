@@ -1,0 +1,109 @@
+import Foundation
+import PostgresNIO
+import RelayContract
+
+/// What a phone's pump asks of the relay during a race: post its runner's messages (a resend is
+/// harmless), submit the start offset and the final figures, and read the partner's messages and
+/// the relay's events past its marks, the partner's newest snapshot first.
+public struct RelayFeed: Sendable {
+    public let relay: RelayConnection
+
+    public init(_ relay: RelayConnection) {
+        self.relay = relay
+    }
+
+    /// Races this runner is in that are accepted or ended since `since` (so their end is seen).
+    public func races() async throws -> [RelayRun] {
+        try await relay.rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(RelayRows.runColumns) FROM relay.my_runs
+                    WHERE state = 'accepted' OR (start_at IS NOT NULL AND ended_at > now() - interval '1 day')
+                    ORDER BY start_at
+                    """
+            )
+        ).map(RelayRows.run)
+    }
+
+    /// Inserts one of this runner's messages; true if stored now, false if the relay had it already.
+    @discardableResult
+    public func post(_ message: RelayMessage) async throws -> Bool {
+        let rows = try await relay.rows(
+            """
+            INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body)
+            VALUES (\(message.runID), \(message.runner)::name, \(message.seq), \(message.messageClass.rawValue),
+                \(message.kind), \(message.distanceMetres), \(message.elapsedSeconds), \(message.movingSeconds),
+                \(message.paused), \(message.body)::jsonb)
+            ON CONFLICT DO NOTHING RETURNING seq
+            """
+        )
+        return !rows.isEmpty
+    }
+
+    public func reportStart(_ run: UUID, offsetMilliseconds: Int) async throws {
+        try await relay.rows("SELECT relay.report_start(\(run), \(offsetMilliseconds)::integer)")
+    }
+
+    /// Submits the final figures; returns the run's state after (complete once both have).
+    public func finish(_ run: UUID, distance: Double, elapsed: Double, moving: Double?) async throws -> String {
+        try await relay.rows(
+            "SELECT relay.finish(\(run), \(distance)::float8, \(elapsed)::float8, \(moving)::float8)"
+        )[0].decode(String.self)
+    }
+
+    public func sweep() async throws {
+        try await relay.rows("SELECT relay.sweep()")
+    }
+
+    /// The partner's newest snapshot (what a reconnect fetches before anything else).
+    public func latestSnapshot(_ run: UUID, of runner: String) async throws -> RelayMessage? {
+        try await relay.rows(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(RelayRows.messageColumns) FROM relay.latest_snapshot($1, $2::name)",
+                binds: Self.binds(run, runner)
+            )
+        ).first.map(RelayRows.message)
+    }
+
+    /// The partner's critical and notice messages after `mark`, in order.
+    public func messages(_ run: UUID, of runner: String, after mark: Int64) async throws -> [RelayMessage] {
+        var binds = Self.binds(run, runner)
+        binds.append(mark)
+        return try await relay.rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(RelayRows.messageColumns) FROM relay.messages
+                    WHERE run_id = $1 AND runner = $2::name AND class <> 'snapshot' AND seq > $3 ORDER BY seq LIMIT 500
+                    """,
+                binds: binds
+            )
+        ).map(RelayRows.message)
+    }
+
+    /// The relay's events for `run` after `mark`, in order.
+    public func events(_ run: UUID, after mark: Int64) async throws -> [RelayEvent] {
+        var binds = PostgresBindings()
+        binds.append(run)
+        binds.append(mark)
+        return try await relay.rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(RelayRows.eventColumns) FROM relay.events WHERE run_id = $1 AND id > $2 ORDER BY id LIMIT 500
+                    """,
+                binds: binds
+            )
+        ).map(RelayRows.event)
+    }
+
+    /// The channel the relay notifies `run`'s phones on.
+    public func channel(_ run: UUID) async throws -> String {
+        try await relay.rows("SELECT relay.channel(\(run))")[0].decode(String.self)
+    }
+
+    private static func binds(_ run: UUID, _ runner: String) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(run)
+        binds.append(runner)
+        return binds
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Logging
+import PhoneServer
+import Reconnection
+import RelayClient
+import RelayContract
+import ServiceLifecycle
+
+/// The phone's link to the relay, run beside the phone server: keeps the races this runner is in,
+/// pushes what the wearable said during a race (queued durably by the inbox) and pulls what the
+/// partner said and what the relay decided into the inbox, exactly once each way. Woken by the
+/// relay's NOTIFY and by a half-second tick; every reconnect first fetches the partner's newest
+/// snapshot, then everything past the marks. With the relay down the phone and wearable carry on
+/// and the queue waits.
+public struct RelayPump: Service {
+    public let endpoint: RelayEndpoint
+    /// The wearable whose sessions race (its name in `[[wearable]]`).
+    public let wearable: String
+    public let inbox: Inbox
+    public let counters: RelayCounters
+    let logger: Logger
+
+    public init(endpoint: RelayEndpoint, wearable: String, inbox: Inbox, counters: RelayCounters, logger: Logger) {
+        self.endpoint = endpoint
+        self.wearable = wearable
+        self.inbox = inbox
+        self.counters = counters
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let loop = ReconnectLoop(
+            messages: .init(
+                failed: "cannot reach the relay, retrying",
+                ended: "the relay connection ended, reconnecting"
+            ),
+            peer: ["relay": "\(endpoint.place)"],
+            backoff: ReconnectBackoff(initial: 0.5, cap: 10),
+            logger: logger
+        )
+        await cancelWhenGracefulShutdown {
+            await loop.run {
+                let connected = ConnectedFlag()
+                do {
+                    try await RelayConnection.with(endpoint, logger: logger) { relay in
+                        connected.set()
+                        logger.info("connected to the relay", metadata: ["relay": "\(endpoint.place)"])
+                        try await follow(RelayFeed(relay))
+                    }
+                    return .init(delivered: connected.isSet, reason: "closed")
+                } catch {
+                    return .init(delivered: connected.isSet, reason: "\(error)")
+                }
+            }
+        }
+    }
+
+    /// One connection's life: refresh the races, push and pull for the race under way (listening
+    /// on its channel), and look again every two seconds when there is none.
+    private func follow(_ feed: RelayFeed) async throws {
+        while !Task.isCancelled {
+            try await feed.sweep()
+            let races = try await feed.races()
+            for race in races {
+                guard let startAt = race.startAt else { continue }
+                try await inbox.bindRace(
+                    run: race.id.uuidString.lowercased(),
+                    wearable: wearable,
+                    partner: race.partner,
+                    startAt: startAt.timeIntervalSince1970,
+                    state: race.state.rawValue
+                )
+            }
+            for race in try inbox.relayRaces() {
+                try await push(race, feed)
+                if race.state != "accepted" { try await pull(race, feed) }
+            }
+            if let active = races.first(where: { $0.state == .accepted }) {
+                try await race(active.id, feed)
+            } else {
+                try await Task.sleep(for: .seconds(2))
+            }
+        }
+    }
+
+    /// Follows one race while the relay says it is under way.
+    private func race(_ id: UUID, _ feed: RelayFeed) async throws {
+        let run = id.uuidString.lowercased()
+        let channel = try await feed.channel(id)
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let notified: @Sendable () -> Void = { wake.yield() }
+        try await feed.relay.listening(on: channel, wake: notified) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // The tick; a closed connection ends the race's loop so that the pump reconnects.
+                    while !Task.isCancelled, !feed.relay.isClosed {
+                        try await Task.sleep(for: .milliseconds(500))
+                        wake.yield()
+                    }
+                    wake.finish()
+                }
+                var lastCheck = ContinuousClock.now
+                wake.yield()
+                for await _ in wakes {
+                    guard let race = try inbox.relayRaces().first(where: { $0.run == run }) else { break }
+                    try await pull(race, feed)
+                    try await push(race, feed)
+                    if ContinuousClock.now - lastCheck > .seconds(5) {
+                        lastCheck = ContinuousClock.now
+                        try await feed.sweep()
+                        let state = try await feed.races().first(where: { $0.id == id })?.state
+                        if state != .accepted { break }
+                    }
+                }
+                group.cancelAll()
+            }
+        }
+        if feed.relay.isClosed {
+            throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")
+        }
+    }
+
+    /// Sends what the inbox queued for `race`, in order; a row leaves the queue only once the relay
+    /// has it. A refusal for good is logged, counted and kept in the inbox's refusal table; the rate
+    /// limit only defers.
+    private func push(_ race: Inbox.RelayRace, _ feed: RelayFeed) async throws {
+        guard let id = UUID(uuidString: race.run) else { return }
+        for row in try inbox.relayOutbox(run: race.run) {
+            do {
+                switch row.kind {
+                case "finished":
+                    let state = try await feed.finish(
+                        id,
+                        distance: row.distance ?? 0,
+                        elapsed: row.elapsed ?? 0,
+                        moving: row.moving
+                    )
+                    logger.notice(
+                        "submitted this runner's final figures to the relay",
+                        metadata: ["run": "\(race.run)", "distance_m": "\(row.distance ?? 0)", "race": "\(state)"]
+                    )
+                default:
+                    let message = RelayMessage(
+                        runID: id,
+                        runner: endpoint.user,
+                        seq: row.seq,
+                        messageClass: RelayMessage.Class(rawValue: row.messageClass) ?? .notice,
+                        kind: row.kind,
+                        distanceMetres: row.distance,
+                        elapsedSeconds: row.elapsed,
+                        movingSeconds: row.moving,
+                        paused: row.paused,
+                        body: row.body
+                    )
+                    if try await feed.post(message) { counters.posted.add(1) } else { counters.resent.add(1) }
+                    if row.kind == "started", !race.startReported, let offset = Self.startOffset(row.body) {
+                        try await feed.reportStart(id, offsetMilliseconds: offset)
+                        try await inbox.relayStartReported(run: race.run)
+                    }
+                }
+                try await inbox.relayDone(run: race.run, seq: row.seq, at: Date().timeIntervalSince1970)
+            } catch RelayError.refused(let code, let message) where code == "WB606" {
+                logger.debug("the relay's rate limit defers a snapshot", metadata: ["message": "\(message)"])
+                return
+            } catch RelayError.refused(let code, let message) {
+                counters.refused.add(1)
+                logger.warning(
+                    "the relay refused a message; it is dropped",
+                    metadata: [
+                        "run": "\(race.run)", "seq": "\(row.seq)", "kind": "\(row.kind)", "code": "\(code)",
+                        "reason": "\(message)",
+                    ]
+                )
+                try await inbox.relayDone(
+                    run: race.run,
+                    seq: row.seq,
+                    refusal: (code, message),
+                    at: Date().timeIntervalSince1970
+                )
+            }
+        }
+    }
+
+    /// Reads the partner's newest snapshot, their messages and the relay's events past the marks.
+    private func pull(_ race: Inbox.RelayRace, _ feed: RelayFeed) async throws {
+        guard let id = UUID(uuidString: race.run) else { return }
+        var items: [Inbox.PartnerItem] = []
+        if let snapshot = try await feed.latestSnapshot(id, of: race.partner) { items.append(Self.item(snapshot)) }
+        items += try await feed.messages(id, of: race.partner, after: race.messageMark).map(Self.item)
+        let events = try await feed.events(id, after: race.eventMark)
+        for event in events where event.runner == race.partner || event.kind == .result {
+            logger.notice(
+                "race: \(event.kind.rawValue)",
+                metadata: ["run": "\(race.run)", "runner": "\(event.runner ?? "")", "detail": "\(event.body)"]
+            )
+        }
+        items += events.map {
+            Inbox.PartnerItem(
+                source: "event",
+                key: $0.id,
+                runner: $0.runner,
+                messageClass: "critical",
+                kind: $0.kind.rawValue,
+                distance: nil,
+                elapsed: nil,
+                paused: false,
+                body: $0.body,
+                at: $0.at.timeIntervalSince1970
+            )
+        }
+        guard !items.isEmpty else { return }
+        try await inbox.commitPartner(run: race.run, items: items, receivedAt: Date().timeIntervalSince1970)
+        counters.pulled.add(items.count)
+    }
+
+    static func item(_ message: RelayMessage) -> Inbox.PartnerItem {
+        Inbox.PartnerItem(
+            source: "message",
+            key: message.seq,
+            runner: message.runner,
+            messageClass: message.messageClass.rawValue,
+            kind: message.kind,
+            distance: message.distanceMetres,
+            elapsed: message.elapsedSeconds,
+            paused: message.paused,
+            body: message.body,
+            at: message.receivedAt?.timeIntervalSince1970 ?? 0
+        )
+    }
+
+    static func startOffset(_ body: String) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
+            return nil
+        }
+        return (object["start_offset_ms"] as? NSNumber)?.intValue
+    }
+}

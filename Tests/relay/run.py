@@ -473,7 +473,8 @@ def test_phone_pump(relay):
             bob_newest = count(b, "SELECT max(seq) FROM relay.messages WHERE run_id = %s AND runner = 'bob' AND "
                                   "class = 'snapshot'", run)
             harness.wait_for(phone_has_everything, 30, "the phone to hold bob's events, snapshot and the relay's events")
-            status = json.loads(harness.run([PHONE, "race", "status", "--json", "--config", setup.phone_config]).stdout)
+            lines = harness.run([PHONE, "race", "status", "--json", "--config", setup.phone_config]).stdout
+            status = next(r for r in map(json.loads, lines.splitlines()) if r["run"] == run)
             assert status["refused"] == [] and status["queued"] == 0, status
             assert status["partner_snapshot"]["seq"] == bob_newest, status
             log = setup.log("phone.log")

@@ -316,8 +316,9 @@ let package = Package(
             dependencies: [
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "LineFraming", "Replay", "Harness",
-                "Store", "HeartRate", "SyntheticReceivers",
+                "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -8,7 +8,9 @@ struct Bench: AsyncParsableCommand {
         commandName: "wearbridge-bench",
         abstract:
             "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
-        subcommands: [Accuracy.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self],
+        subcommands: [
+            Accuracy.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self, RelayScale.self,
+        ],
         defaultSubcommand: Accuracy.self
     )
 }

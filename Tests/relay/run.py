@@ -189,25 +189,29 @@ def test_race_and_rules(relay):
                                       (run,)).fetchone()
         assert abs((expires - received).total_seconds() - 10) < 0.01, "a snapshot expires 10 s after it arrived"
 
-        # NOTIFY wakes the partner's phone.
+        # NOTIFY wakes the partner's phone for a critical message and a relay event; snapshots are
+        # polled (not notified, by default: README, "Scale").
         got = []
         with relay.connect("bob") as listener:
             channel = count(listener, "SELECT relay.channel(%s)", run)
             listener.execute(f"LISTEN {channel}")
             time.sleep(0.6)
             snapshot(a, run, "alice", 3, 22, 9)
-            for note in listener.notifies(timeout=5, stop_after=1):
+            a.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s) "
+                      "VALUES (%s, 'alice', 4, 'critical', 'paused', 22, 9)", (run,))
+            a.execute("SELECT relay.report_start(%s, 240)", (run,))
+            for note in listener.notifies(timeout=5, stop_after=2):
                 got.append(note.payload)
-        assert got == ["message alice 3"], got
+        started = count(a, "SELECT max(id) FROM relay.events WHERE run_id = %s", run)
+        assert got == ["message alice 4", f"event {started}"], got
 
         # Start offsets, then the two-phase finish: the last snapshots say bob leads, the final
         # figures from the data logs say alice was faster; the final figures decide.
-        a.execute("SELECT relay.report_start(%s, 240)", (run,))
         b.execute("SELECT relay.report_start(%s, -180)", (run,))
         time.sleep(0.6)
         snapshot(b, run, "bob", 2, 900, 200)
         assert count(a, "SELECT relay.finish(%s, 1002.5, 250.0, 248.0)", run) == "accepted"
-        refused(lambda: snapshot(a, run, "alice", 4, 1003, 251), "WB602", "has ended")
+        refused(lambda: snapshot(a, run, "alice", 5, 1003, 251), "WB602", "has ended")
         refused(lambda: a.execute("SELECT relay.finish(%s, 1010, 260, 250)", (run,)), "WB502", "already ended")
         assert count(a, "SELECT relay.finish(%s, 1002.5, 250.0, 248.0)", run) == "accepted", "a repeat is harmless"
         assert count(b, "SELECT relay.finish(%s, 1000.4, 262.0, 262.0)", run) == "complete"

@@ -28,7 +28,12 @@ CREATE TABLE relay.limits (
     invite_ttl interval NOT NULL DEFAULT '5 minutes',
     abandon_after interval NOT NULL DEFAULT '10 minutes',
     snapshot_interval interval NOT NULL DEFAULT '500 milliseconds',
-    snapshot_ttl interval NOT NULL DEFAULT '10 seconds'
+    snapshot_ttl interval NOT NULL DEFAULT '10 seconds',
+    -- NOTIFY for every snapshot too, or (the default) only for critical and notice messages and
+    -- events, phones polling the partner's newest snapshot twice a second. Every transaction that
+    -- carries a NOTIFY queues on one lock at commit; at 1000 snapshots a second on one server that
+    -- queue is the relay's limit (scripts/bench-relay.sh; README, "Scale").
+    notify_snapshots boolean NOT NULL DEFAULT false
 );
 INSERT INTO relay.limits DEFAULT VALUES;
 
@@ -458,7 +463,9 @@ BEGIN
         last_distance_m = coalesce(NEW.distance_m, last_distance_m),
         last_elapsed_s = coalesce(NEW.elapsed_s, last_elapsed_s)
     WHERE run_id = NEW.run_id AND runner = NEW.runner;
-    PERFORM pg_notify(relay.channel(NEW.run_id), 'message ' || NEW.runner || ' ' || NEW.seq);
+    IF NEW.class <> 'snapshot' OR lim.notify_snapshots THEN
+        PERFORM pg_notify(relay.channel(NEW.run_id), 'message ' || NEW.runner || ' ' || NEW.seq);
+    END IF;
     RETURN NEW;
 END
 $$;

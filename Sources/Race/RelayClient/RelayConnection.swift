@@ -10,18 +10,19 @@ public struct RelayConnection: Sendable {
     let connection: PostgresConnection
     let logger: Logger
 
-    /// Connects, runs `body`, closes.
+    /// Connects, runs `body`, closes. Without a `group` the connection has an event loop of its own.
     public static func with<Result: Sendable>(
         _ endpoint: RelayEndpoint,
+        group: (any EventLoopGroup)? = nil,
         logger: Logger,
         _ body: (RelayConnection) async throws -> Result
     ) async throws -> Result {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { group.shutdownGracefully { _ in } }
+        let loops: any EventLoopGroup = group ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { if group == nil { loops.shutdownGracefully { _ in } } }
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
-                on: group.any(),
+                on: loops.any(),
                 configuration: try endpoint.configuration(),
                 id: 1,
                 logger: logger
@@ -45,7 +46,7 @@ public struct RelayConnection: Sendable {
 
     /// Runs `query` and collects its rows.
     @discardableResult
-    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         // postgres-nio drops a query written to a closed channel without answering it.
         guard !connection.isClosed else {
             throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")

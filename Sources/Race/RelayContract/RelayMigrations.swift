@@ -7,7 +7,7 @@ extension RelayMigration {
         RelayMigration(
             version: 1,
             name: "relay",
-            sha256: "00856ef7f42ede648f274fe62248b09f35b22868772e1c0af768a88954702637",
+            sha256: "1efeb7695494ef389c740c325d0204daaf9dfc71e277de1f633e87be1f9193df",
             sql: #"""
             -- wearbridge relay, migration 1: the runs, their entries, the runners' messages and the relay's own
             -- events. This file is the contract between phones: another app joins a race with SQL alone
@@ -39,7 +39,12 @@ extension RelayMigration {
                 invite_ttl interval NOT NULL DEFAULT '5 minutes',
                 abandon_after interval NOT NULL DEFAULT '10 minutes',
                 snapshot_interval interval NOT NULL DEFAULT '500 milliseconds',
-                snapshot_ttl interval NOT NULL DEFAULT '10 seconds'
+                snapshot_ttl interval NOT NULL DEFAULT '10 seconds',
+                -- NOTIFY for every snapshot too, or (the default) only for critical and notice messages and
+                -- events, phones polling the partner's newest snapshot twice a second. Every transaction that
+                -- carries a NOTIFY queues on one lock at commit; at 1000 snapshots a second on one server that
+                -- queue is the relay's limit (scripts/bench-relay.sh; README, "Scale").
+                notify_snapshots boolean NOT NULL DEFAULT false
             );
             INSERT INTO relay.limits DEFAULT VALUES;
 
@@ -469,7 +474,9 @@ extension RelayMigration {
                     last_distance_m = coalesce(NEW.distance_m, last_distance_m),
                     last_elapsed_s = coalesce(NEW.elapsed_s, last_elapsed_s)
                 WHERE run_id = NEW.run_id AND runner = NEW.runner;
-                PERFORM pg_notify(relay.channel(NEW.run_id), 'message ' || NEW.runner || ' ' || NEW.seq);
+                IF NEW.class <> 'snapshot' OR lim.notify_snapshots THEN
+                    PERFORM pg_notify(relay.channel(NEW.run_id), 'message ' || NEW.runner || ' ' || NEW.seq);
+                END IF;
                 RETURN NEW;
             END
             $$;

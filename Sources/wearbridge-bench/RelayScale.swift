@@ -8,7 +8,7 @@ import Synchronization
 
 /// `wearbridge-bench relay-scale`: one PostgreSQL relay under many simultaneous races. Simulated
 /// runners (not full phones), each on its own TLS connection, post a snapshot a second; each is
-/// woken by its race's NOTIFY (or polls once a second with `--poll-snapshots`) and fetches the
+/// woken by its race's NOTIFY (or polls twice a second with `--poll-snapshots`) and fetches the
 /// partner's newest snapshot, as a phone's pump does. Prints sustained inserts per second, the
 /// insert's round trip and the relay leg (a runner's commit to the partner holding it) at p50 and
 /// p99, the relay's CPU, and rows and bytes per runner per hour. scripts/bench-relay.sh runs it.
@@ -29,7 +29,7 @@ struct RelayScale: AsyncParsableCommand {
     @Option var races = 500
     @Option var seconds = 60.0
     @Option(help: "Runner names are PREFIX0001...; a fresh prefix for each run on one cluster.") var prefix = "r"
-    @Flag(name: .customLong("poll-snapshots"), help: "No NOTIFY for snapshots: the partner polls once a second.")
+    @Flag(name: .customLong("poll-snapshots"), help: "No NOTIFY for snapshots: the partner polls twice a second.")
     var pollSnapshots = false
 
     func run() async throws {
@@ -213,6 +213,16 @@ struct RelayScale: AsyncParsableCommand {
         let notified: @Sendable () -> Void = { wake.yield() }
         try await relay.listening(on: channel, wake: notified) {
             try await withThrowingTaskGroup(of: Void.self) { group in
+                if pollSnapshots {
+                    // The pump's tick: the partner's newest snapshot is read twice a second.
+                    group.addTask {
+                        try await Task.sleep(until: start + .milliseconds(Int.random(in: 0..<500)))
+                        while ContinuousClock.now < end {
+                            wake.yield()
+                            try await Task.sleep(for: .milliseconds(500))
+                        }
+                    }
+                }
                 group.addTask {
                     // Evenly spread over the second, as independent phones are.
                     try await Task.sleep(until: start + .milliseconds(Int.random(in: 0..<1000)))
@@ -240,7 +250,6 @@ struct RelayScale: AsyncParsableCommand {
                         } catch RelayError.refused {
                             shared.samples.withLock { $0.refused += 1 }
                         }
-                        if pollSnapshots { wake.yield() }
                         tick += .seconds(1)
                         try await Task.sleep(until: tick)
                     }

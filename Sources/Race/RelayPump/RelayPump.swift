@@ -71,9 +71,12 @@ public struct RelayPump: Service {
                     state: race.state.rawValue
                 )
             }
+            // What is left to send (a finish after a cut) and, for races that ended lately, what the
+            // relay decided; races long over are not read again.
+            let recent = Set(races.map { $0.id.uuidString.lowercased() })
             for race in try inbox.relayRaces() {
                 try await push(race, feed)
-                if race.state != "accepted" { try await pull(race, feed) }
+                if race.state != "accepted", recent.contains(race.run) { try await pull(race, feed) }
             }
             if let active = races.first(where: { $0.state == .accepted }) {
                 try await race(active.id, feed)

@@ -255,7 +255,7 @@ let package = Package(
                 "TOMLConfig",
                 "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
-                "HeartRate",
+                "HeartRate", "RelayContract",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),

@@ -125,10 +125,9 @@ struct DaemonBench: ParsableCommand {
         }
         latencies.sort()
         guard !latencies.isEmpty else { throw HarnessError("no latency samples") }
-        func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         StandardOutput.line(
-            "  latency gpsd TPV written -> fix in the core (\(latencies.count) epochs): p50 \(fmt(percentile(0.5) * 1000, 1)) ms,"
-                + " p99 \(fmt(percentile(0.99) * 1000, 1)) ms, max \(fmt(latencies.last! * 1000, 1)) ms"
+            "  latency gpsd TPV written -> fix in the core (\(latencies.count) epochs): p50 \(fmt(latencies.percentile(0.5) * 1000, 1)) ms,"
+                + " p99 \(fmt(latencies.percentile(0.99) * 1000, 1)) ms, max \(fmt(latencies.last! * 1000, 1)) ms"
         )
     }
 

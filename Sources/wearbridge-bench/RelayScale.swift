@@ -120,11 +120,6 @@ struct RelayScale: AsyncParsableCommand {
         }
         let samples = shared.samples.withLock { $0 }
         let perRow = rows > 0 ? Double(bytes) / Double(rows) : .nan
-        func percentile(_ values: [Double], _ p: Double) -> Double {
-            guard !values.isEmpty else { return .nan }
-            let sorted = values.sorted()
-            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-        }
         let mode = pollSnapshots ? "snapshots polled (NOTIFY for critical only)" : "every snapshot notified"
         print(
             "relay-scale: \(races) races (\(races * 2) runners), \(Int(seconds)) s, \(mode); \(Int((ContinuousClock.now - setup).components.seconds)) s wall in all"
@@ -135,15 +130,15 @@ struct RelayScale: AsyncParsableCommand {
         print(
             String(
                 format: "  insert round trip      p50 %.2f ms  p99 %.2f ms",
-                percentile(samples.insert, 0.5),
-                percentile(samples.insert, 0.99)
+                samples.insert.percentile(0.5),
+                samples.insert.percentile(0.99)
             )
         )
         print(
             String(
                 format: "  relay leg              p50 %.2f ms  p99 %.2f ms  (%d samples: commit -> partner holds it)",
-                percentile(samples.leg, 0.5),
-                percentile(samples.leg, 0.99),
+                samples.leg.percentile(0.5),
+                samples.leg.percentile(0.99),
                 samples.leg.count
             )
         )
@@ -169,10 +164,10 @@ struct RelayScale: AsyncParsableCommand {
                 stalled,
                 races,
                 Double(samples.inserts) / seconds,
-                percentile(samples.insert, 0.5),
-                percentile(samples.insert, 0.99),
-                percentile(samples.leg, 0.5),
-                percentile(samples.leg, 0.99),
+                samples.insert.percentile(0.5),
+                samples.insert.percentile(0.99),
+                samples.leg.percentile(0.5),
+                samples.leg.percentile(0.99),
                 used / seconds,
                 perRow
             )

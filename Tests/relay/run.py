@@ -401,9 +401,16 @@ def test_phone_pump(relay):
                 elapsed = max(0.0, time.time() - start_at)
                 if b.closed:
                     return  # the relay is down: this snapshot is lost, the next has the next seq
-                b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, paused) "
-                          "VALUES (%s, 'bob', %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                          (run, bob_seq, "critical" if critical else "snapshot", kind, 3.1 * elapsed, elapsed, paused))
+                try:
+                    b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, "
+                              "paused) VALUES (%s, 'bob', %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                              (run, bob_seq, "critical" if critical else "snapshot", kind, 3.1 * elapsed, elapsed,
+                               paused))
+                except psycopg.Error as error:
+                    # A loaded machine can bunch two of Bob's snapshots: the rate limit refuses the
+                    # second, as it would a phone's, and the next one carries newer figures.
+                    if critical or error.diag.sqlstate != "WB606":
+                        raise
                 if critical:
                     bob_critical.append((bob_seq, kind))
 

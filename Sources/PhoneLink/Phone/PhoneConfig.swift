@@ -1,4 +1,5 @@
 import Identity
+import RelayContract
 import TOMLConfig
 import TOMLKit
 
@@ -158,10 +159,7 @@ public struct PhoneConfig: Sendable {
             keyFile: try required("key", fields.absolutePath(table, "relay.key", "key"))
         )
         let runner = relay.runner
-        let nameOK =
-            runner.utf8.count <= 63 && runner.first.map { ("a"..."z").contains($0) } == true
-            && runner.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
-        guard nameOK else {
+        guard RunnerName(runner) != nil else {
             throw ConfigError.badValue(
                 path: fields.path,
                 key: "relay.runner",

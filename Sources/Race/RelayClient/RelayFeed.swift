@@ -52,7 +52,7 @@ public struct RelayFeed: Sendable {
     }
 
     public func sweep() async throws {
-        try await relay.rows("SELECT relay.sweep()")
+        try await RaceDesk(relay).sweep()
     }
 
     /// The partner's newest snapshot (what a reconnect fetches before anything else).

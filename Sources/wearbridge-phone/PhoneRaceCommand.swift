@@ -130,7 +130,7 @@ struct PhoneRaceCommand: AsyncParsableCommand {
                 try await desk.sweep()
                 return try await desk.runs(openOnly: true)
             }
-            print(runs: runs, json: common.json, empty: "no open invites or races")
+            printRuns(runs, json: common.json, empty: "no open invites or races")
         }
     }
 
@@ -140,7 +140,7 @@ struct PhoneRaceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let runs = try await common.desk { try await $0.runs(openOnly: false) }
-            print(runs: runs, json: common.json, empty: "no runs yet")
+            printRuns(runs, json: common.json, empty: "no runs yet")
         }
     }
 
@@ -225,7 +225,7 @@ struct PhoneRaceCommand: AsyncParsableCommand {
     }
 }
 
-private func print(runs: [RelayRun], json: Bool, empty: String) {
+private func printRuns(_ runs: [RelayRun], json: Bool, empty: String) {
     if json {
         for run in runs { Output.line(RaceText.json(run)) }
     } else if runs.isEmpty {

@@ -15,7 +15,6 @@ wakes the partner; migrations applied once and a changed one refused."""
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,15 +25,11 @@ import traceback
 import psycopg
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
+import harness  # noqa: E402  (the phone-link tests' processes, configs and free ports)
 BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
 PHONE = os.path.join(BIN, "wearbridge-phone")
 RUNNERS = ["alice", "bob", "mallory", "carol", "dave"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Relay:
@@ -44,7 +39,7 @@ class Relay:
         os.makedirs("/var/tmp", exist_ok=True)
         self.dir = tempfile.mkdtemp(prefix="wearbridge-relay-", dir="/var/tmp")
         os.chmod(self.dir, 0o755)
-        self.port = free_port()
+        self.port = harness.free_port()
         env = dict(os.environ, WEARBRIDGE_PHONE=PHONE)
         out = subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--port", str(self.port),
                               *RUNNERS], capture_output=True, text=True, env=env, timeout=180)
@@ -330,7 +325,7 @@ def test_unreachable(relay):
     """A phone whose relay is down gets a clear error and exit 69, never a hang."""
     config = relay.config("alice") + ".down"
     with open(relay.config("alice")) as f, open(config, "w") as g:
-        g.write(f.read().replace(f"port = {relay.port}", f"port = {free_port()}"))
+        g.write(f.read().replace(f"port = {relay.port}", f"port = {harness.free_port()}"))
     started = time.time()
     out = subprocess.run([PHONE, "race", "list", "--config", config], capture_output=True, text=True, timeout=60)
     assert out.returncode == 69 and "cannot reach the relay at localhost" in out.stderr, out.stderr
@@ -376,8 +371,6 @@ def test_phone_pump(relay):
     relay once each, in order, its start offset is reported, its final figures are its data log's,
     and the phone holds the partner's events and the relay's, once each, with the partner's newest
     snapshot."""
-    sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
-    import harness
     setup = harness.Setup()
     tls = relay.tls
     setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\n'

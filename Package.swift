@@ -30,12 +30,12 @@ let package = Package(
         .target(name: "TrackCore"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
-        .target(name: "SessionCore", dependencies: ["TrackCore", "HeartRate"]),
+        .target(name: "SessionCore", dependencies: ["TrackCore", "HeartRate", "RaceCore"]),
         // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
         // write queue and what it asks of the store.
         .target(
             name: "Engine",
-            dependencies: ["SessionCore", "TrackCore", "HeartRate", "ATT", "GATT", "PhoneLinkMessages"]
+            dependencies: ["SessionCore", "TrackCore", "HeartRate", "ATT", "GATT", "PhoneLinkMessages", "RaceCore"]
         ),
         // Hex text to bytes and back, in the forms field tools and captures write it.
         .target(name: "HexCoding"),
@@ -59,7 +59,7 @@ let package = Package(
         ),
         // Pure: which audio cues a session earns (typed news and time in, cues out), their queue
         // (priority, freshness, replacement, one at a time) and their words in any catalog.
-        .target(name: "Cues", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),
+        .target(name: "Cues", dependencies: ["SessionCore", "TrackCore", "HeartRate", "RaceCore"]),
         // The cue catalogs: English and German built in (embedded from catalogs/*.toml), more
         // languages from a directory of the same files, no code.
         .target(
@@ -122,7 +122,7 @@ let package = Package(
             dependencies: [
                 "HexCoding",
                 "PhoneLinkMessages", "Engine",
-                "TrackCore", "SessionCore", "HeartRate", "PhoneLinkWire", "PhoneLinkContract",
+                "TrackCore", "SessionCore", "HeartRate", "PhoneLinkWire", "PhoneLinkContract", "RaceCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -185,7 +185,7 @@ let package = Package(
         .target(
             name: "RelayPump",
             dependencies: [
-                "RelayClient", "RelayContract", "PhoneServer", "Reconnection",
+                "RelayClient", "RelayContract", "PhoneServer", "Reconnection", "SessionCore", "TrackCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -213,7 +213,9 @@ let package = Package(
         // Wire/: typed link messages to and from their protobuf form (the outbox stores them encoded).
         .target(
             name: "PhoneLinkWire",
-            dependencies: ["HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract"],
+            dependencies: [
+                "HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract", "RaceCore",
+            ],
             path: "Sources/PhoneLink/Wire"
         ),
         // Delivery/ (pure): the delivery window, the inbox mark, link health and pending commands,
@@ -331,6 +333,7 @@ let package = Package(
             name: "EngineTests",
             dependencies: [
                 "SyntheticReceivers", "Engine", "PhoneLinkMessages", "SessionCore", "TrackCore", "HeartRate", "ATT",
+                "RaceCore",
             ]
         ),
         .testTarget(

@@ -96,6 +96,21 @@ extension StatusReport {
             storage: Storage(status.storage),
             link: status.link.map {
                 Link(state: $0.state.rawValue, outboxDepth: $0.outboxDepth, oldestCriticalAge: $0.oldestCriticalAge)
+            },
+            race: status.race.map {
+                Race(
+                    run: $0.run,
+                    phase: $0.phase,
+                    startsIn: $0.startsIn,
+                    clock: $0.clock,
+                    partner: $0.partner.partner,
+                    partnerState: $0.partner.state.rawValue,
+                    partnerLink: $0.partner.link.rawValue,
+                    partnerDistance: $0.partner.distanceMetres,
+                    gap: $0.partner.gapMetres,
+                    age: $0.partner.ageSeconds,
+                    leader: $0.partner.leader
+                )
             }
         )
     }

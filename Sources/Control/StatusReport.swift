@@ -74,6 +74,33 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// A virtual race: the countdown, then the partner's figures. Nil when there is none.
+    public struct Race: Sendable, Codable, Equatable {
+        public var run: String
+        public var phase: String
+        public var startsIn: Double?
+        public var clock: String?
+        public var partner: String
+        /// waiting, running, paused, finished or abandoned.
+        public var partnerState: String
+        /// live, stale or lost: from the age of their newest figures.
+        public var partnerLink: String
+        public var partnerDistance: Double?
+        /// Positive when I lead, at equal time since the common start.
+        public var gap: Double?
+        public var age: Double?
+        public var leader: String?
+
+        enum CodingKeys: String, CodingKey {
+            case run, phase, clock, partner, gap, leader
+            case startsIn = "starts_in_s"
+            case partnerState = "partner_state"
+            case partnerLink = "partner_link"
+            case partnerDistance = "partner_distance_m"
+            case age = "partner_age_s"
+        }
+    }
+
     public var state: String
     public var sessionID: String?
     public var activity: String?
@@ -90,6 +117,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// Nil only from a daemon older than the storage figures.
     public var storage: Storage?
     public var link: Link?
+    public var race: Race? = nil
 
     enum CodingKeys: String, CodingKey {
         case state
@@ -107,5 +135,6 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case heartRate = "heart_rate"
         case storage
         case link = "phone_link"
+        case race
     }
 }

@@ -14,6 +14,9 @@ public struct CueCatalog: Sendable, Equatable {
         "gps_lost", "gps_still_lost", "gps_regained",
         "strap_lost", "strap_regained", "contact_lost", "battery_low",
         "link_lost", "link_back",
+        "countdown_in", "countdown_number", "go", "race_cancelled", "lead_taken", "lead_lost",
+        "partner_paused", "partner_resumed", "partner_split", "partner_finished", "partner_abandoned",
+        "partner_lost", "partner_back", "summary_gap_ahead", "summary_gap_behind",
         "pace", "pace_even", "per_kilometre", "per_mile",
     ]
     /// Unit words, each as [singular, plural].
@@ -94,6 +97,14 @@ public struct CueCatalog: Sendable, Equatable {
         case .batteryLow(let percent): parts = [fill("battery_low", ["percent": String(percent)])]
         case .linkLost: parts = [fill("link_lost")]
         case .linkBack: parts = [fill("link_back")]
+        case .countdown(0): parts = [fill("go")]
+        case .countdown(let seconds) where seconds > 5:
+            parts = [fill("countdown_in", ["time": say.duration(Double(seconds))])]
+        case .countdown(let seconds): parts = [fill("countdown_number", ["seconds": String(seconds)])]
+        case .raceCancelled: parts = [fill("race_cancelled")]
+        case .raceLead(let partner, let gap):
+            parts = [fill(gap >= 0 ? "lead_taken" : "lead_lost", ["partner": partner, "distance": say.gap(gap)])]
+        case .partner(let cue): parts = [partner(cue, say)]
         case .say(let text): return text
         }
         return parts.joined(separator: separator) + ending
@@ -110,6 +121,25 @@ public struct CueCatalog: Sendable, Equatable {
         case .heartRate(let bpm): fill("summary_heart_rate", ["heart_rate": String(bpm)])
         case .averageHeartRate(let bpm):
             fill("summary_average_heart_rate", ["heart_rate": say.number(bpm, decimals: 0)])
+        case .gap(let partner, let metres):
+            fill(
+                metres >= 0 ? "summary_gap_ahead" : "summary_gap_behind",
+                ["partner": partner, "distance": say.gap(metres)]
+            )
+        }
+    }
+
+    private func partner(_ cue: PartnerCue, _ say: Phrasing) -> String {
+        switch cue {
+        case .paused(let name): fill("partner_paused", ["partner": name])
+        case .resumed(let name): fill("partner_resumed", ["partner": name])
+        case .split(let name, let index, let seconds):
+            fill("partner_split", ["partner": name, "index": String(index), "time": say.duration(seconds)])
+        case .finished(let name, let elapsed):
+            fill("partner_finished", ["partner": name, "time": say.duration(elapsed)])
+        case .abandoned(let name): fill("partner_abandoned", ["partner": name])
+        case .lost(let name): fill("partner_lost", ["partner": name])
+        case .back(let name): fill("partner_back", ["partner": name])
         }
     }
 

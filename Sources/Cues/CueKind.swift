@@ -18,6 +18,14 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
     case batteryLow = "battery_low"
     case linkLost = "link_lost"
     case linkBack = "link_back"
+    /// A race's countdown and its cancellation.
+    case countdown
+    case raceLead = "race_lead"
+    /// The partner paused, resumed, finished or left the race.
+    case partner
+    case partnerSplit = "partner_split"
+    /// The partner's figures stopped coming, or came back.
+    case partnerLink = "partner_link"
     /// `wearbridge say`: a check of the earpiece.
     case say
 
@@ -32,6 +40,8 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
         case .gpsLost, .gpsRegained: .gps
         case .strapLost, .strapRegained, .contactLost, .batteryLow: .strap
         case .linkLost, .linkBack: .link
+        case .countdown, .raceLead, .partner, .partnerLink: .race
+        case .partnerSplit: .partnerSplits
         case .say: .say
         }
     }
@@ -40,8 +50,10 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
     public var priority: CuePriority {
         switch self {
         case .sessionStarted, .sessionEnded, .paused, .resumed, .autoPaused, .autoResumed, .gpsLost, .gpsRegained,
-            .strapLost, .strapRegained, .contactLost, .batteryLow, .linkLost, .linkBack, .say:
+            .strapLost, .strapRegained, .contactLost, .batteryLow, .linkLost, .linkBack, .say, .countdown:
             .urgent
+        case .raceLead, .partner, .partnerLink: .training
+        case .partnerSplit: .periodic
         case .split, .zone: .training
         case .summary: .periodic
         }
@@ -55,6 +67,7 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
         case .gpsLost, .gpsRegained: "gps"
         case .strapLost, .strapRegained: "strap"
         case .linkLost, .linkBack: "link"
+        case .partnerLink: "partner_link"
         default: rawValue
         }
     }
@@ -79,5 +92,9 @@ public enum CueGroup: String, Sendable, CaseIterable, Codable {
     case gps
     case strap
     case link
+    /// A virtual race: countdown, lead changes, the partner's news.
+    case race
+    /// The partner's splits (off with `kinds` leaving it out).
+    case partnerSplits = "partner_splits"
     case say
 }

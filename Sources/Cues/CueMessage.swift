@@ -20,6 +20,12 @@ public enum CueMessage: Sendable, Equatable {
     case batteryLow(percent: Int)
     case linkLost
     case linkBack
+    /// A race's countdown: seconds to the start; 0 is "go".
+    case countdown(Int)
+    /// The lead changed: `gap` metres, positive when I now lead.
+    case raceLead(partner: String, gap: Double)
+    case partner(PartnerCue)
+    case raceCancelled
     case say(String)
 
     public var kind: CueKind {
@@ -41,6 +47,12 @@ public enum CueMessage: Sendable, Equatable {
         case .batteryLow: .batteryLow
         case .linkLost: .linkLost
         case .linkBack: .linkBack
+        case .countdown: .countdown
+        case .raceLead: .raceLead
+        case .partner(.split): .partnerSplit
+        case .partner(.lost), .partner(.back): .partnerLink
+        case .partner: .partner
+        case .raceCancelled: .countdown
         case .say: .say
         }
     }
@@ -57,6 +69,19 @@ public enum SummaryFigure: Sendable, Equatable {
     case currentPace(Double)
     case heartRate(Int)
     case averageHeartRate(Double)
+    /// In a race: the gap to the partner (m, positive when I lead).
+    case gap(partner: String, metres: Double)
+}
+
+/// What a race partner did, as a cue says it.
+public enum PartnerCue: Sendable, Equatable {
+    case paused(String)
+    case resumed(String)
+    case split(String, index: Int, seconds: Double)
+    case finished(String, elapsed: Double)
+    case abandoned(String)
+    case lost(String)
+    case back(String)
 }
 
 /// A heart-rate zone cue: the zone entered, or where the wearer is against a target zone.

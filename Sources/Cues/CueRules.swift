@@ -1,4 +1,5 @@
 import HeartRate
+import RaceCore
 import SessionCore
 import TrackCore
 
@@ -23,6 +24,9 @@ public struct CueRules: Sendable {
     private var nextSummaryAt: Double?
     private var nextSummaryDistance: Double?
     private var manuallyPaused = false
+    private var partnerLost = Debounce()
+    /// The race partner's name, once a race is armed or followed.
+    private var partnerName = ""
 
     public init(settings: CueSettings) {
         self.settings = settings
@@ -104,6 +108,8 @@ public struct CueRules: Sendable {
             linkLost.set(false, at: now, causedAt: cause)
         case .recovered:
             sessionID = announcement.sessionID
+        case .race(let race):
+            for message in self.race(race, now: now, cause: cause) { cue(message) }
         default:
             break
         }
@@ -205,6 +211,9 @@ public struct CueRules: Sendable {
                 if let bpm = reading.averageHeartRate { figures.append(.averageHeartRate(bpm)) }
             }
         }
+        if let partner = reading.racePartner, let gap = reading.raceGap {
+            figures.append(.gap(partner: partner, metres: gap))
+        }
         return figures
     }
 
@@ -221,11 +230,59 @@ public struct CueRules: Sendable {
         if let due = strapLost.due(at: now, dwell: dwell) { cue(due.state ? .strapLost : .strapRegained, due) }
         if let due = contactLost.due(at: now, dwell: dwell), due.state { cue(.contactLost, due) }
         if let due = linkLost.due(at: now, dwell: dwell) { cue(due.state ? .linkLost : .linkBack, due) }
+        if let due = partnerLost.due(at: now, dwell: dwell) {
+            cue(.partner(due.state ? .lost(partnerName) : .back(partnerName)), due)
+        }
         if let since = gpsLostSince, now - gpsRemindedAt >= settings.gpsReminder {
             gpsRemindedAt = now
             cues.append(
                 Cue(.gpsLost(again: true), causedAt: since, dueAt: now, freshness: settings.freshness(of: .gpsLost))
             )
+        }
+    }
+}
+
+extension CueRules {
+    /// A race's news: the countdown, lead changes and the partner's doings; the partner's silence
+    /// waits for the dwell like the own link's.
+    fileprivate mutating func race(
+        _ event: RaceEvent,
+        now: Double,
+        cause: Double
+    ) -> [CueMessage] {
+        switch event {
+        case .armed(_, let partner, _, _), .followed(_, let partner):
+            partnerName = partner
+            partnerLost = Debounce()
+            return []
+        case .disarmed:
+            return [.raceCancelled]
+        case .countdown(.startingIn(let seconds)):
+            return [.countdown(seconds)]
+        case .countdown(.go):
+            return [.countdown(0)]
+        case .started, .partner:
+            return []
+        case .news(.leadTaken(let gap)):
+            return [.raceLead(partner: partnerName, gap: abs(gap))]
+        case .news(.leadLost(let gap)):
+            return [.raceLead(partner: partnerName, gap: -abs(gap))]
+        case .news(.partnerPaused):
+            return [.partner(.paused(partnerName))]
+        case .news(.partnerResumed):
+            return [.partner(.resumed(partnerName))]
+        case .news(.partnerSplit(let number, let seconds)):
+            return [.partner(.split(partnerName, index: number, seconds: seconds))]
+        case .news(.partnerFinished(let elapsed, _)):
+            return [.partner(.finished(partnerName, elapsed: elapsed))]
+        case .news(.partnerAbandoned):
+            return [.partner(.abandoned(partnerName))]
+        case .news(.partnerLost):
+            partnerLost.set(true, at: now, causedAt: cause)
+            return []
+        case .news(.partnerBack):
+            partnerLost.set(false, at: now, causedAt: cause)
+            return []
         }
     }
 }

@@ -18,6 +18,15 @@ struct Phrasing {
             "\(number(shown, decimals: decimals)) \(catalog.word(units == .metric ? "kilometre" : "mile", count: shown))"
     }
 
+    /// A gap between two runners, sign dropped: whole metres under 100 m (a race is close there),
+    /// otherwise as any distance.
+    func gap(_ metres: Double) -> String {
+        let size = abs(metres)
+        guard units == .metric, size < 100 else { return distance(size) }
+        let rounded = size.rounded()
+        return "\(number(rounded, decimals: 0)) \(catalog.word("metre", count: rounded))"
+    }
+
     /// Whole seconds as hours, minutes and seconds, zero parts left out.
     func duration(_ seconds: Double) -> String {
         let total = max(0, Int(seconds.rounded()))

@@ -127,7 +127,7 @@ public struct Daemon: Service {
             phoneLink: config.phone != nil,
             readings: config.cues.enabled
         )
-        let engine = SessionEngine.recovering(
+        var engine = SessionEngine.recovering(
             open,
             configuration: configuration,
             ids: SessionIDGenerator(seed: UInt64.random(in: .min ... .max)),
@@ -138,6 +138,13 @@ public struct Daemon: Service {
                 "resumed",
                 metadata: ["session": "\(session.id)", "distance_m": "\(session.track.distance)"]
             )
+            if let race = try store.race(of: session.id) {
+                engine.follow(recovered: race)
+                logger.info(
+                    "following the session's race again",
+                    metadata: ["run": "\(race.run)", "partner": "\(race.partner)"]
+                )
+            }
         }
         return engine
     }
@@ -168,9 +175,11 @@ public struct Daemon: Service {
             )
         }
         let fanOut = SinkFanOut(sinks: sinks, logger: logger)
+        let notifier = self.notifier
+        let (alarmInstants, alarms) = AsyncStream.makeStream(of: Double.self)
+        producers.append(AlarmProducer(instants: alarmInstants))
         let sources = producers.filter { $0.role == .source }
         let requesters = producers.filter { $0.role == .requester }
-        let notifier = self.notifier
         let loop = EngineLoop(
             engine: engine,
             store: storeRequests,
@@ -179,6 +188,7 @@ public struct Daemon: Service {
             notifier: notifier,
             strapMemory: RememberedStrap(directory: config.storageDirectory),
             latencyTrace: latencyTrace,
+            alarms: alarms,
             logger: logger
         )
         await withTaskGroup(of: Void.self) { group in

@@ -18,6 +18,8 @@ struct EngineLoop {
     let notifier: SystemdNotifier
     let strapMemory: RememberedStrap
     let latencyTrace: LatencyTrace?
+    /// Where `.wake` instants go (the `AlarmProducer` ticks the engine then).
+    let alarms: AsyncStream<Double>.Continuation
     let logger: Logger
 
     mutating func run(_ inputs: AsyncStream<EngineInput>) async {
@@ -63,6 +65,8 @@ struct EngineLoop {
         case .storageHealth(nil):
             logger.notice("the data log is written again")
             notifier.status(engine.controller.session.map { "recording session \($0.id)" } ?? "idle")
+        case .wake(let instant):
+            alarms.yield(instant)
         case .finished(let unwritten):
             if unwritten > 0 {
                 logger.error("stopped with rows not on disk", metadata: ["rows": "\(unwritten)"])

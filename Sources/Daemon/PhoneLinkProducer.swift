@@ -20,6 +20,8 @@ struct PhoneLinkProducer: EngineProducer {
             await submit(command, inbox)
         } report: { report in
             inbox.send(.phoneLink(report))
+        } partner: { snapshot in
+            inbox.send(.partnerSnapshot(snapshot))
         }
     }
 
@@ -32,7 +34,8 @@ struct PhoneLinkProducer: EngineProducer {
                     id: command.id,
                     activity: command.activity,
                     token: token,
-                    origin: .phone(expiresAt: expiresAt)
+                    origin: .phone(expiresAt: expiresAt),
+                    race: command.race
                 )
             )
         }

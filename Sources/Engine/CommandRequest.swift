@@ -1,3 +1,4 @@
+import RaceCore
 import SessionCore
 import TrackCore
 
@@ -16,14 +17,18 @@ public struct CommandRequest: Sendable, Equatable {
     public var activity: Activity?
     public var token: ReplyToken
     public var origin: Origin
+    /// A race's command: the race it arms or cancels, or the partner's event.
+    public var race: RaceInstruction?
 
     public init(
         _ command: SessionCommand,
         id: String,
         activity: Activity? = nil,
         token: ReplyToken,
-        origin: Origin = .local
+        origin: Origin = .local,
+        race: RaceInstruction? = nil
     ) {
+        self.race = race
         self.command = command
         self.id = id
         self.activity = activity

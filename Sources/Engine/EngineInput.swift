@@ -15,6 +15,8 @@ public enum EngineInput: Sendable {
     case tick
     /// The phone link's health and outbox, from its shell.
     case phoneLink(PhoneLinkReport)
+    /// A virtual race's partner, newest figures (not durable: the next one replaces it).
+    case partnerSnapshot(PartnerSnapshotReport)
     /// The cue player spoke or dropped a cue.
     case cue(CueOutcome)
     /// Producers have stopped: flush, write the last batch, close the writer, answer everyone.

@@ -72,6 +72,8 @@ extension SessionEngine {
                     receivedAt: first.receivedAt,
                     into: &output
                 )
+            } else if !request.command.isSessionCommand {
+                reply = raceCommand(request, receivedAt: first.receivedAt, now)
             } else {
                 reply = controller.handle(
                     request.command,

@@ -46,7 +46,8 @@ extension SessionEngine {
             heartRate: bpm,
             zone: bpm.flatMap { bpm in zones.map { $0.zone(for: Double(bpm)) } },
             gps: gps,
-            strapLost: status.heartRate?.link == .lost
+            strapLost: status.heartRate?.link == .lost,
+            gpsTime: status.figures == nil ? nil : lastFix?.time?.seconds
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot

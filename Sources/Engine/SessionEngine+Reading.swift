@@ -6,7 +6,7 @@ extension SessionEngine {
     func reading(_ now: Instant) -> LiveReading? {
         guard let session = controller.session else { return nil }
         let beat = strap?.report(now: now.monotonic)
-        return LiveReading(
+        var reading = LiveReading(
             sessionID: session.id,
             state: controller.lifecycle.state,
             summary: session.track.summary,
@@ -14,6 +14,12 @@ extension SessionEngine {
             heartRate: beat?.link == .streaming ? beat?.bpm : nil,
             at: now.monotonic
         )
+        if let race, race.session == session.id {
+            let status = race.tracker.status(now: now.monotonic)
+            reading.racePartner = status.partner
+            reading.raceGap = status.link == .lost ? nil : status.gapMetres
+        }
+        return reading
     }
 
     /// A session that just ended: its recorded summary as a final reading, ahead of the `ended`

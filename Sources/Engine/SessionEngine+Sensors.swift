@@ -37,6 +37,7 @@ extension SessionEngine {
             return
         }
         controller.ingest(fix, into: &output)
+        raceFix(fix, now)
         if configuration.traceFixes, let time = fix.time { actions.append(.traceFix(epoch: time)) }
     }
 

@@ -1,3 +1,4 @@
+import RaceCore
 import SessionCore
 import TrackCore
 
@@ -57,7 +58,30 @@ extension SessionEngine {
             gps: gps,
             heartRate: strap?.report(now: now.monotonic),
             storage: storage,
-            link: link
+            link: link,
+            race: race.map { raceStatus($0, now) }
+        )
+    }
+}
+
+extension SessionEngine {
+    func raceStatus(_ race: WearableRace, _ now: Instant) -> SessionStatus.Race {
+        var phase = "armed"
+        var startsIn: Double?
+        switch race.phase {
+        case .armed(let countdown):
+            startsIn = max(0, countdown.start - now.monotonic)
+        case .running:
+            phase = "running"
+        case .finished:
+            phase = "finished"
+        }
+        return SessionStatus.Race(
+            run: race.order.run,
+            phase: phase,
+            startsIn: startsIn,
+            clock: raceClock.source?.rawValue,
+            partner: race.tracker.status(now: now.monotonic)
         )
     }
 }

@@ -1,5 +1,6 @@
 import HeartRate
 import PhoneLinkMessages
+import RaceCore
 import SessionCore
 import TrackCore
 
@@ -25,6 +26,8 @@ public struct SessionEngine: Sendable {
         public var phoneLink: Bool
         /// A sink reads the live figures (cues): a `.reading` once a tick while a session is open.
         public var readings: Bool
+        /// How a virtual race is judged (the lead's hysteresis, the partner's staleness).
+        public var race: RaceSettings
 
         public init(
             session: SessionController.Configuration,
@@ -33,7 +36,8 @@ public struct SessionEngine: Sendable {
             maxPendingRows: Int = 20_000,
             traceFixes: Bool = false,
             phoneLink: Bool = false,
-            readings: Bool = false
+            readings: Bool = false,
+            race: RaceSettings = RaceSettings()
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
@@ -42,6 +46,7 @@ public struct SessionEngine: Sendable {
             self.traceFixes = traceFixes
             self.phoneLink = phoneLink
             self.readings = readings
+            self.race = race
         }
     }
 
@@ -84,6 +89,12 @@ public struct SessionEngine: Sendable {
     var lastSnapshot: LinkSnapshot?
     /// Replies to the phone's commands, queued right behind the rows of the command they answer.
     var phoneReplies: [LogRow] = []
+    /// UTC on the monotonic clock, learnt from GPS time: a race's start instant.
+    var raceClock = RaceClock()
+    /// The virtual race armed or under way, if any; one at a time.
+    public internal(set) var race: WearableRace?
+    /// The activity the armed race's session starts with.
+    var raceActivity: Activity?
 
     /// A new engine; `startup` is what recovery produced, written at the first input.
     public init(configuration: Configuration, controller: SessionController, startup: SessionOutput = SessionOutput()) {
@@ -138,6 +149,7 @@ public struct SessionEngine: Sendable {
         case .storage(let report): storage(report, now)
         case .tick: tick(now)
         case .phoneLink(let report): phoneLinkReport(report, now)
+        case .partnerSnapshot(let report): partnerSnapshot(report, now)
         case .cue(let outcome): controller.event(.cue(outcome), receivedAt: now.monotonic, into: &output)
         case .shutdown: shutdown(now)
         }
@@ -151,6 +163,7 @@ public struct SessionEngine: Sendable {
         if let fix = merger.flush(now: now.monotonic) { ingest(fix, now) }
         if phase == .running, !queue.isFailing { controller.tick(receivedAt: now.monotonic, into: &output) }
         _ = standbyWatch.judge(now: GPSTime(seconds: now.monotonic), lastUsable: lastUsableAt.map(GPSTime.init))
+        if phase == .running { raceTick(now) }
         // While storage fails a snapshot could not be kept anyway: the next one after recovery tells.
         if phase == .running, configuration.phoneLink, !queue.isFailing { snapshot(now) }
         if phase == .running, configuration.readings, let reading = reading(now) { actions.append(.reading(reading)) }
@@ -162,6 +175,9 @@ public struct SessionEngine: Sendable {
     /// the messages that report it go in the same batch, right behind their causes.
     mutating func absorbOutput(at now: Instant? = nil) {
         if configuration.readings { finalReadings(at: now?.monotonic ?? 0) }
+        for announcement in output.announcements {
+            if case .ended = announcement.event { raceSessionEnded(announcement.sessionID) }
+        }
         for announcement in output.announcements { actions.append(.announce(announcement)) }
         let messages = configuration.phoneLink && !output.isEmpty ? outboxMessages(createdAt: now?.system ?? 0) : []
         queue.append(output.rows)

@@ -1,4 +1,5 @@
 import HeartRate
+import RaceCore
 import SessionCore
 import TrackCore
 
@@ -76,4 +77,18 @@ public struct SessionStatus: Sendable, Equatable {
     public var storage: Storage
     /// Nil when no phone is configured.
     public var link: Link? = nil
+    /// The virtual race armed or followed, if any.
+    public var race: Race? = nil
+
+    /// A race as `ctl status` shows it: the countdown while armed, then the partner.
+    public struct Race: Sendable, Equatable {
+        public var run: String
+        /// armed, running or finished (my own session).
+        public var phase: String
+        /// Seconds to the agreed start while armed.
+        public var startsIn: Double?
+        /// gps or system: what the wearable's idea of UTC comes from.
+        public var clock: String?
+        public var partner: RaceStatus
+    }
 }

@@ -21,6 +21,9 @@ public struct LiveReading: Sendable, Equatable {
     public var averageHeartRate: Double?
     /// From the summary the session ended with.
     public var isFinal: Bool
+    /// In a virtual race: the partner's name and the gap to them (m, positive when I lead).
+    public var racePartner: String?
+    public var raceGap: Double?
     /// Monotonic instant it was read at.
     public var at: Double
 

@@ -4,6 +4,20 @@ public enum SessionCommand: String, CaseIterable, Sendable, Codable {
     case pause
     case resume
     case end
+    /// A virtual race: arm its countdown (the session starts at the agreed instant).
+    case race
+    /// The race was cancelled before its start: disarm.
+    case cancelRace = "cancel_race"
+    /// Something the partner did: applied once per id, like any command, but not to the session.
+    case partnerEvent = "partner_event"
+
+    /// Commands the session's lifecycle answers; the others are the race's.
+    public var isSessionCommand: Bool {
+        switch self {
+        case .start, .pause, .resume, .end: true
+        case .race, .cancelRace, .partnerEvent: false
+        }
+    }
 }
 
 /// The answer to one command, kept by its id so that a retry gets it again.
@@ -48,4 +62,6 @@ public enum RefusalCode: String, Sendable, Codable, CaseIterable {
     case invalid
     case busy
     case unknown
+    /// A race cannot be armed: no GPS fix (or time) yet.
+    case notReady
 }

@@ -62,6 +62,9 @@ extension SessionController {
                         state: .active
                     )
                 )
+            case .command(let command, _) where !command.isSessionCommand:
+                // A race's command changed nothing in the session; its answer is in the log.
+                continue
             case .command(let command, let commandID):
                 _ = handle(command, id: commandID, receivedAt: restartedAt, systemTime: 0, into: &discarded)
             }

@@ -131,15 +131,28 @@ public struct SessionController: Sendable {
         receivedAt: Double,
         into output: inout SessionOutput
     ) -> CommandReply {
+        answer(command, id: id, refusal: code, message: message, receivedAt: receivedAt, into: &output)
+    }
+
+    /// Answers a command the session's lifecycle does not apply (a race's): logged and kept like any
+    /// answer, so that a retry with the same id gets it again and it is never applied twice.
+    public mutating func answer(
+        _ command: SessionCommand,
+        id: String,
+        refusal: RefusalCode?,
+        message: String,
+        receivedAt: Double,
+        into output: inout SessionOutput
+    ) -> CommandReply {
         if let previous = ledger.reply(for: id) { return previous }
         let reply = CommandReply(
             commandID: id,
             command: command,
-            accepted: false,
+            accepted: refusal == nil,
             message: message,
             sessionID: session?.id,
             state: lifecycle.state,
-            refusal: code
+            refusal: refusal
         )
         ledger.record(reply)
         output.rows.append(.command(sessionID: reply.sessionID, seq: takeSeq(), reply, receivedAt: receivedAt))

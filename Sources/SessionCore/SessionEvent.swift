@@ -47,6 +47,10 @@ public enum SessionEvent: Sendable, Equatable {
     /// A cue spoken or dropped: what the wearer heard, and when.
     case cue(CueOutcome)
 
+    // MARK: A virtual race
+
+    case race(RaceEvent)
+
     // MARK: Storage
 
     /// A commit failed: rows are held (raw fixes given up first) and retried.
@@ -61,6 +65,8 @@ extension SessionEvent {
     public var isCritical: Bool {
         switch self {
         case .started, .paused, .resumed, .ended, .recovered, .restartGap, .storageFailed, .storageRecovered: true
+        case .race(.armed), .race(.disarmed), .race(.started), .race(.partner), .race(.followed): true
+        case .race(.countdown), .race(.news): false
         case .track(.autoPaused), .track(.autoResumed), .track(.split): true
         case .track, .gpsdConnected, .gpsdDisconnected, .deviceAdded, .deviceRemoved, .strap, .strapLocation,
             .malformedBeat, .phoneLink, .cue:

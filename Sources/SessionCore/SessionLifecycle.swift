@@ -81,6 +81,8 @@ public struct SessionLifecycle: Sendable, Equatable {
             return .success(.end)
         case (.pause, _), (.resume, _), (.end, _):
             return .failure(Refusal(.notActive, "no session is active"))
+        case (.race, _), (.cancelRace, _), (.partnerEvent, _):
+            return .failure(Refusal(.invalid, "\(command.rawValue) is a race's command, not the session's"))
         }
     }
 

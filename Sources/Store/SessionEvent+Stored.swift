@@ -46,6 +46,7 @@ extension SessionEvent {
         case .phoneLink: "phone_link"
         case .cue(.spoken): "cue_spoken"
         case .cue(.dropped): "cue_dropped"
+        case .race(let race): race.storedKind
         }
     }
 
@@ -100,6 +101,8 @@ extension SessionEvent {
                 "after_s": .number(after), "fixes_dropped": .number(Double(dropped.fixes)),
                 "beats_dropped": .number(Double(dropped.beats)), "events_dropped": .number(Double(dropped.events)),
             ]
+        case .race(let race):
+            race.storedDetail
         case .paused, .resumed, .ended, .track(.autoPaused), .track(.gpsLost), .track(.timelineReset),
             .track(.filterReset), .gpsdConnected, .gpsdDisconnected, .strap(.contactLost), .strap(.contactRegained):
             [:]

@@ -109,6 +109,18 @@ struct ControlCommand: AsyncParsableCommand {
             if let age = link.oldestCriticalAge { text += ", oldest critical \(Int(age.rounded())) s old" }
             lines.append("phone     \(text)")
         }
+        if let race = status.race {
+            var text = "with \(race.partner), \(race.phase)"
+            if let startsIn = race.startsIn { text += ", starts in \(TextFormat.format(startsIn, 1)) s" }
+            if race.phase != "armed" {
+                text += "; partner \(race.partnerState), link \(race.partnerLink)"
+                if let distance = race.partnerDistance { text += ", \(TextFormat.format(distance, 0)) m" }
+                if let gap = race.gap { text += gap >= 0 ? ", you lead by " : ", behind by " }
+                if let gap = race.gap { text += "\(TextFormat.format(abs(gap), 0)) m" }
+                if let age = race.age { text += ", \(TextFormat.format(age, 1)) s old" }
+            }
+            lines.append("race      \(text)")
+        }
         return lines.joined(separator: "\n")
     }
 }

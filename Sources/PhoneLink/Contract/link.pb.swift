@@ -228,6 +228,16 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
   case pause // = 2
   case resume // = 3
   case end // = 4
+
+  /// A virtual race: arm the countdown to `race.start_at_ms` (or, with `race.session`, follow a race
+  /// already under way in that session).
+  case race // = 5
+
+  /// The race in `race.run` was cancelled before its start: disarm.
+  case raceCancel // = 6
+
+  /// Something the partner did (`partner_event`): applied once per id, in the order sent.
+  case partnerEvent // = 7
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -241,6 +251,9 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     case 2: self = .pause
     case 3: self = .resume
     case 4: self = .end
+    case 5: self = .race
+    case 6: self = .raceCancel
+    case 7: self = .partnerEvent
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -252,6 +265,9 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     case .pause: return 2
     case .resume: return 3
     case .end: return 4
+    case .race: return 5
+    case .raceCancel: return 6
+    case .partnerEvent: return 7
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -263,6 +279,9 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     .pause,
     .resume,
     .end,
+    .race,
+    .raceCancel,
+    .partnerEvent,
   ]
 
 }
@@ -278,6 +297,9 @@ public nonisolated enum Wearbridge_Link_V1_FailReason: SwiftProtobuf.Enum, Swift
   case invalid // = 6
   case busy // = 7
   case unknown // = 8
+
+  /// a race: no GPS fix (or time) yet
+  case notReady // = 9
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -295,6 +317,7 @@ public nonisolated enum Wearbridge_Link_V1_FailReason: SwiftProtobuf.Enum, Swift
     case 6: self = .invalid
     case 7: self = .busy
     case 8: self = .unknown
+    case 9: self = .notReady
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -310,6 +333,7 @@ public nonisolated enum Wearbridge_Link_V1_FailReason: SwiftProtobuf.Enum, Swift
     case .invalid: return 6
     case .busy: return 7
     case .unknown: return 8
+    case .notReady: return 9
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -325,6 +349,7 @@ public nonisolated enum Wearbridge_Link_V1_FailReason: SwiftProtobuf.Enum, Swift
     .invalid,
     .busy,
     .unknown,
+    .notReady,
   ]
 
 }
@@ -435,6 +460,15 @@ public nonisolated struct Wearbridge_Link_V1_PhoneMessage: Sendable {
     set {body = .backfillRequest(newValue)}
   }
 
+  /// A virtual race's partner, newest wins: not acked, not durable (the next one replaces it).
+  public var partnerSnapshot: Wearbridge_Link_V1_PartnerSnapshot {
+    get {
+      if case .partnerSnapshot(let v)? = body {return v}
+      return Wearbridge_Link_V1_PartnerSnapshot()
+    }
+    set {body = .partnerSnapshot(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -442,6 +476,8 @@ public nonisolated struct Wearbridge_Link_V1_PhoneMessage: Sendable {
     case ack(Wearbridge_Link_V1_Ack)
     case command(Wearbridge_Link_V1_Command)
     case backfillRequest(Wearbridge_Link_V1_BackfillRequest)
+    /// A virtual race's partner, newest wins: not acked, not durable (the next one replaces it).
+    case partnerSnapshot(Wearbridge_Link_V1_PartnerSnapshot)
 
   }
 
@@ -600,6 +636,14 @@ public nonisolated struct Wearbridge_Link_V1_Payload: Sendable {
     set {kind = .notice(newValue)}
   }
 
+  public var raceStarted: Wearbridge_Link_V1_RaceStarted {
+    get {
+      if case .raceStarted(let v)? = kind {return v}
+      return Wearbridge_Link_V1_RaceStarted()
+    }
+    set {kind = .raceStarted(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -611,6 +655,7 @@ public nonisolated struct Wearbridge_Link_V1_Payload: Sendable {
     case split(Wearbridge_Link_V1_SplitCompleted)
     case commandReply(Wearbridge_Link_V1_CommandReply)
     case notice(Wearbridge_Link_V1_Notice)
+    case raceStarted(Wearbridge_Link_V1_RaceStarted)
 
   }
 
@@ -650,6 +695,9 @@ public nonisolated struct Wearbridge_Link_V1_Snapshot: Sendable {
   public var gps: Wearbridge_Link_V1_GpsQuality = .unspecified
 
   public var strapLost: Bool = false
+
+  /// GPS time of the newest fix it reflects, Unix ms; 0 = none
+  public var gpsTimeMs: Int64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -770,27 +818,220 @@ public nonisolated struct Wearbridge_Link_V1_SplitCompleted: Sendable {
   public init() {}
 }
 
-public nonisolated struct Wearbridge_Link_V1_Command: Sendable {
+public nonisolated struct Wearbridge_Link_V1_Command: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// UUID; the same id on every retry
-  public var commandID: String = String()
+  public var commandID: String {
+    get {_storage._commandID}
+    set {_uniqueStorage()._commandID = newValue}
+  }
 
-  public var kind: Wearbridge_Link_V1_CommandKind = .unspecified
+  public var kind: Wearbridge_Link_V1_CommandKind {
+    get {_storage._kind}
+    set {_uniqueStorage()._kind = newValue}
+  }
 
   /// start only; empty = the wearable's default
-  public var activity: String = String()
+  public var activity: String {
+    get {_storage._activity}
+    set {_uniqueStorage()._activity = newValue}
+  }
 
   /// Unix ms on the phone's clock (informational)
-  public var issuedAtMs: Int64 = 0
+  public var issuedAtMs: Int64 {
+    get {_storage._issuedAtMs}
+    set {_uniqueStorage()._issuedAtMs = newValue}
+  }
 
   /// how long ago it was issued, on the phone's monotonic clock
-  public var ageMs: UInt64 = 0
+  public var ageMs: UInt64 {
+    get {_storage._ageMs}
+    set {_uniqueStorage()._ageMs = newValue}
+  }
 
   /// 0 = 60 000
-  public var validForMs: UInt64 = 0
+  public var validForMs: UInt64 {
+    get {_storage._validForMs}
+    set {_uniqueStorage()._validForMs = newValue}
+  }
+
+  /// RACE and RACE_CANCEL
+  public var race: Wearbridge_Link_V1_RaceOrder {
+    get {_storage._race ?? Wearbridge_Link_V1_RaceOrder()}
+    set {_uniqueStorage()._race = newValue}
+  }
+  /// Returns true if `race` has been explicitly set.
+  public var hasRace: Bool {_storage._race != nil}
+  /// Clears the value of `race`. Subsequent reads from it will return its default value.
+  public mutating func clearRace() {_uniqueStorage()._race = nil}
+
+  /// PARTNER_EVENT
+  public var partnerEvent: Wearbridge_Link_V1_PartnerEvent {
+    get {_storage._partnerEvent ?? Wearbridge_Link_V1_PartnerEvent()}
+    set {_uniqueStorage()._partnerEvent = newValue}
+  }
+  /// Returns true if `partnerEvent` has been explicitly set.
+  public var hasPartnerEvent: Bool {_storage._partnerEvent != nil}
+  /// Clears the value of `partnerEvent`. Subsequent reads from it will return its default value.
+  public mutating func clearPartnerEvent() {_uniqueStorage()._partnerEvent = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// A virtual race as the relay agreed it. Start instants are the relay's clock (UTC); the wearable
+/// counts down on its own monotonic clock, disciplined by GPS time.
+public nonisolated struct Wearbridge_Link_V1_RaceOrder: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the relay's run id (UUID text)
+  public var run: String = String()
+
+  /// the partner's runner name
+  public var partner: String = String()
+
+  /// the agreed start, Unix ms
+  public var startAtMs: Int64 = 0
+
+  /// the race's distance; 0 = open
+  public var distanceM: Double = 0
+
+  /// set once the race started: the session that runs it
+  public var session: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_PartnerEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var run: String = String()
+
+  /// the phone's order for this run: increasing
+  public var seq: Int64 = 0
+
+  public var kind: Wearbridge_Link_V1_PartnerEvent.Kind = .unspecified
+
+  /// SPLIT
+  public var splitIndex: UInt32 = 0
+
+  /// SPLIT: the split's time; FINISHED: the partner's elapsed time
+  public var seconds: Double = 0
+
+  /// FINISHED, ABANDONED: the partner's final distance
+  public var distanceM: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Kind: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+    case paused // = 1
+    case resumed // = 2
+    case split // = 3
+    case finished // = 4
+    case abandoned // = 5
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .paused
+      case 2: self = .resumed
+      case 3: self = .split
+      case 4: self = .finished
+      case 5: self = .abandoned
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .paused: return 1
+      case .resumed: return 2
+      case .split: return 3
+      case .finished: return 4
+      case .abandoned: return 5
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Wearbridge_Link_V1_PartnerEvent.Kind] = [
+      .unspecified,
+      .paused,
+      .resumed,
+      .split,
+      .finished,
+      .abandoned,
+    ]
+
+  }
+
+  public init() {}
+}
+
+/// The partner's newest figures. `gps_time_ms` minus the race's start instant is their time since the
+/// common start; a snapshot past `expires_at_ms` (the relay's clock) is not shown.
+public nonisolated struct Wearbridge_Link_V1_PartnerSnapshot: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var run: String = String()
+
+  /// the partner's seq on the relay: an older one changes nothing
+  public var seq: Int64 = 0
+
+  public var distanceDm: UInt32 = 0
+
+  /// 0 = unknown: `elapsed_ds` is used
+  public var gpsTimeMs: Int64 = 0
+
+  /// their session's elapsed time, decisecond
+  public var elapsedDs: UInt32 = 0
+
+  public var paused: Bool = false
+
+  public var expiresAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A race's session began: when, against the agreed instant, by the wearable's race clock.
+public nonisolated struct Wearbridge_Link_V1_RaceStarted: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var session: String = String()
+
+  public var run: String = String()
+
+  /// actual start minus the agreed instant
+  public var startOffsetMs: Int64 = 0
+
+  /// gps | system: what the offset from UTC was learnt from
+  public var clock: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1140,11 +1381,11 @@ nonisolated extension Wearbridge_Link_V1_GpsQuality: SwiftProtobuf._ProtoNamePro
 }
 
 nonisolated extension Wearbridge_Link_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0\u{1}COMMAND_KIND_RACE\0\u{1}COMMAND_KIND_RACE_CANCEL\0\u{1}COMMAND_KIND_PARTNER_EVENT\0")
 }
 
 nonisolated extension Wearbridge_Link_V1_FailReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FAIL_REASON_UNSPECIFIED\0\u{1}FAIL_REASON_ALREADY_ACTIVE\0\u{1}FAIL_REASON_NOT_ACTIVE\0\u{1}FAIL_REASON_ALREADY_PAUSED\0\u{1}FAIL_REASON_NOT_PAUSED\0\u{1}FAIL_REASON_EXPIRED\0\u{1}FAIL_REASON_INVALID\0\u{1}FAIL_REASON_BUSY\0\u{1}FAIL_REASON_UNKNOWN\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FAIL_REASON_UNSPECIFIED\0\u{1}FAIL_REASON_ALREADY_ACTIVE\0\u{1}FAIL_REASON_NOT_ACTIVE\0\u{1}FAIL_REASON_ALREADY_PAUSED\0\u{1}FAIL_REASON_NOT_PAUSED\0\u{1}FAIL_REASON_EXPIRED\0\u{1}FAIL_REASON_INVALID\0\u{1}FAIL_REASON_BUSY\0\u{1}FAIL_REASON_UNKNOWN\0\u{1}FAIL_REASON_NOT_READY\0")
 }
 
 nonisolated extension Wearbridge_Link_V1_WearableMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -1267,7 +1508,7 @@ nonisolated extension Wearbridge_Link_V1_WearableMessage: SwiftProtobuf.Message,
 
 nonisolated extension Wearbridge_Link_V1_PhoneMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PhoneMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}command\0\u{3}backfill_request\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}welcome\0\u{1}ack\0\u{1}command\0\u{3}backfill_request\0\u{3}partner_snapshot\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1327,6 +1568,19 @@ nonisolated extension Wearbridge_Link_V1_PhoneMessage: SwiftProtobuf.Message, Sw
           self.body = .backfillRequest(v)
         }
       }()
+      case 5: try {
+        var v: Wearbridge_Link_V1_PartnerSnapshot?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .partnerSnapshot(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .partnerSnapshot(v)
+        }
+      }()
       default: break
       }
     }
@@ -1353,6 +1607,10 @@ nonisolated extension Wearbridge_Link_V1_PhoneMessage: SwiftProtobuf.Message, Sw
     case .backfillRequest?: try {
       guard case .backfillRequest(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .partnerSnapshot?: try {
+      guard case .partnerSnapshot(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     }()
     case nil: break
     }
@@ -1532,7 +1790,7 @@ nonisolated extension Wearbridge_Link_V1_Envelope: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Payload"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}snapshot\0\u{3}session_started\0\u{3}session_paused\0\u{3}session_resumed\0\u{3}session_ended\0\u{1}split\0\u{3}command_reply\0\u{1}notice\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}snapshot\0\u{3}session_started\0\u{3}session_paused\0\u{3}session_resumed\0\u{3}session_ended\0\u{1}split\0\u{3}command_reply\0\u{1}notice\0\u{3}race_started\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1644,6 +1902,19 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
           self.kind = .notice(v)
         }
       }()
+      case 9: try {
+        var v: Wearbridge_Link_V1_RaceStarted?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .raceStarted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .raceStarted(v)
+        }
+      }()
       default: break
       }
     }
@@ -1687,6 +1958,10 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
       guard case .notice(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
+    case .raceStarted?: try {
+      guard case .raceStarted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1701,7 +1976,7 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1720,6 +1995,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.zone) }()
       case 10: try { try decoder.decodeSingularEnumField(value: &self.gps) }()
       case 11: try { try decoder.decodeSingularBoolField(value: &self.strapLost) }()
+      case 12: try { try decoder.decodeSingularInt64Field(value: &self.gpsTimeMs) }()
       default: break
       }
     }
@@ -1759,6 +2035,9 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if self.strapLost != false {
       try visitor.visitSingularBoolField(value: self.strapLost, fieldNumber: 11)
     }
+    if self.gpsTimeMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.gpsTimeMs, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1774,6 +2053,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if lhs.zone != rhs.zone {return false}
     if lhs.gps != rhs.gps {return false}
     if lhs.strapLost != rhs.strapLost {return false}
+    if lhs.gpsTimeMs != rhs.gpsTimeMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2041,7 +2321,126 @@ nonisolated extension Wearbridge_Link_V1_SplitCompleted: SwiftProtobuf.Message, 
 
 nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{1}activity\0\u{3}issued_at_ms\0\u{3}age_ms\0\u{3}valid_for_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{1}activity\0\u{3}issued_at_ms\0\u{3}age_ms\0\u{3}valid_for_ms\0\u{1}race\0\u{3}partner_event\0")
+
+  fileprivate class _StorageClass {
+    var _commandID: String = String()
+    var _kind: Wearbridge_Link_V1_CommandKind = .unspecified
+    var _activity: String = String()
+    var _issuedAtMs: Int64 = 0
+    var _ageMs: UInt64 = 0
+    var _validForMs: UInt64 = 0
+    var _race: Wearbridge_Link_V1_RaceOrder? = nil
+    var _partnerEvent: Wearbridge_Link_V1_PartnerEvent? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _commandID = source._commandID
+      _kind = source._kind
+      _activity = source._activity
+      _issuedAtMs = source._issuedAtMs
+      _ageMs = source._ageMs
+      _validForMs = source._validForMs
+      _race = source._race
+      _partnerEvent = source._partnerEvent
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._commandID) }()
+        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._kind) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._activity) }()
+        case 4: try { try decoder.decodeSingularInt64Field(value: &_storage._issuedAtMs) }()
+        case 5: try { try decoder.decodeSingularUInt64Field(value: &_storage._ageMs) }()
+        case 6: try { try decoder.decodeSingularUInt64Field(value: &_storage._validForMs) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._race) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._partnerEvent) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._commandID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._commandID, fieldNumber: 1)
+      }
+      if _storage._kind != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._kind, fieldNumber: 2)
+      }
+      if !_storage._activity.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._activity, fieldNumber: 3)
+      }
+      if _storage._issuedAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._issuedAtMs, fieldNumber: 4)
+      }
+      if _storage._ageMs != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._ageMs, fieldNumber: 5)
+      }
+      if _storage._validForMs != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._validForMs, fieldNumber: 6)
+      }
+      try { if let v = _storage._race {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._partnerEvent {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_Command, rhs: Wearbridge_Link_V1_Command) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._commandID != rhs_storage._commandID {return false}
+        if _storage._kind != rhs_storage._kind {return false}
+        if _storage._activity != rhs_storage._activity {return false}
+        if _storage._issuedAtMs != rhs_storage._issuedAtMs {return false}
+        if _storage._ageMs != rhs_storage._ageMs {return false}
+        if _storage._validForMs != rhs_storage._validForMs {return false}
+        if _storage._race != rhs_storage._race {return false}
+        if _storage._partnerEvent != rhs_storage._partnerEvent {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_RaceOrder: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RaceOrder"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}partner\0\u{3}start_at_ms\0\u{3}distance_m\0\u{1}session\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2049,46 +2448,205 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.commandID) }()
-      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.activity) }()
-      case 4: try { try decoder.decodeSingularInt64Field(value: &self.issuedAtMs) }()
-      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.ageMs) }()
-      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.validForMs) }()
+      case 1: try { try decoder.decodeSingularStringField(value: &self.run) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.partner) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startAtMs) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.distanceM) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.session) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.commandID.isEmpty {
-      try visitor.visitSingularStringField(value: self.commandID, fieldNumber: 1)
+    if !self.run.isEmpty {
+      try visitor.visitSingularStringField(value: self.run, fieldNumber: 1)
     }
-    if self.kind != .unspecified {
-      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    if !self.partner.isEmpty {
+      try visitor.visitSingularStringField(value: self.partner, fieldNumber: 2)
     }
-    if !self.activity.isEmpty {
-      try visitor.visitSingularStringField(value: self.activity, fieldNumber: 3)
+    if self.startAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startAtMs, fieldNumber: 3)
     }
-    if self.issuedAtMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.issuedAtMs, fieldNumber: 4)
+    if self.distanceM.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.distanceM, fieldNumber: 4)
     }
-    if self.ageMs != 0 {
-      try visitor.visitSingularUInt64Field(value: self.ageMs, fieldNumber: 5)
-    }
-    if self.validForMs != 0 {
-      try visitor.visitSingularUInt64Field(value: self.validForMs, fieldNumber: 6)
+    if !self.session.isEmpty {
+      try visitor.visitSingularStringField(value: self.session, fieldNumber: 5)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Wearbridge_Link_V1_Command, rhs: Wearbridge_Link_V1_Command) -> Bool {
-    if lhs.commandID != rhs.commandID {return false}
+  public static func ==(lhs: Wearbridge_Link_V1_RaceOrder, rhs: Wearbridge_Link_V1_RaceOrder) -> Bool {
+    if lhs.run != rhs.run {return false}
+    if lhs.partner != rhs.partner {return false}
+    if lhs.startAtMs != rhs.startAtMs {return false}
+    if lhs.distanceM != rhs.distanceM {return false}
+    if lhs.session != rhs.session {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_PartnerEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PartnerEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}seq\0\u{1}kind\0\u{3}split_index\0\u{1}seconds\0\u{3}distance_m\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.run) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.seq) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.splitIndex) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.seconds) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.distanceM) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.run.isEmpty {
+      try visitor.visitSingularStringField(value: self.run, fieldNumber: 1)
+    }
+    if self.seq != 0 {
+      try visitor.visitSingularInt64Field(value: self.seq, fieldNumber: 2)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 3)
+    }
+    if self.splitIndex != 0 {
+      try visitor.visitSingularUInt32Field(value: self.splitIndex, fieldNumber: 4)
+    }
+    if self.seconds.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.seconds, fieldNumber: 5)
+    }
+    if self.distanceM.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.distanceM, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_PartnerEvent, rhs: Wearbridge_Link_V1_PartnerEvent) -> Bool {
+    if lhs.run != rhs.run {return false}
+    if lhs.seq != rhs.seq {return false}
     if lhs.kind != rhs.kind {return false}
-    if lhs.activity != rhs.activity {return false}
-    if lhs.issuedAtMs != rhs.issuedAtMs {return false}
-    if lhs.ageMs != rhs.ageMs {return false}
-    if lhs.validForMs != rhs.validForMs {return false}
+    if lhs.splitIndex != rhs.splitIndex {return false}
+    if lhs.seconds != rhs.seconds {return false}
+    if lhs.distanceM != rhs.distanceM {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_PartnerEvent.Kind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}KIND_PAUSED\0\u{1}KIND_RESUMED\0\u{1}KIND_SPLIT\0\u{1}KIND_FINISHED\0\u{1}KIND_ABANDONED\0")
+}
+
+nonisolated extension Wearbridge_Link_V1_PartnerSnapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PartnerSnapshot"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}seq\0\u{3}distance_dm\0\u{3}gps_time_ms\0\u{3}elapsed_ds\0\u{1}paused\0\u{3}expires_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.run) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.seq) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.distanceDm) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.gpsTimeMs) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.elapsedDs) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.paused) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.expiresAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.run.isEmpty {
+      try visitor.visitSingularStringField(value: self.run, fieldNumber: 1)
+    }
+    if self.seq != 0 {
+      try visitor.visitSingularInt64Field(value: self.seq, fieldNumber: 2)
+    }
+    if self.distanceDm != 0 {
+      try visitor.visitSingularUInt32Field(value: self.distanceDm, fieldNumber: 3)
+    }
+    if self.gpsTimeMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.gpsTimeMs, fieldNumber: 4)
+    }
+    if self.elapsedDs != 0 {
+      try visitor.visitSingularUInt32Field(value: self.elapsedDs, fieldNumber: 5)
+    }
+    if self.paused != false {
+      try visitor.visitSingularBoolField(value: self.paused, fieldNumber: 6)
+    }
+    if self.expiresAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresAtMs, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_PartnerSnapshot, rhs: Wearbridge_Link_V1_PartnerSnapshot) -> Bool {
+    if lhs.run != rhs.run {return false}
+    if lhs.seq != rhs.seq {return false}
+    if lhs.distanceDm != rhs.distanceDm {return false}
+    if lhs.gpsTimeMs != rhs.gpsTimeMs {return false}
+    if lhs.elapsedDs != rhs.elapsedDs {return false}
+    if lhs.paused != rhs.paused {return false}
+    if lhs.expiresAtMs != rhs.expiresAtMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_RaceStarted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RaceStarted"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}run\0\u{3}start_offset_ms\0\u{1}clock\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.session) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.run) }()
+      case 3: try { try decoder.decodeSingularSInt64Field(value: &self.startOffsetMs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.clock) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.session.isEmpty {
+      try visitor.visitSingularStringField(value: self.session, fieldNumber: 1)
+    }
+    if !self.run.isEmpty {
+      try visitor.visitSingularStringField(value: self.run, fieldNumber: 2)
+    }
+    if self.startOffsetMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.startOffsetMs, fieldNumber: 3)
+    }
+    if !self.clock.isEmpty {
+      try visitor.visitSingularStringField(value: self.clock, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_RaceStarted, rhs: Wearbridge_Link_V1_RaceStarted) -> Bool {
+    if lhs.session != rhs.session {return false}
+    if lhs.run != rhs.run {return false}
+    if lhs.startOffsetMs != rhs.startOffsetMs {return false}
+    if lhs.clock != rhs.clock {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -34,6 +34,9 @@ extension LinkMessage {
                 sessionID: id,
                 LinkNotice(.storageRecovered, detail: "storage failed for \(Int(after.rounded())) s")
             )
+        case .race(.started(let run, _, _, let offset, let clock)):
+            guard let id else { return nil }
+            self = .raceStarted(sessionID: id, run: run, offsetMilliseconds: offset, clock: clock.rawValue)
         default:
             return nil
         }

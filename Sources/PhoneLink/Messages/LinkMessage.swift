@@ -14,6 +14,8 @@ public enum LinkMessage: Sendable, Equatable {
     /// The answer to a command the phone sent.
     case commandReply(CommandReply)
     case notice(sessionID: String?, LinkNotice)
+    /// A virtual race's session began, `offsetMilliseconds` after the agreed instant.
+    case raceStarted(sessionID: String, run: String, offsetMilliseconds: Int, clock: String)
 
     /// How the outbox keeps it: critical ones forever and in order, one snapshot at most, notices
     /// bounded.
@@ -27,7 +29,7 @@ public enum LinkMessage: Sendable, Equatable {
         switch self {
         case .snapshot: .snapshot
         case .notice: .notice
-        case .started, .paused, .resumed, .ended, .split, .commandReply: .critical
+        case .started, .paused, .resumed, .ended, .split, .commandReply, .raceStarted: .critical
         }
     }
 
@@ -42,6 +44,7 @@ public enum LinkMessage: Sendable, Equatable {
         case .split: .split
         case .commandReply: .commandReply
         case .notice(_, let notice): MessageKind(notice.kind)
+        case .raceStarted: .raceStarted
         }
     }
 
@@ -49,7 +52,7 @@ public enum LinkMessage: Sendable, Equatable {
         switch self {
         case .snapshot(let snapshot): snapshot.sessionID
         case .started(let id, _, _), .paused(let id, _, _, _), .resumed(let id, _, _, _), .ended(let id, _, _, _),
-            .split(let id, _):
+            .split(let id, _), .raceStarted(let id, _, _, _):
             id
         case .commandReply(let reply): reply.sessionID
         case .notice(let id, _): id
@@ -100,6 +103,8 @@ public struct LinkSnapshot: Sendable, Equatable {
     public var zone: Int?
     public var gps: GPSQuality
     public var strapLost: Bool
+    /// GPS time (Unix s) of the newest fix the figures reflect: a race partner's elapsed time.
+    public var gpsTime: Double?
 
     public init(
         sessionID: String?,
@@ -112,8 +117,10 @@ public struct LinkSnapshot: Sendable, Equatable {
         heartRate: Int? = nil,
         zone: Int? = nil,
         gps: GPSQuality = .none,
-        strapLost: Bool = false
+        strapLost: Bool = false,
+        gpsTime: Double? = nil
     ) {
+        self.gpsTime = gpsTime
         self.sessionID = sessionID
         self.state = state
         self.distance = distance

@@ -16,6 +16,7 @@ public enum MessageKind: String, Sendable, Equatable, CaseIterable {
     /// On the wire for a storage failure; this wearable reports only the recovery.
     case storageFailed = "storage_failed"
     case storageRecovered = "storage_recovered"
+    case raceStarted = "race_started"
     /// A notice of a kind this version does not know (a newer wearable).
     case notice
     /// A payload of a kind this version does not know (a newer wearable): stored, never read.

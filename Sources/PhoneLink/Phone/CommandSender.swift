@@ -4,6 +4,7 @@ import PhoneLinkContract
 import PhoneLinkDelivery
 import PhoneLinkWire
 import SessionCore
+import SwiftProtobuf
 import Synchronization
 
 /// Sends the commands the CLI queued: at once when the wearable is connected, again every
@@ -57,7 +58,8 @@ final class CommandSender: Sendable {
                             activity: queued.activity,
                             issuedAt: queued.issuedAt,
                             validFor: queued.validFor,
-                            deadline: queued.deadline
+                            deadline: queued.deadline,
+                            body: queued.body
                         )
                     )
                 }
@@ -75,16 +77,16 @@ final class CommandSender: Sendable {
             guard let wearable = wearableOf.withLock({ $0[command.id] }), connections.isConnected(wearable) else {
                 continue
             }
-            let message = Wearbridge_Link_V1_PhoneMessage.with {
-                $0.command = Wearbridge_Link_V1_Command(
-                    id: command.id,
-                    kind: command.kind,
-                    activity: command.activity,
-                    issuedAt: command.issuedAt,
-                    validFor: command.validFor,
-                    now: now
-                )
-            }
+            var wire = Wearbridge_Link_V1_Command(
+                id: command.id,
+                kind: command.kind,
+                activity: command.activity,
+                issuedAt: command.issuedAt,
+                validFor: command.validFor,
+                now: now
+            )
+            if let body = command.body { try wire.merge(serializedBytes: body) }
+            let message = Wearbridge_Link_V1_PhoneMessage.with { $0.command = wire }
             if connections.send(message, to: wearable) {
                 try await inbox.sent(command.id)
                 logger.info(

@@ -25,6 +25,8 @@ public struct QueuedCommand: Sendable, Equatable {
     public var deadline: Double
     public var state: State
     public var sends: Int
+    /// A race's command: its race or partner event, as the wire's `Command` fields.
+    public var body: [UInt8]?
 
     public init(
         id: String,
@@ -35,8 +37,10 @@ public struct QueuedCommand: Sendable, Equatable {
         validFor: Double,
         deadline: Double,
         state: State = .pending,
-        sends: Int = 0
+        sends: Int = 0,
+        body: [UInt8]? = nil
     ) {
+        self.body = body
         self.id = id
         self.wearable = wearable
         self.kind = kind
@@ -120,22 +124,24 @@ extension Inbox {
     /// from a newer CLI) is left pending, never sent half-understood.
     public func pendingCommands() throws -> [QueuedCommand] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM command WHERE state = 'pending' ORDER BY issued_at").compactMap {
-                row -> QueuedCommand? in
-                guard let kind = SessionCommand(rawValue: row["kind"]) else { return nil }
-                let activity: String? = row["activity"]
-                return QueuedCommand(
-                    id: row["id"],
-                    wearable: row["wearable"],
-                    kind: kind,
-                    activity: activity.flatMap(Activity.init(rawValue:)),
-                    issuedAt: row["issued_at"],
-                    validFor: row["valid_for"],
-                    deadline: row["deadline"],
-                    state: .pending,
-                    sends: row["sends"]
-                )
-            }
+            try Row.fetchAll(db, sql: "SELECT * FROM command WHERE state = 'pending' ORDER BY issued_at, rowid")
+                .compactMap {
+                    row -> QueuedCommand? in
+                    guard let kind = SessionCommand(rawValue: row["kind"]) else { return nil }
+                    let activity: String? = row["activity"]
+                    return QueuedCommand(
+                        id: row["id"],
+                        wearable: row["wearable"],
+                        kind: kind,
+                        activity: activity.flatMap(Activity.init(rawValue:)),
+                        issuedAt: row["issued_at"],
+                        validFor: row["valid_for"],
+                        deadline: row["deadline"],
+                        state: .pending,
+                        sends: row["sends"],
+                        body: (row["body"] as Data?).map { [UInt8]($0) }
+                    )
+                }
         }
     }
 

@@ -50,17 +50,29 @@ extension Inbox {
         public var messageMark: Int64
         public var eventMark: Int64
         public var startReported: Bool
+        /// The relay's activity (run, walk, ride) and distance, for the wearable's order.
+        public var activity: String?
+        public var distance: Double?
     }
 
     /// Records (or updates the state of) a race the relay says this runner is in.
-    public func bindRace(run: String, wearable: String, partner: String, startAt: Double, state: String) async throws {
+    public func bindRace(
+        run: String,
+        wearable: String,
+        partner: String,
+        startAt: Double,
+        state: String,
+        activity: String? = nil,
+        distance: Double? = nil
+    ) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO relay_race (run, wearable, partner, start_at, state) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO relay_race (run, wearable, partner, start_at, state, activity, distance_m)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (run) DO UPDATE SET state = excluded.state, start_at = excluded.start_at
                     """,
-                arguments: [run, wearable, partner, startAt, state]
+                arguments: [run, wearable, partner, startAt, state, activity, distance]
             )
         }
     }
@@ -81,7 +93,9 @@ extension Inbox {
             session: row["session"],
             messageMark: row["message_mark"],
             eventMark: row["event_mark"],
-            startReported: row["started_reported"]
+            startReported: row["started_reported"],
+            activity: row["activity"],
+            distance: row["distance_m"]
         )
     }
 
@@ -198,6 +212,7 @@ extension Inbox {
     /// partner's newest snapshot replaces the one held (newest wins) without moving the message mark.
     public func commitPartner(run: String, items: [PartnerItem], receivedAt: Double) async throws {
         try await pool.write { db in
+            let partner = try String.fetchOne(db, sql: "SELECT partner FROM relay_race WHERE run = ?", arguments: [run])
             for item in items {
                 if item.messageClass == "snapshot" {
                     let newest =
@@ -224,6 +239,9 @@ extension Inbox {
                         item.elapsed, item.paused, item.body, item.at, receivedAt,
                     ]
                 )
+                if db.changesCount > 0, let partner, let event = Self.partnerEvent(item, partner: partner) {
+                    try Self.queuePartnerEvent(event, item: item, run: run, at: receivedAt, db)
+                }
                 if item.source == "event" {
                     try db.execute(
                         sql: "UPDATE relay_race SET event_mark = max(event_mark, ?) WHERE run = ?",
@@ -237,6 +255,7 @@ extension Inbox {
                 }
             }
         }
+        partnerVersion.add(1, ordering: .relaxed)
     }
 
     /// Everything read about the partner of `run`, in the order it was stored.
@@ -273,14 +292,13 @@ extension Inbox {
                 db,
                 sql: """
                     SELECT run, session, start_at, next_seq FROM relay_race
-                    WHERE wearable = ? AND state = 'accepted' AND (session = ? OR (session IS NULL AND ? = 'session_started'))
+                    WHERE wearable = ? AND state = 'accepted' AND (session = ? OR (session IS NULL AND run = ?))
                     ORDER BY start_at LIMIT 1
                     """,
-                arguments: [message.wearable, session, message.kind.rawValue]
+                arguments: [message.wearable, session, Self.raceRun(message.payload)]
             )
         else { return }
         let run: String = race["run"]
-        let startAt: Double = race["start_at"]
         var seq: Int64 = race["next_seq"]
         let payload = try Wearbridge_Link_V1_Payload(serializedBytes: message.payload)
         var row:
@@ -289,18 +307,21 @@ extension Inbox {
                 body: String
             )
         switch payload.kind {
-        case .sessionStarted(let started):
-            // Only a session started within two minutes of the agreed instant runs the race.
-            let startedAt = Double(started.startedAtMs) / 1000
-            guard race["session"] as String? == nil, abs(startedAt - startAt) <= 120 else { return }
+        case .raceStarted(let started):
+            // The wearable started this race's session at the agreed instant, by its own race clock.
+            guard race["session"] as String? == nil else { return }
             try db.execute(sql: "UPDATE relay_race SET session = ? WHERE run = ?", arguments: [session, run])
-            let offset = Int(((startedAt - startAt) * 1000).rounded())
-            row = ("critical", "started", nil, nil, nil, false, #"{"start_offset_ms":\#(offset)}"#)
+            row = (
+                "critical", "started", nil, nil, nil, false,
+                #"{"start_offset_ms":\#(started.startOffsetMs),"clock":"\#(started.clock == "gps" ? "gps" : "system")"}"#
+            )
         case .snapshot(let snapshot):
             let paused = snapshot.state == .paused || snapshot.state == .autoPaused
+            // Their GPS time lets the partner compare at equal time since the common start.
+            let gpsTime = snapshot.gpsTimeMs > 0 ? #"{"gps_time":\#(Double(snapshot.gpsTimeMs) / 1000)}"# : "{}"
             row = (
                 "snapshot", "snapshot", Double(snapshot.distanceDm) / 10, Double(snapshot.elapsedS),
-                Double(snapshot.movingS), paused, "{}"
+                Double(snapshot.movingS), paused, gpsTime
             )
             try db.execute(
                 sql: "DELETE FROM relay_outbox WHERE run = ? AND class = 'snapshot'",
@@ -339,5 +360,13 @@ extension Inbox {
         )
         seq += 1
         try db.execute(sql: "UPDATE relay_race SET next_seq = ? WHERE run = ?", arguments: [seq, run])
+    }
+
+    /// The run a wearable message names (only `race_started` does).
+    static func raceRun(_ payload: Data) -> String? {
+        guard let decoded = try? Wearbridge_Link_V1_Payload(serializedBytes: payload),
+            case .raceStarted(let started) = decoded.kind
+        else { return nil }
+        return started.run
     }
 }

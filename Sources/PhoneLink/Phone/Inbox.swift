@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PhoneLinkDelivery
 import PhoneLinkMessages
+import Synchronization
 
 /// The phone's durable inbox: every message each wearable delivered, exactly once, with the
 /// marks that make it so; the newest snapshot per wearable; the commands the CLI queued and their
@@ -11,6 +12,9 @@ public final class Inbox: Sendable {
     public static let fileName = "wearbridge-phone.sqlite"
     public let path: String
     let pool: DatabasePool
+    /// Bumped after each commit of what the relay said about a partner: the link's forwarder reads
+    /// the inbox again only then.
+    let partnerVersion = Atomic<Int>(0)
 
     private init(path: String, pool: DatabasePool) {
         self.path = path
@@ -77,6 +81,7 @@ public final class Inbox: Sendable {
             )
         }
         registerRelay(&migrator)
+        registerRaceOrders(&migrator)
         return migrator
     }
 

@@ -79,7 +79,9 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             backfill.disconnected(wearable)
             queue.finish()
         }
+        let forwarder = PartnerForwarder(inbox: inbox, wearable: wearable, queue: queue, logger: logger)
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await forwarder.run() }
             group.addTask {
                 // A failed write means the stream is gone: the reading loop below ends with it.
                 for await message in outgoing {

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -17,6 +18,8 @@ struct PhoneConnection {
     let client: PhoneLinkClient
     let shared: LinkShared
     let submit: @Sendable (PhoneCommand) async -> PhoneCommandOutcome
+    /// A race partner's newest figures, for the engine.
+    let partner: @Sendable (PartnerSnapshotReport) -> Void
 
     private var store: SessionLog { client.store }
     private var logger: Logger { client.logger }
@@ -151,6 +154,26 @@ struct PhoneConnection {
                     }
                 )
             }
+        case .partnerSnapshot(let snapshot):
+            guard welcomed.value else { throw LinkViolation(description: "a partner snapshot before the welcome") }
+            guard !snapshot.run.isEmpty, snapshot.seq > 0 else {
+                logger.warning(
+                    "ignored a partner snapshot without its run or seq",
+                    metadata: ["run": "\(snapshot.run)"]
+                )
+                return
+            }
+            partner(
+                PartnerSnapshotReport(
+                    run: snapshot.run,
+                    sequence: snapshot.seq,
+                    distance: Double(snapshot.distanceDm) / 10,
+                    gpsTime: snapshot.gpsTimeMs > 0 ? Double(snapshot.gpsTimeMs) / 1000 : nil,
+                    elapsed: Double(snapshot.elapsedDs) / 10,
+                    paused: snapshot.paused,
+                    expiresAt: snapshot.expiresAtMs > 0 ? Double(snapshot.expiresAtMs) / 1000 : nil
+                )
+            )
         case .backfillRequest(let request):
             guard welcomed.value else { throw LinkViolation(description: "a backfill request before the welcome") }
             send.yield(.with { $0.backfill = backfillChunk(request) })

@@ -35,7 +35,8 @@ public struct PhoneLinkClient: Sendable {
     public func run(
         outboxGrew: AsyncStream<Void>,
         submit: @escaping @Sendable (PhoneCommand) async -> PhoneCommandOutcome,
-        report: @escaping @Sendable (PhoneLinkReport) -> Void
+        report: @escaping @Sendable (PhoneLinkReport) -> Void,
+        partner: @escaping @Sendable (PartnerSnapshotReport) -> Void = { _ in }
     ) async {
         let shared = LinkShared(staleAfter: settings.staleAfter)
         let loop = ReconnectLoop(
@@ -65,7 +66,7 @@ public struct PhoneLinkClient: Sendable {
             }
             group.addTask {
                 await loop.run {
-                    let connection = PhoneConnection(client: self, shared: shared, submit: submit)
+                    let connection = PhoneConnection(client: self, shared: shared, submit: submit, partner: partner)
                     return await connection.run()
                 }
             }

@@ -61,6 +61,13 @@ extension LinkMessage {
                 $0.detail = notice.detail
                 $0.batteryPercent = UInt32(clamping: notice.batteryPercent ?? 0)
             }
+        case .raceStarted(let id, let run, let offset, let clock):
+            payload.raceStarted = .with {
+                $0.session = id
+                $0.run = run
+                $0.startOffsetMs = Int64(offset)
+                $0.clock = clock
+            }
         }
         return payload
     }
@@ -99,6 +106,7 @@ extension LinkSnapshot {
             $0.zone = UInt32(clamping: zone ?? 0)
             $0.gps = gps.wire
             $0.strapLost = strapLost
+            $0.gpsTimeMs = gpsTime.map { $0.isFinite ? Int64(($0 * 1000).rounded()) : 0 } ?? 0
         }
     }
 }
@@ -161,6 +169,9 @@ extension SessionCommand {
         case .pause: .pause
         case .resume: .resume
         case .end: .end
+        case .race: .race
+        case .cancelRace: .raceCancel
+        case .partnerEvent: .partnerEvent
         }
     }
 
@@ -170,6 +181,9 @@ extension SessionCommand {
         case .pause: self = .pause
         case .resume: self = .resume
         case .end: self = .end
+        case .race: self = .race
+        case .raceCancel: self = .cancelRace
+        case .partnerEvent: self = .partnerEvent
         default: return nil
         }
     }
@@ -186,6 +200,7 @@ extension RefusalCode {
         case .invalid: .invalid
         case .busy: .busy
         case .unknown: .unknown
+        case .notReady: .notReady
         }
     }
 

@@ -13,6 +13,7 @@ extension Wearbridge_Link_V1_Payload {
         case .split: .split
         case .commandReply: .commandReply
         case .notice(let notice): notice.kind.messageKind
+        case .raceStarted: .raceStarted
         case nil: .unknown
         }
     }
@@ -29,6 +30,7 @@ extension Wearbridge_Link_V1_Payload {
         case .split(let message): text = message.session
         case .commandReply(let message): text = message.session
         case .notice(let message): text = message.session
+        case .raceStarted(let message): text = message.session
         case nil: return nil
         }
         return text.isEmpty ? nil : text

@@ -1,4 +1,5 @@
 import PhoneLinkContract
+import RaceCore
 import SessionCore
 import TrackCore
 
@@ -15,8 +16,17 @@ public struct PhoneCommand: Sendable, Equatable {
     public var activity: Activity?
     /// Seconds of validity left when it arrived (negative: expired on the way); nil: no limit.
     public var validityLeft: Double?
+    /// A race's command: the race (arm, follow, cancel) or the partner's event.
+    public var race: RaceInstruction?
 
-    public init(id: String, kind: SessionCommand, activity: Activity? = nil, validityLeft: Double? = nil) {
+    public init(
+        id: String,
+        kind: SessionCommand,
+        activity: Activity? = nil,
+        validityLeft: Double? = nil,
+        race: RaceInstruction? = nil
+    ) {
+        self.race = race
         self.id = id
         self.kind = kind
         self.activity = activity
@@ -41,8 +51,66 @@ public struct PhoneCommand: Sendable, Equatable {
             id: command.commandID,
             kind: kind,
             activity: activity,
-            validityLeft: validFor - Double(command.ageMs) / 1000
+            validityLeft: validFor - Double(command.ageMs) / 1000,
+            race: try Self.race(command, kind)
         )
+    }
+}
+
+extension PhoneCommand {
+    /// A runner's name or a run id longer than this is not one.
+    static let maxNameBytes = 128
+
+    /// The race a race's command names, checked; nil for the session's commands.
+    static func race(
+        _ command: Wearbridge_Link_V1_Command,
+        _ kind: SessionCommand
+    ) throws(UnreadableCommand) -> RaceInstruction? {
+        switch kind {
+        case .start, .pause, .resume, .end:
+            return nil
+        case .race, .cancelRace:
+            let order = command.race
+            guard !order.run.isEmpty, order.run.utf8.count <= maxNameBytes else {
+                throw UnreadableCommand("a race's command needs its run id")
+            }
+            guard kind == .cancelRace || (!order.partner.isEmpty && order.partner.utf8.count <= maxNameBytes) else {
+                throw UnreadableCommand("a race needs the partner's name")
+            }
+            guard kind == .cancelRace || order.startAtMs > 0 else {
+                throw UnreadableCommand("a race needs its start instant")
+            }
+            guard order.distanceM.isFinite, order.distanceM >= 0 else {
+                throw UnreadableCommand("a race's distance must be a finite number of metres")
+            }
+            return .order(
+                RaceOrder(
+                    run: order.run,
+                    partner: order.partner,
+                    startAt: Double(order.startAtMs) / 1000,
+                    distance: order.distanceM > 0 ? order.distanceM : nil,
+                    session: order.session.isEmpty ? nil : order.session
+                )
+            )
+        case .partnerEvent:
+            let wire = command.partnerEvent
+            guard !wire.run.isEmpty, wire.run.utf8.count <= maxNameBytes, wire.seq > 0 else {
+                throw UnreadableCommand("a partner event needs its run and a positive seq")
+            }
+            guard wire.seconds.isFinite, wire.distanceM.isFinite else {
+                throw UnreadableCommand("a partner event's figures must be finite")
+            }
+            let event: PartnerEvent
+            switch wire.kind {
+            case .paused: event = .paused
+            case .resumed: event = .resumed
+            case .split: event = .split(number: Int(wire.splitIndex), seconds: wire.seconds)
+            case .finished: event = .finished(elapsedSeconds: wire.seconds, distanceMetres: wire.distanceM)
+            case .abandoned: event = .abandoned
+            case .unspecified, .UNRECOGNIZED: throw UnreadableCommand("unknown partner event")
+            }
+            return .partner(run: wire.run, sequence: wire.seq, event: event)
+        }
     }
 }
 

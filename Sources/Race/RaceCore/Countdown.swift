@@ -40,4 +40,10 @@ public struct Countdown: Sendable, Equatable {
     }
 
     public var finished: Bool { done }
+
+    /// The monotonic instant of the next call (the start itself once the points are said).
+    public var nextCallAt: Double? {
+        guard !done else { return nil }
+        return next < Self.points.count ? start - Double(Self.points[next]) : start
+    }
 }

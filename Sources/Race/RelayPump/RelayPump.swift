@@ -5,6 +5,8 @@ import Reconnection
 import RelayClient
 import RelayContract
 import ServiceLifecycle
+import SessionCore
+import TrackCore
 
 /// The phone's link to the relay, run beside the phone server: keeps the races this runner is in,
 /// pushes what the wearable said during a race (queued durably by the inbox) and pulls what the
@@ -68,9 +70,12 @@ public struct RelayPump: Service {
                     wearable: wearable,
                     partner: race.partner,
                     startAt: startAt.timeIntervalSince1970,
-                    state: race.state.rawValue
+                    state: race.state.rawValue,
+                    activity: race.activity,
+                    distance: race.distanceMetres
                 )
             }
+            try await order(races, feed)
             // What is left to send (a finish after a cut) and, for races that ended lately, what the
             // relay decided; races long over are not read again.
             let recent = Set(races.map { $0.id.uuidString.lowercased() })
@@ -83,6 +88,60 @@ public struct RelayPump: Service {
             } else {
                 try await Task.sleep(for: .seconds(2))
             }
+        }
+    }
+
+    /// Hands each race that is about to start to the wearable as an order with an expiry, disarms
+    /// one cancelled before its start, and cancels for both a race the wearable could not take (no
+    /// fix, a session already under way): the partner's wearable hears it through its own phone.
+    private func order(_ races: [RelayRun], _ feed: RelayFeed) async throws {
+        let now = Date().timeIntervalSince1970
+        let relayState = Dictionary(races.map { ($0.id.uuidString.lowercased(), $0.state) }) { first, _ in first }
+        for race in try inbox.relayRaces() where race.session == nil {
+            let ordered = try inbox.command(Inbox.raceOrderID(race.run))
+            switch race.state {
+            case "accepted" where ordered == nil && race.startAt > now + 2:
+                try await inbox.queueRaceOrder(
+                    run: race.run,
+                    wearable: wearable,
+                    partner: race.partner,
+                    startAt: race.startAt,
+                    activity: race.activity.flatMap(Self.activity),
+                    distance: race.distance,
+                    now: now
+                )
+                logger.notice(
+                    "race: the countdown goes to the wearable",
+                    metadata: ["run": "\(race.run)", "start_in_s": "\(Int(race.startAt - now))"]
+                )
+            case "accepted":
+                guard case .answered? = ordered?.state, let answer = ordered?.answer, answer.outcome != .ack,
+                    relayState[race.run] == .accepted, let id = UUID(uuidString: race.run)
+                else { continue }
+                logger.warning(
+                    "race: the wearable cannot take it; cancelling it for both",
+                    metadata: ["run": "\(race.run)", "reason": "\(answer.message)"]
+                )
+                try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(answer.message)")
+            case "cancelled", "declined", "expired":
+                // Only a countdown that was (or may be) armed needs disarming.
+                guard let ordered, ordered.state == .pending || ordered.answer?.outcome == .ack,
+                    race.startAt > now - 60
+                else { continue }
+                try await inbox.queueRaceCancel(run: race.run, wearable: wearable, now: now)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The relay's activity as the wearable's.
+    static func activity(_ relay: String) -> Activity? {
+        switch relay {
+        case "run": .running
+        case "walk": .walking
+        case "ride": .cycling
+        default: nil
         }
     }
 

@@ -1,5 +1,6 @@
 import Engine
 import HeartRate
+import RaceCore
 import SessionCore
 import Testing
 import TrackCore
@@ -115,6 +116,15 @@ struct EngineHarness {
         let token = ReplyToken(nextToken)
         nextToken += 1
         send(.command(CommandRequest(command, id: id, token: token, origin: .phone(expiresAt: expiresAt))))
+        return token
+    }
+
+    /// A race's command from the phone (arm, follow, cancel, or a partner event).
+    @discardableResult
+    mutating func raceCommand(_ command: SessionCommand, id: String, _ race: RaceInstruction) -> ReplyToken {
+        let token = ReplyToken(nextToken)
+        nextToken += 1
+        send(.command(CommandRequest(command, id: id, token: token, origin: .phone(expiresAt: nil), race: race)))
         return token
     }
 

@@ -1,0 +1,190 @@
+import RaceCore
+import SessionCore
+import TrackCore
+
+extension SessionEngine {
+    /// A fix seen within this long (s) is a fix "now": a race is armed only with one.
+    static let raceFixFreshness = 5.0
+
+    /// A race's command, once the log said its id is new: armed, cancelled, followed or a partner
+    /// event applied. Answered like any command (durable, once per id), never by the lifecycle.
+    mutating func raceCommand(_ request: CommandRequest, receivedAt: Double, _ now: Instant) -> CommandReply {
+        let (refusal, message) = raceAnswer(request, now)
+        return controller.answer(
+            request.command,
+            id: request.id,
+            refusal: refusal,
+            message: message,
+            receivedAt: receivedAt,
+            into: &output
+        )
+    }
+
+    private mutating func raceAnswer(_ request: CommandRequest, _ now: Instant) -> (RefusalCode?, String) {
+        switch (request.command, request.race) {
+        case (.race, .order(let order)?):
+            return order.session == nil ? arm(order, activity: request.activity, now) : follow(order, now)
+        case (.cancelRace, .order(let order)?):
+            guard let race, race.order.run == order.run, race.isArmed else {
+                return (nil, "no countdown for that race here: nothing to cancel")
+            }
+            self.race = nil
+            raceEvent(.disarmed(run: order.run, reason: "cancelled"), now)
+            return (nil, "the countdown was cancelled")
+        case (.partnerEvent, .partner(let run, let sequence, let event)?):
+            var news: [RaceNews]
+            if var race, race.order.run == run {
+                news = race.partner(event: event, sequence: sequence)
+                self.race = race
+            } else {
+                // Not followed here (a restart after my own finish): the event is still told, once.
+                news = Self.news(of: event)
+            }
+            raceEvent(.partner(event, sequence: sequence), now)
+            for item in news { raceEvent(.news(item), now) }
+            return (nil, "partner event \(sequence) applied")
+        default:
+            return (.invalid, "a race's command without its race")
+        }
+    }
+
+    /// Arms the countdown: only with a GPS fix (and so GPS time) now and no session under way.
+    private mutating func arm(_ order: RaceOrder, activity: Activity?, _ now: Instant) -> (RefusalCode?, String) {
+        if let race, race.order.run == order.run, race.isArmed {
+            return (nil, "already armed for this race")
+        }
+        guard controller.lifecycle.state == .idle else {
+            return (.alreadyActive, "not ready: a session is already \(controller.lifecycle.state.name)")
+        }
+        guard let usable = lastUsableAt, now.monotonic - usable <= Self.raceFixFreshness,
+            raceClock.source == .gps
+        else {
+            return (.notReady, "not ready: no GPS fix yet")
+        }
+        guard let start = raceClock.monotonic(forUTC: order.startAt), start > now.monotonic else {
+            return (.expired, "the agreed start has passed")
+        }
+        race = WearableRace(order: order, start: start, now: now.monotonic, settings: configuration.race)
+        raceActivity = activity
+        if let next = race?.nextCallAt { actions.append(.wake(at: next)) }
+        raceEvent(.armed(run: order.run, partner: order.partner, startsIn: start - now.monotonic, clock: .gps), now)
+        let seconds = Int((start - now.monotonic).rounded())
+        return (nil, "armed: the race with \(order.partner) starts in \(seconds) s")
+    }
+
+    /// Follows a race already under way in its session (after a restart or a reconnect).
+    private mutating func follow(_ order: RaceOrder, _ now: Instant) -> (RefusalCode?, String) {
+        if let race, race.order.run == order.run, race.session == order.session {
+            return (nil, "already following this race")
+        }
+        guard let open = controller.session?.id, open == order.session else {
+            return (.notActive, "the race's session is not open here")
+        }
+        race = WearableRace(following: order, session: open, settings: configuration.race)
+        raceEvent(.followed(run: order.run, partner: order.partner), now)
+        return (nil, "following the race with \(order.partner)")
+    }
+
+    /// The clock's part: the countdown's calls, the start at "go", the partner's silence.
+    mutating func raceTick(_ now: Instant) {
+        raceClock.system(utc: now.system, monotonic: now.monotonic)
+        guard race != nil else { return }
+        for call in race!.countdown(now: now.monotonic) {
+            raceEvent(.countdown(call), now)
+            if case .go = call { go(now) }
+        }
+        for news in race?.tick(now: now.monotonic) ?? [] { raceEvent(.news(news), now) }
+        if let next = race?.nextCallAt { actions.append(.wake(at: next)) }
+    }
+
+    /// The agreed instant: the session starts, and its offset from the instant is reported.
+    private mutating func go(_ now: Instant) {
+        guard var race else { return }
+        let reply = controller.handle(
+            .start,
+            id: "race-\(race.order.run)",
+            activity: raceActivity,
+            receivedAt: now.monotonic,
+            systemTime: now.system,
+            into: &output
+        )
+        guard reply.accepted, let session = reply.sessionID else {
+            self.race = nil
+            raceEvent(.disarmed(run: race.order.run, reason: reply.message), now)
+            return
+        }
+        race.began(session: session)
+        self.race = race
+        let utc = raceClock.utc(atMonotonic: now.monotonic) ?? now.system
+        let offset = Int(((utc - race.order.startAt) * 1000).rounded())
+        let clock = raceClock.source ?? .system
+        let order = race.order
+        raceEvent(
+            .started(
+                run: order.run,
+                partner: order.partner,
+                startAt: order.startAt,
+                offsetMilliseconds: offset,
+                clock: clock
+            ),
+            now
+        )
+    }
+
+    /// A restarted wearable follows the race its recovered session runs (the log kept it).
+    public mutating func follow(recovered order: RaceOrder) {
+        guard let session = controller.session?.id, order.session == session else { return }
+        race = WearableRace(following: order, session: session, settings: configuration.race)
+    }
+
+    /// A fix taught the race clock GPS time; in the race's session it is also my progress.
+    mutating func raceFix(_ fix: Fix, _ now: Instant) {
+        guard let time = fix.time, let receivedAt = fix.receivedAt else { return }
+        raceClock.gps(utc: time.seconds, monotonic: receivedAt)
+        guard var race, let session = race.session, controller.session?.id == session,
+            let distance = controller.session?.track.distance
+        else { return }
+        for news in race.own(gpsTime: time.seconds, distance: distance, now: now.monotonic) {
+            raceEvent(.news(news), now)
+        }
+        self.race = race
+    }
+
+    /// The partner's newest figures, from the phone: newest wins, an expired one is not shown.
+    mutating func partnerSnapshot(_ report: PartnerSnapshotReport, _ now: Instant) {
+        guard var race, race.order.run == report.run else { return }
+        if let expires = report.expiresAt, let utc = raceClock.utc(atMonotonic: now.monotonic), utc > expires { return }
+        let elapsed = report.gpsTime.map { $0 - race.order.startAt } ?? report.elapsed
+        let snapshot = PartnerSnapshot(
+            sequence: report.sequence,
+            distanceMetres: report.distance,
+            elapsedSeconds: elapsed,
+            paused: report.paused,
+            receivedAt: now.monotonic
+        )
+        for news in race.partner(snapshot) { raceEvent(.news(news), now) }
+        self.race = race
+    }
+
+    /// My session ended: the race is kept for the partner's news.
+    mutating func raceSessionEnded(_ sessionID: String?) {
+        guard var race, race.session == sessionID else { return }
+        race.ended()
+        self.race = race
+    }
+
+    private mutating func raceEvent(_ event: RaceEvent, _ now: Instant) {
+        controller.event(.race(event), receivedAt: now.monotonic, into: &output)
+    }
+
+    /// What a partner event says by itself, with no race followed to judge it against.
+    static func news(of event: PartnerEvent) -> [RaceNews] {
+        switch event {
+        case .paused: [.partnerPaused]
+        case .resumed: [.partnerResumed]
+        case .split(let number, let seconds): [.partnerSplit(number: number, seconds: seconds)]
+        case .finished(let elapsed, let distance): [.partnerFinished(elapsedSeconds: elapsed, distanceMetres: distance)]
+        case .abandoned: [.partnerAbandoned]
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import PhoneLinkContract
+import SessionCore
+import SwiftProtobuf
+import TrackCore
+
+/// The race's way to the wearable: the order that arms its countdown, the cancel that disarms it
+/// and the partner's events, each a command in the `command` table (so the sender retries it with
+/// the same id until the wearable's durable answer, and the wearable applies it once). The partner's
+/// events are queued in the transaction that stores what the relay said, so none is lost or doubled.
+extension Inbox {
+    static func registerRaceOrders(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v4-race-orders") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE command ADD COLUMN body BLOB;
+                    ALTER TABLE relay_race ADD COLUMN partner_seq INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE relay_race ADD COLUMN activity TEXT;
+                    ALTER TABLE relay_race ADD COLUMN distance_m REAL;
+                    """
+            )
+        }
+    }
+
+    /// The id of the command that arms `run`'s countdown.
+    public static func raceOrderID(_ run: String) -> String { "race-\(run)" }
+    public static func raceCancelID(_ run: String) -> String { "race-cancel-\(run)" }
+
+    /// Partner events may wait this long for a wearable that is away (s).
+    static let partnerEventValidity = 24 * 3600.0
+
+    /// Queues the order that arms the wearable's countdown, once per race: valid until shortly before
+    /// the start (a countdown armed later than that would start late), answered by its deadline.
+    public func queueRaceOrder(
+        run: String,
+        wearable: String,
+        partner: String,
+        startAt: Double,
+        activity: Activity?,
+        distance: Double?,
+        now: Double
+    ) async throws {
+        var body = Wearbridge_Link_V1_Command()
+        body.race = .with {
+            $0.run = run
+            $0.partner = partner
+            $0.startAtMs = Int64((startAt * 1000).rounded())
+            $0.distanceM = distance ?? 0
+        }
+        try await queueRaceCommand(
+            id: Self.raceOrderID(run),
+            wearable: wearable,
+            kind: .race,
+            activity: activity,
+            validFor: max(1, startAt - now - 1),
+            deadline: startAt,
+            body: try body.serializedBytes(),
+            now: now
+        )
+    }
+
+    /// Queues the cancel of an armed countdown (the race was cancelled before its start).
+    public func queueRaceCancel(run: String, wearable: String, now: Double) async throws {
+        var body = Wearbridge_Link_V1_Command()
+        body.race = .with { $0.run = run }
+        try await queueRaceCommand(
+            id: Self.raceCancelID(run),
+            wearable: wearable,
+            kind: .cancelRace,
+            activity: nil,
+            validFor: 600,
+            deadline: now + 600,
+            body: try body.serializedBytes(),
+            now: now
+        )
+    }
+
+    private func queueRaceCommand(
+        id: String,
+        wearable: String,
+        kind: SessionCommand,
+        activity: Activity?,
+        validFor: Double,
+        deadline: Double,
+        body: Data,
+        now: Double
+    ) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO command (id, wearable, kind, activity, issued_at, valid_for, deadline, body)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [id, wearable, kind.rawValue, activity?.rawValue, now, validFor, deadline, body]
+            )
+        }
+    }
+
+    /// A partner event for the wearable, numbered in the race's own order (inside `commitPartner`).
+    static func queuePartnerEvent(
+        _ event: Wearbridge_Link_V1_PartnerEvent.Kind,
+        item: PartnerItem,
+        run: String,
+        at now: Double,
+        _ db: Database
+    ) throws {
+        guard
+            let race = try Row.fetchOne(
+                db,
+                sql: "SELECT wearable, partner_seq FROM relay_race WHERE run = ?",
+                arguments: [run]
+            )
+        else { return }
+        let seq: Int64 = race["partner_seq"] + 1
+        let details = Self.details(item.body)
+        var body = Wearbridge_Link_V1_Command()
+        body.partnerEvent = .with {
+            $0.run = run
+            $0.seq = seq
+            $0.kind = event
+            $0.splitIndex = UInt32(clamping: (details["index"] as? NSNumber)?.intValue ?? 0)
+            $0.seconds =
+                (details[event == .split ? "duration_s" : "elapsed_s"] as? NSNumber)?.doubleValue ?? item.elapsed ?? 0
+            $0.distanceM = (details["distance_m"] as? NSNumber)?.doubleValue ?? item.distance ?? 0
+        }
+        try db.execute(sql: "UPDATE relay_race SET partner_seq = ? WHERE run = ?", arguments: [seq, run])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO command (id, wearable, kind, issued_at, valid_for, deadline, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                "partner-\(run)-\(seq)", race["wearable"] as String, SessionCommand.partnerEvent.rawValue, now,
+                partnerEventValidity, now + partnerEventValidity, try body.serializedBytes() as Data,
+            ]
+        )
+    }
+
+    /// What a partner item tells the partner's wearable, if anything: their pause, resume and splits
+    /// from their own messages; their finish and abandonment from the relay's events.
+    static func partnerEvent(_ item: PartnerItem, partner: String) -> Wearbridge_Link_V1_PartnerEvent.Kind? {
+        guard item.runner == partner else { return nil }
+        switch (item.source, item.kind) {
+        case ("message", "paused"): return .paused
+        case ("message", "resumed"): return .resumed
+        case ("message", "split"): return .split
+        case ("event", "finished"): return .finished
+        case ("event", "abandoned"): return .abandoned
+        default: return nil
+        }
+    }
+
+    static func details(_ body: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// The partner's newest snapshot for each race of `wearable` under way or just ended, with the
+    /// race's start instant (the wearable's elapsed time is counted from it).
+    public func partnerSnapshots(wearable: String) throws -> [(race: RelayRace, snapshot: PartnerItem)] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.*, p.key AS p_key, p.distance_m AS p_distance, p.elapsed_s AS p_elapsed, p.paused AS p_paused,
+                        p.body AS p_body, p.at AS p_at, p.kind AS p_kind, p.runner AS p_runner
+                    FROM relay_race r JOIN partner_inbox p ON p.run = r.run AND p.source = 'message' AND p.class = 'snapshot'
+                    WHERE r.wearable = ? AND r.session IS NOT NULL
+                    """,
+                arguments: [wearable]
+            ).map { row in
+                (
+                    Self.race(row),
+                    PartnerItem(
+                        source: "message",
+                        key: row["p_key"],
+                        runner: row["p_runner"],
+                        messageClass: "snapshot",
+                        kind: row["p_kind"],
+                        distance: row["p_distance"],
+                        elapsed: row["p_elapsed"],
+                        paused: row["p_paused"],
+                        body: row["p_body"],
+                        at: row["p_at"]
+                    )
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import GRDB
+import RaceCore
+
+extension SessionLog {
+    /// The virtual race a session runs, from its `race_started` event: a restarted wearable follows
+    /// it again without asking anyone. Nil when the session is no race's.
+    public func race(of sessionID: String) throws -> RaceOrder? {
+        let detail = try reader.read { db in
+            try String.fetchOne(
+                db,
+                sql: "SELECT detail FROM event WHERE session_id = ? AND kind = 'race_started' ORDER BY seq LIMIT 1",
+                arguments: [sessionID]
+            )
+        }
+        guard let detail,
+            let object = try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any],
+            let run = object["run"] as? String, let partner = object["partner"] as? String,
+            let startAt = (object["start_at"] as? NSNumber)?.doubleValue
+        else { return nil }
+        return RaceOrder(run: run, partner: partner, startAt: startAt, session: sessionID)
+    }
+}

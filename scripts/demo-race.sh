@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Two runners race each other through a local relay on this machine: scripts/relay-local.sh makes
 # the relay (PostgreSQL 15, certificates for alice and bob); each runner has a wearable (a real gpsd
-# fed by gpsfake with a different recording, moved to the race's start) and a phone
-# (`wearbridge-phone run` with [relay]). Alice invites, Bob accepts, both wearables run, each phone
-# relays its runner and holds the partner's figures (shown every few seconds), both end, and the
-# relay's result is shown from both sides. The wearable's own side of a race (countdown, partner
-# cues) is not built yet: README, "Virtual runs".
+# fed by gpsfake at a recording's own pace, its GPS time moved to the race; cues on, played to
+# ALSA's file plugin) and a phone (`wearbridge-phone run` with [relay]). Alice invites, Bob accepts,
+# both wearables count down and start at the agreed instant, each one's `ctl status` shows the
+# partner and the gap every 10 s, both end; then every cue each wearable spoke, and the relay's
+# result from both sides.  scripts/demo-race.sh [SECONDS=100]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null

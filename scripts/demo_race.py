@@ -9,61 +9,58 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "relay"))
 import harness  # noqa: E402  (the phone-link tests' process handling: every process stopped at exit)
-from run import PHONE, Relay, count, shift_nmea  # noqa: E402  (the relay tests' local relay)
-
-GPS = os.path.join(harness.SHARED, "benchmarks", "gps")
-RECORDINGS = {"alice": os.path.join(GPS, "park_loop_run.nmea"), "bob": os.path.join(GPS, "track_3k_laps.nmea")}
+import race_day  # noqa: E402  (two runners: gpsd, gpsfake, a wearable with cues and a phone each)
+from run import PHONE, Relay, count  # noqa: E402  (the relay tests' local relay)
 
 
 def say(text):
     print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
 
 
-def race_status(runner, setup):
-    out = harness.run([PHONE, "race", "status", "--config", setup.phone_config], check=False)
-    return out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr.strip()
+def status(runner):
+    """The wearable's own `ctl status` race line."""
+    out = harness.run([f"{harness.BIN}/wearbridge", "ctl", "status", "--config", runner.setup.wear_config],
+                      check=False).stdout
+    lines = [line for line in out.splitlines() if line.startswith(("race", "state"))]
+    return " | ".join(" ".join(line.split()) for line in lines) or out.strip()
 
 
 def main():
-    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     relay = Relay()
     say(f"relay: PostgreSQL on 127.0.0.1:{relay.port}, runners alice and bob (certificates in {relay.tls})")
-    setups = {}
+    alice, bob = race_day.Runner(relay, "alice"), race_day.Runner(relay, "bob")
     try:
-        for runner in ("alice", "bob"):
-            setup = harness.Setup()
-            setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "{runner}"\n'
-                                           f'ca = "{relay.tls}/ca.crt"\ncertificate = "{relay.tls}/{runner}.crt"\n'
-                                           f'key = "{relay.tls}/{runner}.key"\n')
-            setups[runner] = setup
-        run = relay.phone("alice", "race", "invite", "bob", "--distance", "1km", "--start-in", "15s").stdout.strip()
-        say(f"alice: race invite bob --distance 1km --start-in 15s -> {run}")
+        run = relay.phone("alice", "race", "invite", "bob", "--distance", "1km", "--start-in", "50s").stdout.strip()
+        say(f"alice: race invite bob --distance 1km --start-in 50s -> {run}")
         say("bob:   race list -> " + relay.phone("bob", "race", "list").stdout.strip())
         say("bob:   race accept -> " + relay.phone("bob", "race", "accept", run[:8]).stdout.strip())
         with relay.connect("alice") as conn:
             start_at = count(conn, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
-        for runner, setup in setups.items():
-            recording = os.path.join(setup.dir, "recording.nmea")
-            shift_nmea(RECORDINGS[runner], recording, start_at)
-            setup.recording = recording
-            setup.phone()
-            setup.wearable()
-        while time.time() < start_at - 1:
-            time.sleep(0.1)
-        for runner, setup in setups.items():
-            setup.gpsfake(cycle="0.25", recording=setup.recording)
-        say(f"both wearables run ({os.path.basename(RECORDINGS['alice'])} and {os.path.basename(RECORDINGS['bob'])}, "
-            "their GPS time moved to the agreed start)")
-        for _ in range(seconds // 5):
-            time.sleep(5)
-            for runner, setup in setups.items():
-                say(f"{runner:5}: race status -> {race_status(runner, setup)}")
-        for runner, setup in setups.items():
-            out = harness.run([PHONE, "end", "--config", setup.phone_config, "--timeout", "60"], check=False)
-            say(f"{runner:5}: end -> {out.stdout.strip() or out.stderr.strip()}")
+        preroll = int(start_at - time.time()) - 2
+        alice.prepare(os.path.join(race_day.GPS, "track_3k_laps.nmea"), start_at, preroll=preroll)
+        bob.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at, skip=820, preroll=preroll)
+        race_day.sleep_until(start_at - preroll - race_day.GPSFAKE_LATENCY)
+        for runner in (alice, bob):
+            runner.run_gps()
+            runner.start()
+        say("both wearables and phones run (alice: track_3k_laps, standing 10 s at the start; bob: park_loop_run, "
+            "with a minute's stop); their phones hand them the race 35 s before the start")
+        while time.time() < start_at + seconds:
+            time.sleep(10)
+            for runner in (alice, bob):
+                say(f"{runner.name:5}: wearbridge ctl status -> {status(runner)}")
+        for runner in (alice, bob):
+            out = harness.run([PHONE, "end", "--config", runner.setup.phone_config, "--timeout", "60"], check=False)
+            say(f"{runner.name:5}: end -> {out.stdout.strip() or out.stderr.strip()}")
         with relay.connect("alice") as conn:
             harness.wait_for(lambda: count(conn, "SELECT state FROM relay.runs WHERE id = %s", run) != "accepted", 60,
                              "the relay's result")
+        time.sleep(3)
+        for runner in (alice, bob):
+            say(f"{runner.name}'s wearable said:")
+            for text in runner.spoken():
+                print(f"    {text}")
         for runner in ("alice", "bob"):
             say(f"{runner}: race show")
             print(relay.phone(runner, "race", "show", run).stdout.rstrip())

@@ -138,8 +138,8 @@ public struct Daemon: Service {
                 "resumed",
                 metadata: ["session": "\(session.id)", "distance_m": "\(session.track.distance)"]
             )
-            if let race = try store.race(of: session.id) {
-                engine.follow(recovered: race)
+            if let (race, leaderIsMe) = try store.race(of: session.id) {
+                engine.follow(recovered: race, leaderIsMe: leaderIsMe, at: .now())
                 logger.info(
                     "following the session's race again",
                     metadata: ["run": "\(race.run)", "partner": "\(race.partner)"]
@@ -156,7 +156,9 @@ public struct Daemon: Service {
         let inbox = EngineInbox(continuation: continuation, router: router)
         var sinks: [any SessionSink] = [JournalSink(logger: logger)] + self.sinks
         let (outboxGrew, outboxSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let writer = StoreWriter(log: store, logger: logger, outboxGrew: phone == nil ? nil : outboxSignal)
+        var storeWriter = StoreWriter(log: store, logger: logger, outboxGrew: phone == nil ? nil : outboxSignal)
+        storeWriter.trace = latencyTrace
+        let writer = storeWriter
         var producers = self.producers(outboxGrew: outboxGrew)
         if let cues {
             // The rules hear the engine as a sink; the speaker plays on a task of its own.

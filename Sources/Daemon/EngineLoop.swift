@@ -65,6 +65,8 @@ struct EngineLoop {
         case .storageHealth(nil):
             logger.notice("the data log is written again")
             notifier.status(engine.controller.session.map { "recording session \($0.id)" } ?? "idle")
+        case .tracePartner(let gpsTime):
+            latencyTrace?.record("partner", gpsTime: gpsTime, at: MonotonicClock.system())
         case .wake(let instant):
             alarms.yield(instant)
         case .finished(let unwritten):

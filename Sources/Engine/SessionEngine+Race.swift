@@ -102,7 +102,7 @@ extension SessionEngine {
         guard var race else { return }
         let reply = controller.handle(
             .start,
-            id: "race-\(race.order.run)",
+            id: "race-start-\(race.order.run)",
             activity: raceActivity,
             receivedAt: now.monotonic,
             systemTime: now.system,
@@ -132,9 +132,10 @@ extension SessionEngine {
     }
 
     /// A restarted wearable follows the race its recovered session runs (the log kept it).
-    public mutating func follow(recovered order: RaceOrder) {
+    public mutating func follow(recovered order: RaceOrder, leaderIsMe: Bool?, at now: Instant) {
         guard let session = controller.session?.id, order.session == session else { return }
-        race = WearableRace(following: order, session: session, settings: configuration.race)
+        race = WearableRace(following: order, session: session, leaderIsMe: leaderIsMe, settings: configuration.race)
+        raceEvent(.followed(run: order.run, partner: order.partner), now)
     }
 
     /// A fix taught the race clock GPS time; in the race's session it is also my progress.
@@ -164,6 +165,7 @@ extension SessionEngine {
         )
         for news in race.partner(snapshot) { raceEvent(.news(news), now) }
         self.race = race
+        if configuration.traceFixes, let gpsTime = report.gpsTime { actions.append(.tracePartner(gpsTime: gpsTime)) }
     }
 
     /// My session ended: the race is kept for the partner's news.

@@ -63,13 +63,13 @@ extension PartnerEvent {
     /// The partner event's name and figures as the data log keeps them.
     var storedDetail: [String: StoredValue] {
         switch self {
-        case .paused: ["event": .text("paused")]
-        case .resumed: ["event": .text("resumed")]
+        case .paused: ["what": .text("paused")]
+        case .resumed: ["what": .text("resumed")]
         case .split(let number, let seconds):
-            ["event": .text("split"), "index": .number(Double(number)), "duration_s": .number(seconds)]
+            ["what": .text("split"), "index": .number(Double(number)), "duration_s": .number(seconds)]
         case .finished(let elapsed, let distance):
-            ["event": .text("finished"), "elapsed_s": .number(elapsed), "distance_m": .number(distance)]
-        case .abandoned: ["event": .text("abandoned")]
+            ["what": .text("finished"), "elapsed_s": .number(elapsed), "distance_m": .number(distance)]
+        case .abandoned: ["what": .text("abandoned")]
         }
     }
 }

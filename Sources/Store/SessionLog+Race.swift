@@ -5,12 +5,23 @@ import RaceCore
 extension SessionLog {
     /// The virtual race a session runs, from its `race_started` event: a restarted wearable follows
     /// it again without asking anyone. Nil when the session is no race's.
-    public func race(of sessionID: String) throws -> RaceOrder? {
-        let detail = try reader.read { db in
-            try String.fetchOne(
-                db,
-                sql: "SELECT detail FROM event WHERE session_id = ? AND kind = 'race_started' ORDER BY seq LIMIT 1",
-                arguments: [sessionID]
+    /// `leaderIsMe` is who the last lead change logged named (nil: none yet).
+    public func race(of sessionID: String) throws -> (order: RaceOrder, leaderIsMe: Bool?)? {
+        let (detail, lead) = try reader.read { db in
+            (
+                try String.fetchOne(
+                    db,
+                    sql: "SELECT detail FROM event WHERE session_id = ? AND kind = 'race_started' ORDER BY seq LIMIT 1",
+                    arguments: [sessionID]
+                ),
+                try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT kind FROM event WHERE session_id = ? AND kind IN ('race_lead_taken', 'race_lead_lost')
+                        ORDER BY seq DESC LIMIT 1
+                        """,
+                    arguments: [sessionID]
+                )
             )
         }
         guard let detail,
@@ -18,6 +29,9 @@ extension SessionLog {
             let run = object["run"] as? String, let partner = object["partner"] as? String,
             let startAt = (object["start_at"] as? NSNumber)?.doubleValue
         else { return nil }
-        return RaceOrder(run: run, partner: partner, startAt: startAt, session: sessionID)
+        return (
+            RaceOrder(run: run, partner: partner, startAt: startAt, session: sessionID),
+            lead.map { $0 == "race_lead_taken" }
+        )
     }
 }

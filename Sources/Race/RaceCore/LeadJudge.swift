@@ -20,6 +20,12 @@ struct LeadJudge: Sendable, Equatable {
             && left.pending?.since == right.pending?.since
     }
 
+    /// The leader known from before a restart: only a change from it is news.
+    mutating func remember(leader: Side?) {
+        self.leader = leader
+        pending = nil
+    }
+
     /// The gap (m, positive when I lead) observed at `now`; the news when the lead changes.
     mutating func observe(gap: Double, now: Double) -> RaceNews? {
         let side: Side? = gap > margin ? .me : gap < -margin ? .partner : nil

@@ -18,6 +18,12 @@ public struct RaceTracker: Sendable, Equatable {
         self.lead = LeadJudge(margin: settings.leadMargin, hold: settings.leadHold)
     }
 
+    /// Who led when the wearable last knew (its log, after a restart): `true` for me. Saying it again
+    /// after a restart would be news that is not new.
+    public mutating func remember(leaderIsMe: Bool?) {
+        lead.remember(leader: leaderIsMe.map { $0 ? .me : .partner })
+    }
+
     /// My distance at my elapsed time since the common start.
     public mutating func own(elapsedSeconds: Double, distanceMetres: Double, now: Double) -> [RaceNews] {
         own.record(elapsed: elapsedSeconds, distance: distanceMetres)

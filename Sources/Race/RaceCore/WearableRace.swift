@@ -23,10 +23,16 @@ public struct WearableRace: Sendable, Equatable {
     }
 
     /// Following a race already under way in `session` (a restart, or a phone that reconnected).
-    public init(following order: RaceOrder, session: String, settings: RaceSettings = RaceSettings()) {
+    public init(
+        following order: RaceOrder,
+        session: String,
+        leaderIsMe: Bool? = nil,
+        settings: RaceSettings = RaceSettings()
+    ) {
         self.order = order
         phase = .running(session: session)
         tracker = RaceTracker(partner: order.partner, settings: settings)
+        tracker.remember(leaderIsMe: leaderIsMe)
     }
 
     public var isArmed: Bool { if case .armed = phase { true } else { false } }

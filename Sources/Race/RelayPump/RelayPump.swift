@@ -84,7 +84,7 @@ public struct RelayPump: Service {
                 if race.state != "accepted", recent.contains(race.run) { try await pull(race, feed) }
             }
             if let active = races.first(where: { $0.state == .accepted }) {
-                try await race(active.id, feed)
+                try await race(active.id, races, feed)
             } else {
                 try await Task.sleep(for: .seconds(2))
             }
@@ -100,7 +100,7 @@ public struct RelayPump: Service {
         for race in try inbox.relayRaces() where race.session == nil {
             let ordered = try inbox.command(Inbox.raceOrderID(race.run))
             switch race.state {
-            case "accepted" where ordered == nil && race.startAt > now + 2:
+            case "accepted" where ordered == nil && race.startAt > now + 2 && race.startAt - now <= Self.orderLead:
                 try await inbox.queueRaceOrder(
                     run: race.run,
                     wearable: wearable,
@@ -135,6 +135,10 @@ public struct RelayPump: Service {
         }
     }
 
+    /// The countdown goes to the wearable this long (s) before the start: its first call is at 30 s,
+    /// and a wearable just switched on has had the time since the invite to find a fix.
+    static let orderLead = 35.0
+
     /// The relay's activity as the wearable's.
     static func activity(_ relay: String) -> Activity? {
         switch relay {
@@ -146,7 +150,8 @@ public struct RelayPump: Service {
     }
 
     /// Follows one race while the relay says it is under way.
-    private func race(_ id: UUID, _ feed: RelayFeed) async throws {
+    private func race(_ id: UUID, _ races: [RelayRun], _ feed: RelayFeed) async throws {
+        var races = races
         let run = id.uuidString.lowercased()
         let channel = try await feed.channel(id)
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -167,11 +172,12 @@ public struct RelayPump: Service {
                     guard let race = try inbox.relayRaces().first(where: { $0.run == run }) else { break }
                     try await pull(race, feed)
                     try await push(race, feed)
+                    try await order(races, feed)
                     if ContinuousClock.now - lastCheck > .seconds(5) {
                         lastCheck = ContinuousClock.now
                         try await feed.sweep()
-                        let state = try await feed.races().first(where: { $0.id == id })?.state
-                        if state != .accepted { break }
+                        races = try await feed.races()
+                        if races.first(where: { $0.id == id })?.state != .accepted { break }
                     }
                 }
                 group.cancelAll()

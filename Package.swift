@@ -350,6 +350,7 @@ let package = Package(
             name: "CuesTests",
             dependencies: [
                 "Cues", "CueLanguages", "CueAudio", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness",
+                "RaceCore",
             ]
         ),
         .testTarget(name: "ExportTests", dependencies: ["Export"]),

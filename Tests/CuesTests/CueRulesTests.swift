@@ -1,5 +1,7 @@
+import CueLanguages
 import Cues
 import HeartRate
+import RaceCore
 import SessionCore
 import Testing
 import TrackCore
@@ -171,5 +173,48 @@ struct CueRulesTests {
             ]
         )
         #expect(made.map(\.1.kind) == [.split])
+    }
+}
+
+/// A race's cues: the countdown, the lead, the partner's doings in their name, their silence only
+/// after the dwell, the gap in the summary.
+@Suite("Cue rules: a virtual race")
+struct RaceCueRulesTests {
+    func race(_ event: RaceEvent, at time: Double) -> SessionNews {
+        .announcement(Announcement(.race(event), sessionID: "s1", receivedAt: time))
+    }
+
+    @Test func theCountdownTheLeadAndThePartnerAreSaidInWords() throws {
+        var rules = CueRules(settings: CueSettings())
+        let catalog = try CueCatalogs(directory: nil).catalog("en")
+        var said: [String] = []
+        func take(_ news: SessionNews, _ time: Double) {
+            said += rules.take(news, now: time).map { catalog.text($0.message, units: .metric) }
+        }
+        take(race(.armed(run: "r", partner: "bea", startsIn: 35, clock: .gps), at: 0), 0)
+        take(race(.countdown(.startingIn(30)), at: 5), 5)
+        take(race(.countdown(.startingIn(3)), at: 32), 32)
+        take(race(.countdown(.go(late: 0.01)), at: 35), 35)
+        take(race(.news(.leadLost(gapMetres: 12.4)), at: 60), 60)
+        take(race(.news(.leadTaken(gapMetres: 20)), at: 90), 90)
+        take(race(.news(.partnerPaused), at: 100), 100)
+        take(race(.news(.partnerFinished(elapsedSeconds: 1450, distanceMetres: 5000)), at: 200), 200)
+        #expect(
+            said == [
+                "Starting in 30 seconds.", "3.", "Go.", "bea passed you, 12 metres behind.",
+                "You lead bea by 20 metres.",
+                "bea paused.", "bea finished in 24 minutes 10 seconds.",
+            ]
+        )
+    }
+
+    @Test func aPartnerLostIsSaidOnlyAfterTheDwellAndBackOnlyIfLostWasSaid() throws {
+        var rules = CueRules(settings: CueSettings(dwell: 6))
+        _ = rules.take(race(.followed(run: "r", partner: "bea"), at: 0), now: 0)
+        #expect(rules.take(race(.news(.partnerLost), at: 10), now: 10).isEmpty)
+        #expect(rules.take(race(.news(.partnerBack), at: 12), now: 12).isEmpty, "back within the dwell: nothing")
+        #expect(rules.take(race(.news(.partnerLost), at: 20), now: 20).isEmpty)
+        let lost = rules.take(race(.news(.partnerLost), at: 26), now: 26)
+        #expect(lost.map(\.message) == [.partner(.lost("bea"))])
     }
 }

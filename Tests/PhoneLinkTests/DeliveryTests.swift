@@ -85,4 +85,19 @@ struct DeliveryTests {
         #expect(pending.answered("b") != nil)
         #expect(pending.due(1).isEmpty)
     }
+
+    @Test func partnerEventsGoOneAtATimeInTheOrderTheyWereQueued() {
+        var pending = PendingCommands(retryEvery: 8)
+        for id in ["p1", "p2", "p3"] {
+            pending.add(.init(id: id, kind: .partnerEvent, activity: nil, issuedAt: 50, validFor: 60, deadline: 999))
+        }
+        pending.add(.init(id: "s", kind: .pause, activity: nil, issuedAt: 50, validFor: 60, deadline: 999))
+        #expect(pending.due(50).map(\.id) == ["p1", "s"], "the first event, and other commands beside it")
+        pending.reconnected(51)
+        #expect(pending.due(51).map(\.id) == ["p1", "s"], "a reconnection resends the same first one")
+        pending.answered("p1")
+        #expect(pending.due(52).map(\.id) == ["p2"])
+        pending.answered("p2")
+        #expect(pending.due(53).map(\.id) == ["p3"])
+    }
 }

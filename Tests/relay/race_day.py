@@ -113,11 +113,13 @@ def lead_changes(mine, theirs, margin, hold):
 class Runner:
     """One runner: a wearable (cues on) and a phone with [relay], in a harness.Setup's directory."""
 
-    def __init__(self, relay, name):
+    def __init__(self, relay, name, relay_port=None):
+        """`relay_port`: where the phone dials the relay (a fault proxy's port, say)."""
         self.name = name
         self.setup = harness.Setup()
         tls = relay.tls
-        self.setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "{name}"\n'
+        port = relay_port or relay.port
+        self.setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {port}\nrunner = "{name}"\n'
                                             f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/{name}.crt"\n'
                                             f'key = "{tls}/{name}.key"\n')
         s = self.setup

@@ -505,9 +505,11 @@ def test_two_wearables(relay):
     time, lead changes announced where the recordings' own Doppler says they happen (within the
     hysteresis), the partner's pause heard, faults (kill -9 of a phone and of a wearable, the relay
     stopped hard and restarted), the partner's events applied once each and in order on both
-    wearables, "partner finished" heard once, and the result decided from the final figures."""
+    wearables, "partner finished" heard once, and the result decided from the final figures. Alice's
+    phone reaches the relay through a fault proxy that cuts the connection three times."""
     import race_day
-    alice, bob = race_day.Runner(relay, "alice"), race_day.Runner(relay, "bob")
+    proxy = harness.FaultProxy(relay.port)  # between Alice's phone and the relay
+    alice, bob = race_day.Runner(relay, "alice", relay_port=proxy.port), race_day.Runner(relay, "bob")
     settings = dict(margin=5, hold=10)  # RaceSettings' defaults: the wearable judges with these
     try:
         with relay.connect("alice") as conn:
@@ -524,13 +526,16 @@ def test_two_wearables(relay):
                 runner.start()
             expected = {"alice": race_day.lead_changes(alice.profile, bob.profile, **settings),
                         "bob": race_day.lead_changes(bob.profile, alice.profile, **settings)}
-            faults = {15: ("kill", bob, "phone"), 20: ("start", bob, "phone"), 38: ("stop relay",),
-                      45: ("start relay",), 62: ("kill", alice, "wearable"), 66: ("start", alice, "wearable")}
+            faults = {15: ("kill", bob, "phone"), 20: ("start", bob, "phone"), 27: ("cut",), 38: ("stop relay",),
+                      45: ("start relay",), 55: ("cut",), 62: ("kill", alice, "wearable"),
+                      66: ("start", alice, "wearable"), 80: ("cut",)}
             partner_states = []
             for second in range(8, 106):
                 time.sleep(max(0.0, start_at + second - time.time()))
                 fault = faults.get(second, ())
-                if fault and fault[0] == "kill":
+                if fault and fault[0] == "cut":
+                    proxy.cut()
+                elif fault and fault[0] == "kill":
                     harness.kill9(getattr(fault[1], fault[2]))
                 elif fault and fault[0] == "start":
                     runner = fault[1]

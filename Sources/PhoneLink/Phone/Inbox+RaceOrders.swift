@@ -108,10 +108,13 @@ extension Inbox {
         guard
             let race = try Row.fetchOne(
                 db,
-                sql: "SELECT wearable, partner_seq FROM relay_race WHERE run = ?",
+                sql: "SELECT wearable, partner_seq FROM relay_race WHERE run = ? AND session IS NOT NULL",
                 arguments: [run]
             )
-        else { return }
+        else {
+            // Not a race this phone's wearable ran (an older one the relay still lists): nothing to tell.
+            return
+        }
         let seq: Int64 = race["partner_seq"] + 1
         let details = Self.details(item.body)
         var body = Wearbridge_Link_V1_Command()

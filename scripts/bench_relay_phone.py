@@ -10,7 +10,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "relay"))
 import harness  # noqa: E402
-from run import Relay, count, shift_nmea, start_race  # noqa: E402
+import race_day  # noqa: E402
+from run import Relay, count, start_race  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -28,42 +29,45 @@ def peak_rss_mb(pid):
 
 
 def one(relay, with_relay, seconds):
-    setup = harness.Setup()
-    extra = ""
-    if with_relay:
-        extra = (f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\nca = "{relay.tls}/ca.crt"\n'
-                 f'certificate = "{relay.tls}/alice.crt"\nkey = "{relay.tls}/alice.key"\n')
-    setup.write_phone_config(extra=extra)
+    """One phone for `seconds` after a 10 s warm-up: in a race (its wearable counting down, started at
+    the agreed instant, a partner posting a snapshot a second), or with no [relay] and the same
+    wearable started by autostart. gpsd is fed at the recording's own pace either way."""
+    runner = race_day.Runner(relay, "alice")
+    setup = runner.setup
     stop = threading.Event()
     try:
-        first_fix_at = time.time() + 3
         if with_relay:
-            run = start_race(relay, "alice", "bob", "--start-in", "10s", "--abandon-after", "10m")
+            run = start_race(relay, "alice", "bob", "--start-in", "40s", "--abandon-after", "10m")
             with relay.connect("bob") as b:
-                first_fix_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+                start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
 
             def partner():
                 with relay.connect("bob") as b:
                     seq = 0
                     while not stop.wait(1.0):
                         seq += 1
-                        elapsed = max(0.0, time.time() - first_fix_at)
+                        elapsed = max(0.0, time.time() - start_at)
                         b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s)"
                                   " VALUES (%s, 'bob', %s, 'snapshot', 'snapshot', %s, %s) ON CONFLICT DO NOTHING",
                                   (run, seq, 3.0 * elapsed, elapsed))
             threading.Thread(target=partner, daemon=True).start()
-        recording = os.path.join(setup.dir, "recording.nmea")
-        shift_nmea(harness.RECORDING, recording, first_fix_at)
-        phone = setup.phone()
-        setup.wearable()
-        while time.time() < first_fix_at - 1:
-            time.sleep(0.1)
-        setup.gpsfake(cycle="0.25", recording=recording)
-        time.sleep(10)  # warm-up: the session started, the link and the pump settled
-        before = cpu_seconds(phone.pid)
+        else:
+            start_at = time.time() + 8
+            setup.write_phone_config()
+            with open(setup.wear_config) as f:
+                config = f.read().replace("autostart = false", "autostart = true")
+            with open(setup.wear_config, "w") as f:
+                f.write(config)
+        preroll = int(start_at - time.time()) - 2
+        runner.prepare(harness.RECORDING, start_at, preroll=preroll)
+        race_day.sleep_until(start_at - preroll - race_day.GPSFAKE_LATENCY)
+        runner.run_gps()
+        runner.start()
+        race_day.sleep_until(start_at + 10)  # warm-up: the session started, the link and the pump settled
+        before = cpu_seconds(runner.phone.pid)
         time.sleep(seconds)
-        used = (cpu_seconds(phone.pid) - before) / seconds * 100
-        peak = peak_rss_mb(phone.pid)
+        used = (cpu_seconds(runner.phone.pid) - before) / seconds * 100
+        peak = peak_rss_mb(runner.phone.pid)
         if with_relay:
             harness.run([os.path.join(harness.BIN, "wearbridge-phone"), "race", "cancel", run,
                          "--config", relay.config("alice")])

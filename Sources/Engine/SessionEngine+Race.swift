@@ -89,6 +89,7 @@ extension SessionEngine {
     mutating func raceTick(_ now: Instant) {
         raceClock.system(utc: now.system, monotonic: now.monotonic)
         guard race != nil else { return }
+        if race!.isArmed, let start = raceClock.monotonic(forUTC: race!.order.startAt) { race!.retarget(start: start) }
         for call in race!.countdown(now: now.monotonic) {
             raceEvent(.countdown(call), now)
             if case .go = call { go(now) }

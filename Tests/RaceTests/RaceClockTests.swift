@@ -21,7 +21,7 @@ struct RaceClockTests {
         #expect(abs((clock.utc(atMonotonic: 200.3) ?? 0) - 600) < 1e-9)
     }
 
-    @Test("a receiver's time that jumps is not believed; the median holds")
+    @Test("a receiver's time that jumps is not believed; one sample moves nothing")
     func outliersRejected() {
         var clock = RaceClock()
         for second in 0..<20 {
@@ -31,7 +31,7 @@ struct RaceClockTests {
         clock.gps(utc: 1000 + 21 - 5, monotonic: 21)
         #expect(clock.rejected == 2)
         #expect(clock.monotonic(forUTC: 1030) == 30)
-        // Jitter within the limit moves the median, not the mean.
+        // One early sample within the limit does not move the estimate either.
         clock.gps(utc: 1000 + 22 + 1.5, monotonic: 22)
         #expect(clock.rejected == 2)
         #expect(clock.monotonic(forUTC: 1030) == 30)

@@ -493,6 +493,11 @@ def test_phone_pump(relay):
             assert status["partner_snapshot"]["seq"] == bob_newest, status
             log = setup.log("phone.log")
             assert "race: result" in log, "the phone logs the result"
+            # ... and on to the wearable: bob's pause, resume and finish, each applied once, in order.
+            told = lambda: [next(w.split("=")[1] for w in line.split() if w.startswith("what="))
+                            for line in setup.log("wear.log").splitlines() if "event=partner_event" in line]
+            wanted = [kind for (_, kind) in bob_critical] + ["finished"]
+            harness.wait_for(lambda: told() == wanted, 30, f"the wearable to apply {wanted} (has {told()})")
             print(f"    the phone holds bob's {len(bob_critical)} events, {len(events)} relay events; "
                   f"{snapshots} of alice's snapshots at the relay")
     finally:
@@ -505,7 +510,8 @@ def test_two_wearables(relay):
     time, lead changes announced where the recordings' own Doppler says they happen (within the
     hysteresis), the partner's pause heard, faults (kill -9 of a phone and of a wearable, the relay
     stopped hard and restarted), the partner's events applied once each and in order on both
-    wearables, "partner finished" heard once, and the result decided from the final figures. Alice's
+    wearables, "partner finished" heard once, and the result decided from the final figures. Bob's
+    wearable is killed -9 during the countdown and still starts on time. Alice's
     phone reaches the relay through a fault proxy that cuts the connection three times."""
     import race_day
     proxy = harness.FaultProxy(relay.port)  # between Alice's phone and the relay
@@ -524,6 +530,12 @@ def test_two_wearables(relay):
             for runner in (alice, bob):
                 runner.run_gps()
                 runner.start()
+            # Bob's wearable dies during the countdown and comes back: his phone hands it the race
+            # again on its reconnection, and it starts on time all the same.
+            race_day.sleep_until(start_at - 22)
+            harness.kill9(bob.wearable)
+            race_day.sleep_until(start_at - 19)
+            bob.wearable = bob.setup.wearable()
             expected = {"alice": race_day.lead_changes(alice.profile, bob.profile, **settings),
                         "bob": race_day.lead_changes(bob.profile, alice.profile, **settings)}
             faults = {15: ("kill", bob, "phone"), 20: ("start", bob, "phone"), 27: ("cut",), 38: ("stop relay",),
@@ -633,6 +645,58 @@ def test_two_wearables(relay):
         harness.stop_all()
 
 
+def test_partner_abandons(relay):
+    """The partner who never finishes: Bob (a psycopg participant) starts, posts for ten seconds and
+    goes silent. The relay abandons him by itself after the run's 15 s, Alice's real wearable hears
+    it once ("bob left the race") and shows him abandoned, and when she ends, the relay decides the
+    race from her final figures and his last ones."""
+    import race_day
+    alice = race_day.Runner(relay, "alice")
+    try:
+        with relay.connect("bob") as b:
+            run = start_race(relay, "alice", "bob", "--start-in", "20s", "--abandon-after", "15s")
+            start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+            alice.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at,
+                          preroll=int(start_at - time.time()) - 1)
+            alice.run_gps()
+            alice.wearable = alice.setup.wearable()
+            harness.wait_for(lambda: '"mode":3' in harness.run(
+                [f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config", alice.setup.wear_config],
+                check=False).stdout.replace(" ", ""), 15, "a fix on the wearable")
+            alice.phone = alice.setup.phone()
+            race_day.sleep_until(start_at)
+            b.execute("SELECT relay.report_start(%s, 20)", (run,))
+            for second in range(1, 11):
+                race_day.sleep_until(start_at + second)
+                snapshot(b, run, "bob", second, 3.0 * second, float(second))
+
+            def told():
+                applied = [i for (i, ok) in alice.commands("partner_event") if ok]
+                return applied and any("what=abandoned" in line for line in alice.journal("partner_event"))
+            harness.wait_for(told, 60, "bob's abandonment on alice's wearable")
+            time.sleep(3)  # a second telling, if there were one, would come now
+            abandoned = [line for line in alice.journal("partner_event") if "what=abandoned" in line]
+            assert len(abandoned) == 1, abandoned
+            harness.wait_for(lambda: "bob left the race." in alice.spoken(), 10, "the cue")
+            spoken = [t for t in alice.spoken() if t == "bob left the race."]
+            assert len(spoken) == 1, alice.spoken()
+            reply = json.loads(harness.run([f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config",
+                                            alice.setup.wear_config]).stdout)
+            race = (reply.get("status") or reply).get("race") or {}
+            assert race.get("partner_state") == "abandoned", race
+            out = harness.run([PHONE, "end", "--config", alice.setup.phone_config, "--timeout", "60"])
+            assert "ACK" in out.stdout, out.stdout
+            harness.wait_for(lambda: count(b, "SELECT state FROM relay.runs WHERE id = %s", run) != "accepted", 60,
+                             "the relay's result")
+            state, winner = b.execute("SELECT state, winner FROM relay.runs WHERE id = %s", (run,)).fetchone()
+            outcome = dict(b.execute("SELECT runner, outcome FROM relay.entries WHERE run_id = %s", (run,)).fetchall())
+            assert (state, winner) == ("complete", "alice") and outcome == {"alice": "finished", "bob": "abandoned"}, \
+                (state, winner, outcome)
+            print(f"    bob abandoned by the relay, told once on alice's wearable ({spoken[0]!r}); {winner} wins")
+    finally:
+        harness.stop_all()
+
+
 def sqlite3_rows(path, sql, args=()):
     import sqlite3
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
@@ -644,7 +708,7 @@ def sqlite3_rows(path, sql, args=()):
 
 def main():
     tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable,
-             test_phone_pump, test_two_wearables]
+             test_phone_pump, test_two_wearables, test_partner_abandons]
     only = sys.argv[1:]
     relay = Relay()
     failed = 0
@@ -653,6 +717,9 @@ def main():
             if only and test.__name__ not in only:
                 continue
             started = time.time()
+            with relay.admin() as admin:  # a race a failed test left open would refuse the next one's
+                admin.execute("UPDATE relay.runs SET state = 'cancelled', ended_at = now() "
+                              "WHERE state IN ('invited', 'accepted')")
             try:
                 test(relay)
                 print(f"ok    {test.__name__} ({time.time() - started:.1f} s): {test.__doc__.splitlines()[0]}")

@@ -60,6 +60,62 @@ extension Inbox {
         )
     }
 
+    /// A (re)connected wearable may have restarted and lost an armed countdown: each race about to
+    /// start whose order it took is handed to it again under a new id (a wearable still armed
+    /// answers "already armed" and changes nothing).
+    public func reissueRaceOrders(wearable: String, now: Double) async throws {
+        try await pool.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.run, r.start_at, c.activity, c.body FROM relay_race r JOIN command c ON c.id = 'race-' || r.run
+                    WHERE r.wearable = ? AND r.state = 'accepted' AND r.session IS NULL AND r.start_at > ?
+                        AND c.state = 'answered' AND c.ok = 1
+                    """,
+                arguments: [wearable, now + 2]
+            )
+            for row in rows {
+                let run: String = row["run"]
+                let startAt: Double = row["start_at"]
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO command (id, wearable, kind, activity, issued_at, valid_for, deadline, body)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        "\(Self.raceOrderID(run))-again-\(Int(now * 1000))", wearable, SessionCommand.race.rawValue,
+                        row["activity"] as String?, now, max(1, startAt - now - 1), startAt, row["body"] as Data?,
+                    ]
+                )
+            }
+        }
+    }
+
+    /// The newest answer the wearable gave to `run`'s order (the first, or one handed again).
+    public func raceOrderAnswer(run: String) throws -> (id: String, state: QueuedCommand.State, answer: CommandAnswer?)?
+    {
+        let newest = try pool.read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM command WHERE id = ? OR id LIKE ? ESCAPE '\\'
+                    ORDER BY issued_at DESC, rowid DESC LIMIT 1
+                    """,
+                arguments: [Self.raceOrderID(run), Self.raceOrderID(run) + "-again-%"]
+            )
+        }
+        guard let newest, let (state, answer) = try command(newest) else { return nil }
+        return (newest, state, answer)
+    }
+
+    /// When a countdown handed again was queued (Unix s); nil for the first order.
+    public static func reissuedAt(_ id: String) -> Double? {
+        guard let suffix = id.split(separator: "-again-").last, id.contains("-again-"), let ms = Double(suffix) else {
+            return nil
+        }
+        return ms / 1000
+    }
+
     /// Queues the cancel of an armed countdown (the race was cancelled before its start).
     public func queueRaceCancel(run: String, wearable: String, now: Double) async throws {
         var body = Wearbridge_Link_V1_Command()

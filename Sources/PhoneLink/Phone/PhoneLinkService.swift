@@ -73,6 +73,11 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         )
         let id = connections.attach(wearable, queue)
         commands.reconnected(wearable)
+        do {
+            try await inbox.reissueRaceOrders(wearable: wearable, now: Date().timeIntervalSince1970)
+        } catch {
+            logger.warning("cannot hand a race's countdown again", metadata: ["error": "\(error)"])
+        }
         backfill.kick(wearable)
         defer {
             connections.detach(wearable, id: id)

@@ -12,7 +12,7 @@ public struct Countdown: Sendable, Equatable {
     public static let points = [30, 10, 5, 4, 3, 2, 1]
 
     /// The start, on the monotonic clock.
-    public let start: Double
+    public private(set) var start: Double
     private var next: Int
     private var done = false
 
@@ -40,6 +40,11 @@ public struct Countdown: Sendable, Equatable {
     }
 
     public var finished: Bool { done }
+
+    /// The clock's estimate of the instant moved (more GPS time learnt): count to the new one.
+    public mutating func retarget(start: Double) {
+        if !done { self.start = start }
+    }
 
     /// The monotonic instant of the next call (the start itself once the points are said).
     public var nextCallAt: Double? {

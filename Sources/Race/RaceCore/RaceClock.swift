@@ -1,7 +1,10 @@
 /// The wearable's idea of UTC for a race's start, on its monotonic clock: the offset between the
 /// two learnt from gpsd's TPV times (good to about a second without PPS, and the same on both
 /// wearables), the system clock's only until GPS has taught it (a Pi has no RTC, so that one may
-/// be anything). A receiver's time that jumps away from the rest is not believed.
+/// be anything). A receiver's time that jumps away from the rest is not believed. A fix arrives
+/// late by the receive path's delay, never early, so the least-delayed fixes tell UTC best: the
+/// estimate is a high quantile of the offsets (a low one of the delays), which no single sample
+/// moves.
 public struct RaceClock: Sendable, Equatable {
     public enum Source: String, Sendable, Equatable {
         case gps, system
@@ -9,21 +12,25 @@ public struct RaceClock: Sendable, Equatable {
 
     /// How many recent GPS samples the estimate is the median of.
     public let window: Int
-    /// A GPS sample this far (s) from the estimate is an outlier once the window has 5 samples.
+    /// A GPS sample this far (s) from the median is an outlier once the window has 5 samples.
     public let outlier: Double
+    /// Which quantile of the offsets near the median is the estimate (0.8: the 20th percentile of
+    /// the delays).
+    public let quantile: Double
     private var samples: [Double] = []
     private var systemOffset: Double?
     public private(set) var rejected = 0
 
-    public init(window: Int = 31, outlier: Double = 2) {
+    public init(window: Int = 31, outlier: Double = 2, quantile: Double = 0.8) {
         self.window = window
         self.outlier = outlier
+        self.quantile = quantile
     }
 
     /// A TPV's UTC time and the monotonic instant it arrived.
     public mutating func gps(utc: Double, monotonic: Double) {
         let offset = utc - monotonic
-        if samples.count >= 5, let estimate = gpsOffset, abs(offset - estimate) > outlier {
+        if samples.count >= 5, let median, abs(offset - median) > outlier {
             rejected += 1
             return
         }
@@ -53,10 +60,16 @@ public struct RaceClock: Sendable, Equatable {
         return monotonic + offset
     }
 
-    private var gpsOffset: Double? {
+    private var median: Double? {
         guard !samples.isEmpty else { return nil }
         let sorted = samples.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    private var gpsOffset: Double? {
+        guard let median else { return nil }
+        let near = samples.filter { abs($0 - median) <= outlier }.sorted()
+        return near[Int((Double(near.count - 1) * quantile).rounded(.down))]
     }
 }

@@ -53,6 +53,13 @@ public struct WearableRace: Sendable, Equatable {
         return calls
     }
 
+    /// The race clock's estimate of the start instant moved: the countdown follows it.
+    public mutating func retarget(start: Double) {
+        guard case .armed(var countdown) = phase else { return }
+        countdown.retarget(start: start)
+        phase = .armed(countdown)
+    }
+
     /// The monotonic instant the next countdown call is due, while armed (the shell wakes the
     /// engine then, so that "go" is not a tick late).
     public var nextCallAt: Double? {

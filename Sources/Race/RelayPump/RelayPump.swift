@@ -98,7 +98,7 @@ public struct RelayPump: Service {
         let now = Date().timeIntervalSince1970
         let relayState = Dictionary(races.map { ($0.id.uuidString.lowercased(), $0.state) }) { first, _ in first }
         for race in try inbox.relayRaces() where race.session == nil {
-            let ordered = try inbox.command(Inbox.raceOrderID(race.run))
+            let ordered = try inbox.raceOrderAnswer(run: race.run)
             switch race.state {
             case "accepted" where ordered == nil && race.startAt > now + 2 && race.startAt - now <= Self.orderLead:
                 try await inbox.queueRaceOrder(
@@ -115,9 +115,17 @@ public struct RelayPump: Service {
                     metadata: ["run": "\(race.run)", "start_in_s": "\(Int(race.startAt - now))"]
                 )
             case "accepted":
-                guard case .answered? = ordered?.state, let answer = ordered?.answer, answer.outcome != .ack,
+                guard let ordered, case .answered = ordered.state, let answer = ordered.answer, answer.outcome != .ack,
                     relayState[race.run] == .accepted, let id = UUID(uuidString: race.run)
                 else { continue }
+                if let handedAt = Inbox.reissuedAt(ordered.id) {
+                    // The wearable took the race, restarted and cannot take it again yet (no fix so
+                    // soon after its start, say): handed again every 2 s until shortly before the start.
+                    if race.startAt - now > 3, now - handedAt > 2 {
+                        try await inbox.reissueRaceOrders(wearable: wearable, now: now)
+                    }
+                    continue
+                }
                 logger.warning(
                     "race: the wearable cannot take it; cancelling it for both",
                     metadata: ["run": "\(race.run)", "reason": "\(answer.message)"]

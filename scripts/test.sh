@@ -39,7 +39,8 @@ if [ "${CUES_E2E:-1}" != 0 ]; then
     [ "$status" -eq 0 ] || exit "$status"
 fi
 # The virtual-run relay's contract on a real PostgreSQL 15 with certificate authentication: the race
-# commands, row-level security, plausibility, expiry, abandonment (RELAY_E2E=0 leaves it out).
+# commands, row-level security, plausibility, expiry, abandonment, and two real wearables racing
+# through their phones with faults (RELAY_E2E=0 leaves it out).
 if [ "${RELAY_E2E:-1}" != 0 ]; then
     python3 Tests/relay/run.py || status=$?
     scripts/no-leftovers.sh || status=1

@@ -15,8 +15,11 @@ enum TextFormat {
         return clock(secondsPerKm) + " /km"
     }
 
-    /// A fixed number of decimals without Foundation's locale.
+    /// A fixed number of decimals without Foundation's locale ("-" for a value that is not a number;
+    /// no decimal point for none).
     static func format(_ value: Double, _ places: Int) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "-" }
+        guard places > 0 else { return String(Int(value.rounded())) }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = Int((value * scale).rounded())

@@ -684,6 +684,9 @@ def test_partner_abandons(relay):
                                             alice.setup.wear_config]).stdout)
             race = (reply.get("status") or reply).get("race") or {}
             assert race.get("partner_state") == "abandoned", race
+            text = harness.run([f"{harness.BIN}/wearbridge", "ctl", "status", "--config", alice.setup.wear_config]).stdout
+            line = next((l for l in text.splitlines() if l.startswith("race")), "")
+            assert "with bob, running; partner abandoned" in line and " m" in line, text
             out = harness.run([PHONE, "end", "--config", alice.setup.phone_config, "--timeout", "60"])
             assert "ACK" in out.stdout, out.stdout
             harness.wait_for(lambda: count(b, "SELECT state FROM relay.runs WHERE id = %s", run) != "accepted", 60,

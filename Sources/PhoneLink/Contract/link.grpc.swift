@@ -32,6 +32,14 @@
 /// `rejected` (FAIL INVALID) is immediate for a command that cannot be read at all.
 /// `Busy` is a transient answer (not durable, not sequenced): retry with the same id.
 ///
+/// Virtual races: the phone hands its wearable a race as a RACE command (valid until just before
+/// the agreed start; the wearable answers FAIL NOT_READY without a GPS fix, ALREADY_ACTIVE with a
+/// session under way), disarms it with RACE_CANCEL, and passes on the partner's pause, resume,
+/// splits, finish and abandonment as PARTNER_EVENT commands, one at a time in order, each applied
+/// once by the command ledger like any command. The partner's newest figures come as
+/// `partner_snapshot` (not acked, newest wins by `seq`, sent again on every connection). The
+/// wearable's `race_started` message names the run its session runs.
+///
 /// Backfill: the phone pulls a session's whole record (fixes, beats, events, commands share one
 /// sequence per session) one chunk at a time: a request names the session and the last seq it has
 /// committed; the wearable answers one chunk of the rows after it (`done` on the last). Committing a

@@ -38,7 +38,7 @@ extension SessionEngine {
                 self.race = race
             } else {
                 // Not followed here (a restart after my own finish): the event is still told, once.
-                news = Self.news(of: event)
+                news = [event.news]
             }
             raceEvent(.partner(event, sequence: sequence), now)
             for item in news { raceEvent(.news(item), now) }
@@ -72,15 +72,20 @@ extension SessionEngine {
         return (nil, "armed: the race with \(order.partner) starts in \(seconds) s")
     }
 
-    /// Follows a race already under way in its session (after a restart or a reconnect).
-    private mutating func follow(_ order: RaceOrder, _ now: Instant) -> (RefusalCode?, String) {
+    /// Follows a race already under way in its session: asked by the phone, or (`leaderIsMe` known)
+    /// by a restarted wearable whose log kept the race.
+    private mutating func follow(
+        _ order: RaceOrder,
+        leaderIsMe: Bool? = nil,
+        _ now: Instant
+    ) -> (RefusalCode?, String) {
         if let race, race.order.run == order.run, race.session == order.session {
             return (nil, "already following this race")
         }
         guard let open = controller.session?.id, open == order.session else {
             return (.notActive, "the race's session is not open here")
         }
-        race = WearableRace(following: order, session: open, settings: configuration.race)
+        race = WearableRace(following: order, session: open, leaderIsMe: leaderIsMe, settings: configuration.race)
         raceEvent(.followed(run: order.run, partner: order.partner), now)
         return (nil, "following the race with \(order.partner)")
     }
@@ -134,9 +139,7 @@ extension SessionEngine {
 
     /// A restarted wearable follows the race its recovered session runs (the log kept it).
     public mutating func follow(recovered order: RaceOrder, leaderIsMe: Bool?, at now: Instant) {
-        guard let session = controller.session?.id, order.session == session else { return }
-        race = WearableRace(following: order, session: session, leaderIsMe: leaderIsMe, settings: configuration.race)
-        raceEvent(.followed(run: order.run, partner: order.partner), now)
+        _ = follow(order, leaderIsMe: leaderIsMe, now)
     }
 
     /// A fix taught the race clock GPS time; in the race's session it is also my progress.
@@ -178,16 +181,5 @@ extension SessionEngine {
 
     private mutating func raceEvent(_ event: RaceEvent, _ now: Instant) {
         controller.event(.race(event), receivedAt: now.monotonic, into: &output)
-    }
-
-    /// What a partner event says by itself, with no race followed to judge it against.
-    static func news(of event: PartnerEvent) -> [RaceNews] {
-        switch event {
-        case .paused: [.partnerPaused]
-        case .resumed: [.partnerResumed]
-        case .split(let number, let seconds): [.partnerSplit(number: number, seconds: seconds)]
-        case .finished(let elapsed, let distance): [.partnerFinished(elapsedSeconds: elapsed, distanceMetres: distance)]
-        case .abandoned: [.partnerAbandoned]
-        }
     }
 }

@@ -106,18 +106,23 @@ public struct CommandAnswer: Sendable, Equatable {
 extension Inbox {
     /// The CLI queues a command; the server sends it (and again every `retry_every`) until answered.
     public func queue(_ command: QueuedCommand) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO command (id, wearable, kind, activity, issued_at, valid_for, deadline)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    command.id, command.wearable, command.kind.rawValue, command.activity?.rawValue, command.issuedAt,
-                    command.validFor, command.deadline,
-                ]
-            )
-        }
+        try await pool.write { db in try Self.insert(command, ifAbsent: false, db) }
+    }
+
+    /// The one place a command row is written; `ifAbsent`: an id already queued is left as it is
+    /// (a race's commands, queued again by every round that sees them due).
+    static func insert(_ command: QueuedCommand, ifAbsent: Bool, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT \(ifAbsent ? "OR IGNORE " : "")INTO command
+                    (id, wearable, kind, activity, issued_at, valid_for, deadline, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                command.id, command.wearable, command.kind.rawValue, command.activity?.rawValue, command.issuedAt,
+                command.validFor, command.deadline, command.body.map { Data($0) },
+            ]
+        )
     }
 
     /// Commands still waiting for an answer, oldest first. A row this build cannot read (a kind

@@ -48,16 +48,17 @@ extension Inbox {
             $0.startAtMs = Int64((startAt * 1000).rounded())
             $0.distanceM = distance ?? 0
         }
-        try await queueRaceCommand(
+        let order = QueuedCommand(
             id: Self.raceOrderID(run),
             wearable: wearable,
             kind: .race,
             activity: activity,
+            issuedAt: now,
             validFor: max(1, startAt - now - 1),
             deadline: startAt,
-            body: try body.serializedBytes(),
-            now: now
+            body: try body.serializedBytes()
         )
+        try await pool.write { db in try Self.insert(order, ifAbsent: true, db) }
     }
 
     /// A (re)connected wearable may have restarted and lost an armed countdown: each race about to
@@ -68,89 +69,64 @@ extension Inbox {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.run, r.start_at, c.activity, c.body FROM relay_race r JOIN command c ON c.id = 'race-' || r.run
+                    SELECT r.run, r.start_at, c.activity, c.body FROM relay_race r JOIN command c ON c.id = ? || r.run
                     WHERE r.wearable = ? AND r.state = 'accepted' AND r.session IS NULL AND r.start_at > ?
                         AND c.state = 'answered' AND c.ok = 1
                     """,
-                arguments: [wearable, now + 2]
+                arguments: [Self.raceOrderID(""), wearable, now + 2]
             )
             for row in rows {
                 let run: String = row["run"]
                 let startAt: Double = row["start_at"]
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO command (id, wearable, kind, activity, issued_at, valid_for, deadline, body)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        "\(Self.raceOrderID(run))-again-\(Int(now * 1000))", wearable, SessionCommand.race.rawValue,
-                        row["activity"] as String?, now, max(1, startAt - now - 1), startAt, row["body"] as Data?,
-                    ]
+                let again = QueuedCommand(
+                    id: Self.raceOrderID(run) + "-again-\(Int(now * 1000))",
+                    wearable: wearable,
+                    kind: .race,
+                    activity: (row["activity"] as String?).flatMap(Activity.init(rawValue:)),
+                    issuedAt: now,
+                    validFor: max(1, startAt - now - 1),
+                    deadline: startAt,
+                    body: (row["body"] as Data?).map { [UInt8]($0) }
                 )
+                try Self.insert(again, ifAbsent: true, db)
             }
         }
     }
 
-    /// The newest answer the wearable gave to `run`'s order (the first, or one handed again).
-    public func raceOrderAnswer(run: String) throws -> (id: String, state: QueuedCommand.State, answer: CommandAnswer?)?
-    {
+    /// The newest of `run`'s orders (the first, or one handed again): whether it is a re-handing,
+    /// when it was queued, and the wearable's answer.
+    public func raceOrderAnswer(
+        run: String
+    ) throws -> (again: Bool, issuedAt: Double, state: QueuedCommand.State, answer: CommandAnswer?)? {
         let newest = try pool.read { db in
-            try String.fetchOne(
+            try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT id FROM command WHERE id = ? OR id LIKE ? ESCAPE '\\'
+                    SELECT id, issued_at FROM command WHERE id = ? OR id LIKE ?
                     ORDER BY issued_at DESC, rowid DESC LIMIT 1
                     """,
                 arguments: [Self.raceOrderID(run), Self.raceOrderID(run) + "-again-%"]
             )
         }
-        guard let newest, let (state, answer) = try command(newest) else { return nil }
-        return (newest, state, answer)
-    }
-
-    /// When a countdown handed again was queued (Unix s); nil for the first order.
-    public static func reissuedAt(_ id: String) -> Double? {
-        guard let suffix = id.split(separator: "-again-").last, id.contains("-again-"), let ms = Double(suffix) else {
-            return nil
-        }
-        return ms / 1000
+        guard let newest, let id = newest["id"] as String?, let (state, answer) = try command(id) else { return nil }
+        return (id != Self.raceOrderID(run), newest["issued_at"], state, answer)
     }
 
     /// Queues the cancel of an armed countdown (the race was cancelled before its start).
     public func queueRaceCancel(run: String, wearable: String, now: Double) async throws {
         var body = Wearbridge_Link_V1_Command()
         body.race = .with { $0.run = run }
-        try await queueRaceCommand(
+        let cancel = QueuedCommand(
             id: Self.raceCancelID(run),
             wearable: wearable,
             kind: .cancelRace,
             activity: nil,
+            issuedAt: now,
             validFor: 600,
             deadline: now + 600,
-            body: try body.serializedBytes(),
-            now: now
+            body: try body.serializedBytes()
         )
-    }
-
-    private func queueRaceCommand(
-        id: String,
-        wearable: String,
-        kind: SessionCommand,
-        activity: Activity?,
-        validFor: Double,
-        deadline: Double,
-        body: Data,
-        now: Double
-    ) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO command (id, wearable, kind, activity, issued_at, valid_for, deadline, body)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [id, wearable, kind.rawValue, activity?.rawValue, now, validFor, deadline, body]
-            )
-        }
+        try await pool.write { db in try Self.insert(cancel, ifAbsent: true, db) }
     }
 
     /// A partner event for the wearable, numbered in the race's own order (inside `commitPartner`).
@@ -184,16 +160,17 @@ extension Inbox {
             $0.distanceM = (details["distance_m"] as? NSNumber)?.doubleValue ?? item.distance ?? 0
         }
         try db.execute(sql: "UPDATE relay_race SET partner_seq = ? WHERE run = ?", arguments: [seq, run])
-        try db.execute(
-            sql: """
-                INSERT OR IGNORE INTO command (id, wearable, kind, issued_at, valid_for, deadline, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                "partner-\(run)-\(seq)", race["wearable"] as String, SessionCommand.partnerEvent.rawValue, now,
-                partnerEventValidity, now + partnerEventValidity, try body.serializedBytes() as Data,
-            ]
+        let command = QueuedCommand(
+            id: "partner-\(run)-\(seq)",
+            wearable: race["wearable"],
+            kind: .partnerEvent,
+            activity: nil,
+            issuedAt: now,
+            validFor: partnerEventValidity,
+            deadline: now + partnerEventValidity,
+            body: try body.serializedBytes()
         )
+        try insert(command, ifAbsent: true, db)
     }
 
     /// What a partner item tells the partner's wearable, if anything: their pause, resume and splits
@@ -210,7 +187,8 @@ extension Inbox {
         }
     }
 
-    static func details(_ body: String) -> [String: Any] {
+    /// A relay message's or event's JSON details (empty when it has none or they do not parse).
+    public static func details(_ body: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:]
     }
 

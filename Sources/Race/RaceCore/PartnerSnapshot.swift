@@ -25,4 +25,15 @@ public enum PartnerEvent: Sendable, Equatable {
     case split(number: Int, seconds: Double)
     case finished(elapsedSeconds: Double, distanceMetres: Double)
     case abandoned
+
+    /// What the event tells the runner, by itself.
+    public var news: RaceNews {
+        switch self {
+        case .paused: .partnerPaused
+        case .resumed: .partnerResumed
+        case .split(let number, let seconds): .partnerSplit(number: number, seconds: seconds)
+        case .finished(let elapsed, let distance): .partnerFinished(elapsedSeconds: elapsed, distanceMetres: distance)
+        case .abandoned: .partnerAbandoned
+        }
+    }
 }

@@ -17,7 +17,10 @@ public struct RaceClock: Sendable, Equatable {
     /// Which quantile of the offsets near the median is the estimate (0.8: the 20th percentile of
     /// the delays).
     public let quantile: Double
+    /// The window's offsets in arrival order, and the same sorted: every fix passes here, so the
+    /// median is read off the sorted copy instead of sorting the window again per fix.
     private var samples: [Double] = []
+    private var sorted: [Double] = []
     private var systemOffset: Double?
     public private(set) var rejected = 0
 
@@ -35,7 +38,22 @@ public struct RaceClock: Sendable, Equatable {
             return
         }
         samples.append(offset)
-        if samples.count > window { samples.removeFirst(samples.count - window) }
+        sorted.insert(offset, at: Self.index(of: offset, in: sorted))
+        while samples.count > window {
+            let oldest = samples.removeFirst()
+            sorted.remove(at: Self.index(of: oldest, in: sorted))
+        }
+    }
+
+    /// Where `value` is, or would go, in `sorted` (the first index not below it).
+    private static func index(of value: Double, in sorted: [Double]) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// The system clock read with the monotonic one: used only while there is no GPS time.
@@ -61,15 +79,14 @@ public struct RaceClock: Sendable, Equatable {
     }
 
     private var median: Double? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return nil }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private var gpsOffset: Double? {
         guard let median else { return nil }
-        let near = samples.filter { abs($0 - median) <= outlier }.sorted()
+        let near = sorted.filter { abs($0 - median) <= outlier }
         return near[Int((Double(near.count - 1) * quantile).rounded(.down))]
     }
 }

@@ -51,21 +51,18 @@ public struct RaceTracker: Sendable, Equatable {
         case .paused:
             guard state != .finished, state != .abandoned else { return [] }
             state = .paused
-            return [.partnerPaused]
         case .resumed:
             guard state == .paused else { return [] }
             state = .running
-            return [.partnerResumed]
-        case .split(let number, let seconds):
-            return [.partnerSplit(number: number, seconds: seconds)]
-        case .finished(let elapsed, let distance):
+        case .split:
+            break
+        case .finished:
             state = .finished
-            return [.partnerFinished(elapsedSeconds: elapsed, distanceMetres: distance)]
         case .abandoned:
             guard state != .finished else { return [] }
             state = .abandoned
-            return [.partnerAbandoned]
         }
+        return [event.news]
     }
 
     /// The clock: a partner silent too long is lost (unless paused or done), said once.

@@ -118,10 +118,10 @@ public struct RelayPump: Service {
                 guard let ordered, case .answered = ordered.state, let answer = ordered.answer, answer.outcome != .ack,
                     relayState[race.run] == .accepted, let id = UUID(uuidString: race.run)
                 else { continue }
-                if let handedAt = Inbox.reissuedAt(ordered.id) {
+                if ordered.again {
                     // The wearable took the race, restarted and cannot take it again yet (no fix so
                     // soon after its start, say): handed again every 2 s until shortly before the start.
-                    if race.startAt - now > 3, now - handedAt > 2 {
+                    if race.startAt - now > 3, now - ordered.issuedAt > 2 {
                         try await inbox.reissueRaceOrders(wearable: wearable, now: now)
                     }
                     continue
@@ -229,7 +229,9 @@ public struct RelayPump: Service {
                         body: row.body
                     )
                     if try await feed.post(message) { counters.posted.add(1) } else { counters.resent.add(1) }
-                    if row.kind == "started", !race.startReported, let offset = Self.startOffset(row.body) {
+                    if row.kind == "started", !race.startReported,
+                        let offset = (Inbox.details(row.body)["start_offset_ms"] as? NSNumber)?.intValue
+                    {
                         try await feed.reportStart(id, offsetMilliseconds: offset)
                         try await inbox.relayStartReported(run: race.run)
                     }
@@ -302,12 +304,5 @@ public struct RelayPump: Service {
             body: message.body,
             at: message.receivedAt?.timeIntervalSince1970 ?? 0
         )
-    }
-
-    static func startOffset(_ body: String) -> Int? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
-            return nil
-        }
-        return (object["start_offset_ms"] as? NSNumber)?.intValue
     }
 }

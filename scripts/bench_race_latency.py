@@ -38,15 +38,9 @@ def main():
         with relay.connect("alice") as conn:
             run = start_race(relay, "alice", "bob", "--start-in", "50s")
             start_at = count(conn, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
-        preroll = int(start_at - time.time()) - 2
-        alice.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at, preroll=preroll)
-        bob.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at, skip=300, preroll=preroll)
-        race_day.sleep_until(start_at - preroll - race_day.GPSFAKE_LATENCY)
-        traces = {}
-        for runner in (alice, bob):
-            traces[runner.name] = os.path.join(runner.setup.dir, "latency.trace")
-            runner.run_gps()
-            runner.start(trace=traces[runner.name])
+        park = os.path.join(race_day.GPS, "park_loop_run.nmea")
+        race_day.set_off(start_at, [(alice, park, 0), (bob, park, 300)], trace=True)
+        traces = {runner.name: runner.trace for runner in (alice, bob)}
         race_day.sleep_until(start_at + seconds)
     finally:
         harness.stop_all()

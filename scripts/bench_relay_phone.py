@@ -58,11 +58,7 @@ def one(relay, with_relay, seconds):
                 config = f.read().replace("autostart = false", "autostart = true")
             with open(setup.wear_config, "w") as f:
                 f.write(config)
-        preroll = int(start_at - time.time()) - 2
-        runner.prepare(harness.RECORDING, start_at, preroll=preroll)
-        race_day.sleep_until(start_at - preroll - race_day.GPSFAKE_LATENCY)
-        runner.run_gps()
-        runner.start()
+        race_day.set_off(start_at, [(runner, harness.RECORDING, 0)])
         race_day.sleep_until(start_at + 10)  # warm-up: the session started, the link and the pump settled
         before = cpu_seconds(runner.phone.pid)
         time.sleep(seconds)

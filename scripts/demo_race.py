@@ -37,13 +37,7 @@ def main():
         say("bob:   race accept -> " + relay.phone("bob", "race", "accept", run[:8]).stdout.strip())
         with relay.connect("alice") as conn:
             start_at = count(conn, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
-        preroll = int(start_at - time.time()) - 2
-        alice.prepare(os.path.join(race_day.GPS, "track_3k_laps.nmea"), start_at, preroll=preroll)
-        bob.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at, skip=820, preroll=preroll)
-        race_day.sleep_until(start_at - preroll - race_day.GPSFAKE_LATENCY)
-        for runner in (alice, bob):
-            runner.run_gps()
-            runner.start()
+        race_day.set_off(start_at, race_day.course(alice, bob))
         say("both wearables and phones run (alice: track_3k_laps, standing 10 s at the start; bob: park_loop_run, "
             "with a minute's stop); their phones hand them the race 35 s before the start")
         while time.time() < start_at + seconds:

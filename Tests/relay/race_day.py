@@ -92,6 +92,27 @@ def race_recording(source, target, start_at, skip=0, preroll=45):
     return size, profile
 
 
+def course(alice, bob):
+    """The race the test and the demo run: Alice stands 10 s at the start of her track session,
+    then runs; Bob runs, stops for a minute (his wearable auto-pauses) and goes again."""
+    return [(alice, os.path.join(GPS, "track_3k_laps.nmea"), 0), (bob, os.path.join(GPS, "park_loop_run.nmea"), 820)]
+
+
+def set_off(start_at, legs, trace=False):
+    """Each (runner, recording, skip) of `legs`: the recording moved to the race after a still
+    pre-roll from about now, gpsfake started so that its GPS time is this machine's clock, then the
+    runner's phone and wearable (`trace`: each wearable writes `runner.trace`)."""
+    import time
+    preroll = int(start_at - time.time()) - 2
+    for runner, source, skip in legs:
+        runner.prepare(source, start_at, skip=skip, preroll=preroll)
+    sleep_until(start_at - preroll - GPSFAKE_LATENCY)
+    for runner, _, _ in legs:
+        runner.trace = os.path.join(runner.setup.dir, "latency.trace") if trace else None
+        runner.run_gps()
+        runner.start(trace=runner.trace)
+
+
 def lead_changes(mine, theirs, margin, hold):
     """Where the lead changes by the recordings' own Doppler, judged like the wearable (margin,
     hold): [(second since the start, 'me' or 'partner')]."""
@@ -133,6 +154,7 @@ class Runner:
                     f'certificate = "{s.phone_dir}/identity.crt.pem"\nname = "pi"\n')
         self.phone = self.wearable = self.gps = None
         self.profile, self.per_epoch = [], 1
+        self.trace = None
 
     def prepare(self, source, start_at, skip=0, preroll=45):
         self.recording = os.path.join(self.setup.dir, "race.nmea")

@@ -521,15 +521,7 @@ def test_two_wearables(relay):
         with relay.connect("alice") as conn:
             run = start_race(relay, "alice", "bob", "--start-in", "55s", "--distance", "1km")
             start_at = count(conn, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
-            preroll = int(start_at - time.time()) - 2
-            # Alice stands 10 s at the start of her track session, then runs; Bob runs, stops for a
-            # minute (his wearable auto-pauses) and goes again.
-            alice.prepare(os.path.join(race_day.GPS, "track_3k_laps.nmea"), start_at, preroll=preroll)
-            bob.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at, skip=820, preroll=preroll)
-            race_day.sleep_until(start_at - preroll - race_day.GPSFAKE_LATENCY)
-            for runner in (alice, bob):
-                runner.run_gps()
-                runner.start()
+            race_day.set_off(start_at, race_day.course(alice, bob))
             # Bob's wearable dies during the countdown and comes back: his phone hands it the race
             # again on its reconnection, and it starts on time all the same.
             race_day.sleep_until(start_at - 22)

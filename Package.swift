@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "LineFraming"),
         // sockaddr_un built once (paths and the abstract namespace).
         .target(name: "UnixSockets"),
+        // The released version both programs print (`--version`), which the Debian package agrees with.
+        .target(name: "Release"),
         // swift-log to stderr in the form journald keeps: every command logs through it.
         .target(name: "JournalLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The heart-rate strap's GATT client as a pure state machine: discovery, CCCD, notifications.
@@ -273,7 +275,7 @@ let package = Package(
             name: "wearbridge-phone",
             dependencies: [
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
-                "RelayClient", "RelayContract", "RelayPump", "TOMLConfig",
+                "RelayClient", "RelayContract", "RelayPump", "TOMLConfig", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -299,7 +301,7 @@ let package = Package(
                 "GATT", "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink",
                 "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
-                "CueLanguages", "Export",
+                "CueLanguages", "Export", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

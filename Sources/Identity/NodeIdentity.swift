@@ -47,8 +47,9 @@ public struct NodeIdentity: Sendable {
                 issuerPrivateKey: .init(key)
             )
             let pem = try certificate.serializeAsPEM().pemString
-            try write(key.pemRepresentation + "\n", to: keyPath, mode: 0o600)
-            try write(pem + "\n", to: certificatePath, mode: 0o644)
+            let owner = owner(of: directory)
+            try write(key.pemRepresentation + "\n", to: keyPath, mode: 0o600, owner: owner)
+            try write(pem + "\n", to: certificatePath, mode: 0o644, owner: owner)
         } catch let error as IdentityError {
             throw error
         } catch {
@@ -90,10 +91,22 @@ public struct NodeIdentity: Sendable {
         }
     }
 
-    private static func write(_ text: String, to path: String, mode: mode_t) throws {
+    /// Who must own new files in `directory`: its owner, when root makes them there (`wearbridge identity`
+    /// run as root in the service's state directory), so that the service user can read its own key.
+    /// nil when this process is not root: its files are its own.
+    private static func owner(of directory: String) -> (uid: uid_t, gid: gid_t)? {
+        var status = stat()
+        guard geteuid() == 0, stat(directory, &status) == 0 else { return nil }
+        return (status.st_uid, status.st_gid)
+    }
+
+    private static func write(_ text: String, to path: String, mode: mode_t, owner: (uid: uid_t, gid: gid_t)?) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard fd >= 0 else { throw IdentityError.create(directory: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        if let owner, fchown(fd, owner.uid, owner.gid) != 0 {
+            throw IdentityError.create(directory: path, reason: String(cString: strerror(errno)))
+        }
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ Foundation.write(fd, $0.baseAddress, $0.count) }) == bytes.count, fsync(fd) == 0
         else { throw IdentityError.create(directory: path, reason: String(cString: strerror(errno))) }

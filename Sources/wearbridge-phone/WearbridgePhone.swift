@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JournalLog
 import Logging
+import Release
 
 /// `wearbridge-phone`: the phone-role peer of the wearbridge link.
 @main
@@ -9,6 +10,7 @@ struct WearbridgePhone: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wearbridge-phone",
         abstract: "The phone-role peer: receives wearables' live state and sessions, sends them commands.",
+        version: Release.version,
         subcommands: [
             PhoneRunCommand.self, PhoneIdentityCommand.self, PhoneStatusCommand.self, PhoneInboxCommand.self,
             PhoneSessionsCommand.self, PhoneShowCommand.self, PhoneSessionCommand.Start.self,

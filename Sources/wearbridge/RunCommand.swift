@@ -3,6 +3,7 @@ import Config
 import Daemon
 import Foundation
 import Logging
+import Release
 import ServiceLifecycle
 
 /// `wearbridge run`: the daemon, as systemd starts it.
@@ -32,6 +33,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try configOptions.loadOrExit()
         let logger = logging.bootstrap(label: "wearbridge", default: Logger.Level(rawValue: config.logLevel) ?? .info)
+        logger.info("starting", metadata: ["version": "\(Release.version)"])
         let daemon: Daemon
         do {
             daemon = try await Daemon.prepare(

@@ -2,12 +2,14 @@ import ArgumentParser
 import Foundation
 import JournalLog
 import Logging
+import Release
 
 @main
 struct Wearbridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wearbridge",
         abstract: "GPS and heart-rate training and field logging for a headless Linux wearable.",
+        version: Release.version,
         subcommands: [
             RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
             ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, OutboxCommand.self,

@@ -30,6 +30,21 @@ struct IdentityTests {
         #expect(mode == 0o600, "the private key is the owner's only")
     }
 
+    /// `wearbridge identity` run as root in the service's state directory (owned by the service user)
+    /// must leave a key the service can read: the files take the directory's owner.
+    @Test(.enabled(if: geteuid() == 0, "only root can make files for another user"))
+    func rootMakesTheIdentityForTheDirectorysOwner() throws {
+        let directory = try directory()
+        let service: (uid: uid_t, gid: gid_t) = (4242, 4343)
+        #expect(chown(directory, service.uid, service.gid) == 0)
+        let identity = try NodeIdentity.loadOrCreate(directory: directory, commonName: "pi").identity
+        for path in [identity.keyPath, identity.certificatePath] {
+            var status = stat()
+            #expect(stat(path, &status) == 0)
+            #expect(status.st_uid == service.uid && status.st_gid == service.gid, "\(path)")
+        }
+    }
+
     @Test func fingerprintsParseInTheFormsPeopleCopy() {
         let colon = "AB:" + String(repeating: "01:", count: 30) + "FF"
         #expect(Fingerprint(colon) != nil)

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The Debian packages, offline, with Debian's own tools: the static deployment build of both programs
+# (scripts/build-release.sh), staged with debian/, the units, the udev rule, the default configs
+# and the docs, then dpkg-buildpackage (debhelper: sysusers, tmpfiles, units not enabled, man pages
+# from --help, shlibs, debconf) and lintian.
+#
+#   scripts/package.sh      # .build-deb/wearbridge_VERSION_ARCH.deb and .build-deb/wearbridge-phone_VERSION_ARCH.deb
+#
+# The last two lines printed are the two .deb files' paths. Installs debhelper, help2man, po-debconf
+# and lintian when they are missing (as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot)
+missing=()
+for package in "${tools[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# One version: debian/changelog's, which --version must print too.
+version=$(dpkg-parsechangelog -l debian/changelog -S Version)
+swift_version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/Release/Release.swift)
+if [ "$version" != "$swift_version" ]; then
+    echo "package.sh: debian/changelog says $version, Sources/Release/Release.swift says $swift_version" >&2
+    exit 65
+fi
+
+scripts/build-release.sh >/dev/null
+bin=.build-static/release
+
+stage=.build-deb/wearbridge-$version
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/docs"
+cp -r debian config udev README.md "$stage/"
+cp "$bin/wearbridge" "$bin/wearbridge-phone" "$stage/bin/"
+cp systemd/README.md "$stage/docs/systemd.md"
+cp udev/README.md "$stage/docs/udev.md"
+cp systemd/wearbridge.service "$stage/debian/wearbridge.service"
+cp systemd/wearbridge-phone.service "$stage/debian/wearbridge-phone.service"
+
+arch=$(dpkg --print-architecture)
+(cd "$stage" && dpkg-buildpackage -b -us -uc > ../build-$version.log 2>&1) || {
+    tail -30 ".build-deb/build-$version.log" >&2
+    echo "package.sh: dpkg-buildpackage failed; its log: .build-deb/build-$version.log" >&2
+    exit 1
+}
+debs=(".build-deb/wearbridge_${version}_$arch.deb" ".build-deb/wearbridge-phone_${version}_$arch.deb")
+
+# lintian: errors fail the build; each warning left is overridden in debian/*.lintian-overrides
+# with the reason, so any new one fails too.
+lintian --fail-on error,warning "${debs[@]}" >&2 || {
+    echo "package.sh: lintian found errors or unexplained warnings (above)" >&2
+    exit 1
+}
+for deb in "${debs[@]}"; do
+    echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB packed, $(dpkg-deb -f "$deb" Installed-Size) KiB installed" >&2
+done
+printf '%s\n' "${debs[@]/#/$ROOT/}"

@@ -38,7 +38,7 @@ bin=.build-static/release
 stage=.build-deb/wearbridge-$version
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/docs"
-cp -r debian config udev README.md "$stage/"
+cp -r debian config systemd udev README.md "$stage/"
 cp "$bin/wearbridge" "$bin/wearbridge-phone" "$stage/bin/"
 cp systemd/README.md "$stage/docs/systemd.md"
 cp udev/README.md "$stage/docs/udev.md"

@@ -1,0 +1,216 @@
+"""What the virtual wearable is held to, read on the host from what it left: its disk (the data log
+as the power cut left it, and at the end), the phone's inbox, the WAV files its sound card played
+into, the NMEA the serial GPS sent, the payloads the strap sent, and what the guest reported of
+systemd, journald, udev and itself."""
+import json
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+
+DATA = "/var/lib/wearbridge"
+FILES = ("wearbridge.sqlite", "wearbridge.sqlite-wal", "wearbridge.sqlite-shm")
+
+
+def extract(disk, directory, replay_journal):
+    """The data log's files as they are on `disk`. With `replay_journal`, on a copy of the disk whose
+    ext4 journal e2fsck has replayed first (what the next boot's mount does); returns e2fsck's word."""
+    os.makedirs(directory, exist_ok=True)
+    image, fsck = disk, None
+    if replay_journal:
+        image = f"{directory}/disk-copy.img"
+        subprocess.run(["cp", "--sparse=always", disk, image], check=True)
+        run = subprocess.run(["e2fsck", "-f", "-y", image], capture_output=True, text=True)
+        # 0: clean; 1: errors corrected (a replayed journal counts); anything more is damage.
+        assert run.returncode in (0, 1), f"e2fsck after the power cut: exit {run.returncode}\n{run.stdout}{run.stderr}"
+        fsck = {"exit": run.returncode, "journal_replayed": "recovering journal" in run.stdout + run.stderr,
+                "errors": [line for line in (run.stdout + run.stderr).splitlines()
+                           if re.search(r"(?i)fix|inode|orphan|count wrong", line)][:5]}
+    else:
+        run = subprocess.run(["e2fsck", "-f", "-n", image], capture_output=True, text=True)
+        assert run.returncode == 0, f"the disk is not clean after a clean power-off: {run.stdout}{run.stderr}"
+    listing = subprocess.run(["debugfs", "-R", f"ls -l {DATA}", image], capture_output=True, text=True).stdout
+    for name in FILES:
+        target = f"{directory}/{name}"
+        if os.path.exists(target):
+            os.unlink(target)
+        if re.search(rf"\s{re.escape(name)}\s*$", listing, re.MULTILINE):
+            subprocess.run(["debugfs", "-R", f"dump {DATA}/{name} {target}", image], capture_output=True, check=True)
+    if replay_journal:
+        os.unlink(image)
+    return f"{directory}/wearbridge.sqlite", fsck
+
+
+def integrity(path):
+    db = sqlite3.connect(path, timeout=10)
+    try:
+        return db.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        db.close()
+
+
+def query(path, sql, args=()):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
+def power_cut_state(disk, work):
+    """The data log as the power cut left it: e2fsck replays the journal, SQLite (on a copy) its WAL,
+    and the file must be intact with the session open."""
+    path, fsck = extract(disk, f"{work}/after-cut", replay_journal=True)
+    result = integrity(path)
+    assert result == "ok", f"PRAGMA integrity_check after the power cut: {result}"
+    sessions = query(path, "SELECT id, state FROM session")
+    assert len(sessions) == 1 and sessions[0][1] != "ended", f"after the power cut: {sessions}"
+    fixes = query(path, "SELECT count(*) FROM fix")[0][0]
+    return {"integrity_check": result, "fsck": fsck, "session_state": sessions[0][1], "fixes": fixes}
+
+
+def boots(events):
+    """Event seq -> boot number (1, 2): a boot begins at each session_recovered."""
+    boot, result = 1, {}
+    for seq, kind in events:
+        if kind == "session_recovered":
+            boot += 1
+        result[seq] = boot
+    return result
+
+
+def clock_offsets(path):
+    """Per boot, UTC minus the guest's monotonic clock, from the fixes (GPS time and the monotonic
+    instant the daemon read each): the median, and how far the fixes stray from it."""
+    rows = query(path, "SELECT seq, received, time FROM fix WHERE time IS NOT NULL AND received IS NOT NULL "
+                       "ORDER BY seq")
+    offsets, boot, previous = {1: []}, 1, None
+    for _, received, utc in rows:
+        if previous is not None and received < previous - 5:
+            boot += 1
+            offsets[boot] = []
+        offsets[boot].append(utc - received)
+        previous = received
+    return {b: statistics.median(values) for b, values in offsets.items() if values}
+
+
+def cues_heard(path, captures, gps):
+    """Every cue the data log says was spoken is in the WAV of its boot, starting when the log says
+    its first sample went to the sound card, and as long as the log says; the split's and the
+    pause's at the moment their events say (the event's GPS time, plus the cue's delay)."""
+    offsets = clock_offsets(path)
+    events = query(path, "SELECT seq, kind, time, received, detail FROM event ORDER BY seq")
+    boot_of = boots([(seq, kind) for seq, kind, _, _, _ in events])
+    by_kind = {}
+    for seq, kind, utc, received, detail in events:
+        by_kind.setdefault(kind, []).append((seq, utc, received, json.loads(detail)))
+    heard = {b: capture.utterances() for b, capture in enumerate(captures, start=1)}
+    results, problems = [], []
+    for seq, utc, received, detail in by_kind.get("cue_spoken", []):
+        boot = boot_of[seq]
+        # The daemon logs a cue when it has played: `received` is then, monotonic; it began audio_s earlier.
+        ended = received + offsets[boot]
+        began = ended - detail["audio_s"]
+        match = [u for u in heard[boot] if abs(u[0] - began) < 1.0]
+        entry = {"cue": detail["cue"], "text": detail["text"], "boot": boot, "log_began_utc": round(began, 2),
+                 "audio_s": round(detail["audio_s"], 2), "delay_s": round(detail["delay_s"], 2)}
+        if not match:
+            problems.append(f"cue {detail['cue']} ({detail['text']!r}) logged as begun at {began:.2f} in boot {boot}: "
+                            f"nothing heard within 1 s; heard {[round(u[0], 2) for u in heard[boot]]}")
+        else:
+            start, end, rms = match[0]
+            entry.update(heard_utc=round(start, 2), heard_s=round(end - start, 2), rms=round(rms))
+            if abs((end - start) - detail["audio_s"]) > 0.6:
+                problems.append(f"cue {detail['cue']}: heard for {end - start:.2f} s, logged {detail['audio_s']:.2f} s")
+        results.append(entry)
+    # The split and the pause at the moment their own events say: cause (GPS time) + the cue's delay.
+    for cue, cause in (("split", "split"), ("auto_paused", "auto_paused")):
+        spoken = [r for r in results if r["cue"] == cue]
+        caused = by_kind.get(cause, [])
+        if not spoken or not caused:
+            problems.append(f"no {cue} cue spoken for its event ({len(spoken)} cues, {len(caused)} events)")
+            continue
+        expected = caused[0][1] + spoken[0]["delay_s"]
+        if "heard_utc" not in spoken[0] or abs(spoken[0]["heard_utc"] - expected) > 1.5:
+            problems.append(f"the {cue} cue was heard at {spoken[0].get('heard_utc')}, its event says "
+                            f"{caused[0][1]:.2f} + delay {spoken[0]['delay_s']:.2f} = {expected:.2f}")
+        spoken[0]["event_utc"] = round(caused[0][1], 2)
+    dropped = by_kind.get("cue_dropped", [])
+    if dropped:
+        problems.append(f"cues dropped: {[d[3] for d in dropped]}")
+    unexplained = [u for b, us in heard.items() for u in us
+                   if not any(r["boot"] == b and abs(r.get("heard_utc", -1) - u[0]) < 0.01 for r in results)]
+    if unexplained:
+        problems.append(f"sound heard that no cue explains: {[(round(u[0], 2), round(u[1] - u[0], 2)) for u in unexplained]}")
+    assert not problems, "cues:\n  " + "\n  ".join(problems)
+    return results
+
+
+def recorded_once(path, gps, strap_log):
+    """Nothing counted twice: every fix's GPS time once and increasing, each one an epoch the serial
+    GPS sent; every beat a payload the strap sent while connected, in order, none twice; one session,
+    recovered once, one restart gap."""
+    fixes = query(path, "SELECT seq, time, lat, lon FROM fix WHERE time IS NOT NULL ORDER BY seq")
+    times = [t for _, t, _, _ in fixes]
+    assert times == sorted(times) and len(set(times)) == len(times), "a fix recorded twice or out of order"
+    sent = {at: (lat, lon) for at, _, lat, lon, _, valid, delivered in gps.sent if delivered and valid}
+    strangers = [t for t in times if round(t) not in sent]
+    assert not strangers, f"fixes at times the GPS never sent: {strangers[:5]}"
+    for t, lat, lon in ((t, lat, lon) for _, t, lat, lon in fixes if lat is not None):
+        s_lat, s_lon = sent[round(t)]
+        assert abs(s_lat - lat) < 1e-6 and abs(s_lon - lon) < 1e-6, f"fix at {t} is not what the GPS sent"
+    payloads = [p.hex() for (p,) in query(path, "SELECT payload FROM heart_rate ORDER BY seq") if p is not None]
+    with open(strap_log) as f:
+        sent_payloads = [json.loads(line)["hex"] for line in f if line.strip()]
+    position = 0
+    for payload in payloads:  # in order, a subsequence of what was sent (a beat missed while off is no beat)
+        while position < len(sent_payloads) and sent_payloads[position] != payload:
+            position += 1
+        assert position < len(sent_payloads), f"a beat the strap never sent (or twice, or out of order): {payload}"
+        position += 1
+    sessions = query(path, "SELECT id, state, distance_m, moving_s, elapsed_s FROM session")
+    assert len(sessions) == 1, f"sessions: {sessions}"
+    kinds = [k for (k,) in query(path, "SELECT kind FROM event ORDER BY seq")]
+    assert kinds.count("session_recovered") == 1 and kinds.count("restart_gap") == 1, \
+        f"recovered {kinds.count('session_recovered')} times, {kinds.count('restart_gap')} restart gaps"
+    assert kinds.count("session_started") == 1 and kinds.count("session_ended") == 1
+    splits = query(path, "SELECT idx, distance_m, duration_s FROM split ORDER BY idx")
+    assert [i for i, _, _ in splits] == list(range(1, len(splits) + 1)) and splits, f"splits: {splits}"
+    return {"fixes": len(fixes), "epochs_delivered": len(sent), "beats": len(payloads),
+            "notifications_sent": len(sent_payloads), "session": sessions[0], "splits": splits}
+
+
+def inbox_equals_outbox(path, phone):
+    """The phone holds every critical and notice message the wearable committed, once, in order."""
+    wanted = [tuple(row) for row in query(path, "SELECT seq, class, kind FROM outbox WHERE class != 'snapshot' "
+                                                "ORDER BY seq")]
+    got = phone.inbox()
+    assert got == wanted, (f"inbox != outbox: missing {sorted(set(wanted) - set(got))[:8]}, "
+                           f"extra {sorted(set(got) - set(wanted))[:8]}")
+    states = query(path, "SELECT DISTINCT state FROM outbox WHERE class != 'snapshot'")
+    assert states == [("delivered",)], f"outbox states: {states}"
+    return len(got)
+
+
+def journal_priorities(journal):
+    """journald kept the daemon's own lines at the levels it gave them: no raw <N> prefix left, each
+    known line at its level, warnings and notices among them."""
+    entries = [json.loads(line) for line in journal.splitlines() if line.startswith("{")]
+    daemon = [e for e in entries if e.get("SYSLOG_IDENTIFIER") == "wearbridge"]
+    assert daemon, "no journal lines from wearbridge"
+    raw = [e["MESSAGE"] for e in daemon if isinstance(e.get("MESSAGE"), str) and re.match(r"<\d>", e["MESSAGE"])]
+    assert not raw, f"priority prefixes left in the journal: {raw[:3]}"
+    levels = {}
+    for e in daemon:
+        message = e.get("MESSAGE")
+        if isinstance(message, str):
+            levels.setdefault(message.split(" ")[0], set()).add(int(e["PRIORITY"]))
+    expected = {"ready": {6}, "starting": {6}}
+    for word, wanted in expected.items():
+        assert levels.get(word) == wanted, f"'{word}' at priorities {levels.get(word)}, not {wanted}"
+    counts = {}
+    for e in daemon:
+        counts[int(e["PRIORITY"])] = counts.get(int(e["PRIORITY"]), 0) + 1
+    return {"lines": len(daemon), "by_priority": dict(sorted(counts.items()))}

@@ -1,0 +1,229 @@
+"""The virtual wearable's disk: a minimal Debian 12 made by mmdebstrap, wearbridge installed from its
+package by apt and its own maintainer scripts, then set up the way the README tells a user to (one
+file edited, gpsd told where the receiver is, the unit enabled), plus the test's own parts (the 9p
+shares, a probe, the virtual strap, a network); an ext4 disk image of it; and the small initramfs
+that mounts it. The kernel and its modules are Debian's, as ../shared/ble-vm fetches them."""
+import contextlib
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# What the wearable runs besides wearbridge: an init, udev, gpsd, the Bluetooth tools the udev rule
+# uses, modprobe (the strap's controller module), strace for the system-call census.
+PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "gpsd", "bluez", "rfkill", "strace"]
+# qemu's usb-serial is an FTDI FT232 (0403:6001), a bridge gpsd's own udev rules leave alone: the
+# README's one-line rule names it /dev/gps0 and hands it to gpsd whenever it appears.
+GPS_SERIAL = "WEARABLE-GPS"
+GPS_RULE = ('SUBSYSTEM=="tty", ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6001", SYMLINK+="gps0", '
+            'TAG+="systemd", ENV{SYSTEMD_WANTS}="gpsdctl@%k.service"\n')
+STRAP = "F1:F1:F1:F1:F1:F1"
+
+
+def sh(args, **kwargs):
+    kwargs.setdefault("check", True)
+    return subprocess.run(args, capture_output=True, text=True, **kwargs)
+
+
+@contextlib.contextmanager
+def mounted(root):
+    """/proc, /sys and /dev in the chroot while maintainer scripts or our programs run there."""
+    done = []
+    try:
+        for source, target, options in (("proc", "proc", ["-t", "proc"]), ("sysfs", "sys", ["-t", "sysfs"]),
+                                        ("/dev", "dev", ["--bind"])):
+            sh(["mount", *options, source, f"{root}/{target}"])
+            done.append(f"{root}/{target}")
+        yield
+    finally:
+        for path in reversed(done):
+            sh(["umount", "-l", path], check=False)
+
+
+def chroot(root, *args, check=True, env=None):
+    environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
+    environment.update(env or {})
+    return sh(["chroot", root, *args], check=check, env=environment)
+
+
+def rootfs(directory, debs, cache, log):
+    """mmdebstrap: Debian 12 minbase and PACKAGES, the .debs installed by apt (their maintainer
+    scripts run as on any machine). Downloads are kept in `cache` for the next run."""
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(cache, exist_ok=True)
+    args = ["mmdebstrap", "--variant=minbase", "--include=" + ",".join(PACKAGES),
+            "--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount",
+            "--aptopt=Acquire::Languages \"none\"", "--skip=essential/unlink",
+            "--setup-hook=mkdir -p \"$1\"/var/cache/apt/archives/",
+            f"--setup-hook=sync-in {cache} /var/cache/apt/archives/",
+            f"--customize-hook=sync-out /var/cache/apt/archives {cache}"]
+    args += [f"--include={os.path.abspath(deb)}" for deb in debs]
+    args += ["bookworm", directory]
+    with open(log, "w") as f:
+        subprocess.run(args, stdout=f, stderr=subprocess.STDOUT, check=True)
+
+
+def installed_state(root):
+    """What installing the packages left, before anyone touched it: checked, and returned for the report."""
+    state = {}
+    entry = chroot(root, "getent", "passwd", "wearbridge").stdout.strip().split(":")
+    assert entry[0] == "wearbridge" and int(entry[2]) < 1000, f"no system user wearbridge: {entry}"
+    assert entry[5] == "/var/lib/wearbridge" and entry[6].endswith("nologin"), entry
+    phone = chroot(root, "getent", "passwd", "wearbridge-phone").stdout.strip().split(":")
+    assert phone[0] == "wearbridge-phone" and int(phone[2]) < 1000, phone
+    for path, owner, mode in (("/var/lib/wearbridge", "wearbridge", 0o750),
+                              ("/var/lib/wearbridge-phone", "wearbridge-phone", 0o770)):
+        status = os.stat(root + path)
+        name = chroot(root, "getent", "passwd", str(status.st_uid)).stdout.split(":")[0]
+        assert name == owner and status.st_mode & 0o7777 == mode, f"{path}: {name} {oct(status.st_mode)}"
+    for unit in ("wearbridge.service", "wearbridge-phone.service"):
+        enabled = sh(["systemctl", f"--root={root}", "is-enabled", unit], check=False).stdout.strip()
+        assert enabled == "disabled", f"{unit} is {enabled} after installation: it must wait for the user"
+        state[unit] = enabled
+    conffiles = sh(["dpkg-query", f"--admindir={root}/var/lib/dpkg", "-W", "-f=${Conffiles}", "wearbridge"]).stdout
+    assert "/etc/wearbridge/wearbridge.toml" in conffiles, conffiles
+    for path in ("/lib/udev/rules.d/70-wearbridge-bluetooth.rules", "/usr/share/man/man1/wearbridge.1.gz",
+                 "/usr/share/man/man1/wearbridge-run.1.gz", "/usr/share/man/man1/wearbridge-phone.1.gz",
+                 "/usr/lib/sysusers.d/wearbridge.conf", "/usr/lib/tmpfiles.d/wearbridge.conf",
+                 "/usr/share/doc/wearbridge/README.md"):
+        assert os.path.exists(root + path), f"{path} is not installed"
+    state["conffiles"] = conffiles.strip()
+    return state
+
+
+def edit(path, replacements):
+    """The user's edit of a shipped file: each (pattern, text) must match exactly once."""
+    with open(path) as f:
+        text = f.read()
+    for pattern, replacement in replacements:
+        text, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
+        assert count == 1, f"{path}: {pattern!r} matched {count} times"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def set_up_as_a_user(root, phone_fingerprint, phone_port):
+    """README, "Install": the wearable's identity, /etc/wearbridge/wearbridge.toml (the strap, the
+    phone, the activity), the receiver named to udev and gpsd, the unit enabled. Returns the
+    wearable's certificate fingerprint, to pin on the phone."""
+    with mounted(root):
+        identity = chroot(root, "wearbridge", "identity").stdout
+    fingerprint = re.search(r"fingerprint (\S+)", identity).group(1)
+    key = os.stat(f"{root}/var/lib/wearbridge/identity.key.pem")
+    owner = chroot(root, "getent", "passwd", str(key.st_uid)).stdout.split(":")[0]
+    assert owner == "wearbridge" and key.st_mode & 0o777 == 0o600, f"identity key: {owner} {oct(key.st_mode)}"
+    edit(f"{root}/etc/wearbridge/wearbridge.toml", [
+        (r'^activity = "running"', 'activity = "cycling"'),
+        (r'^address = "none"', f'address = "{STRAP}"'),
+        (r'^# \[phone\]$', "[phone]"),
+        (r'^# address = "192\.168\.1\.20".*$', 'address = "10.0.2.2"'),
+        (r'^# port = 7370.*$', f"port = {phone_port}"),
+        (r'^# fingerprint = "AB:CD:\.\.\."$', f'fingerprint = "{phone_fingerprint}"'),
+        (r'^# name = "pi-vest".*$', 'name = "vest"'),
+    ])
+    with open(f"{root}/etc/udev/rules.d/61-gps.rules", "w") as f:
+        f.write(GPS_RULE)
+    edit(f"{root}/etc/default/gpsd", [
+        (r'^DEVICES=""', 'DEVICES="/dev/gps0"'),
+        (r'^GPSD_OPTIONS=""', 'GPSD_OPTIONS="-n"'),
+    ])
+    sh(["systemctl", f"--root={root}", "enable", "wearbridge.service"])
+    return fingerprint
+
+
+def set_up_the_test(root, kernel, shared, venv, strap_args, census=False):
+    """The test's own parts: the host's file system (read-only) and the results folder over 9p, the
+    probe, the virtual strap, the network, the kernel's modules; bluetoothd masked, so that only the
+    project's udev rule powers the controller on."""
+    kernel_version = os.listdir(f"{kernel}/lib/modules")[0]
+    modules = f"{root}/usr/lib/modules/{kernel_version}"
+    shutil.rmtree(modules, ignore_errors=True)
+    shutil.copytree(f"{kernel}/lib/modules/{kernel_version}", modules, symlinks=True)
+    sh(["depmod", "-b", f"{root}/usr", kernel_version])
+    # The journal kept on disk (Debian keeps it in memory unless this exists): boot 1's lines after
+    # the power cut.
+    os.makedirs(f"{root}/var/log/journal", exist_ok=True)
+    with open(f"{root}/etc/hostname", "w") as f:
+        f.write("wearable\n")
+    with open(f"{root}/etc/fstab", "a") as f:
+        f.write("hostroot /mnt/host 9p trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose,nofail 0 0\n")
+        f.write("out /mnt/out 9p trans=virtio,version=9p2000.L,msize=512000,nofail 0 0\n")
+    os.makedirs(f"{root}/mnt/host", exist_ok=True)
+    os.makedirs(f"{root}/mnt/out", exist_ok=True)
+    shutil.copy(f"{HERE}/guest/probe.sh", f"{root}/usr/local/lib/wearable-probe.sh")
+    os.chmod(f"{root}/usr/local/lib/wearable-probe.sh", 0o755)
+    shutil.copy(f"{HERE}/guest/wearable-probe.service", f"{root}/etc/systemd/system/")
+    shutil.copy(f"{HERE}/guest/virtual-strap-root.service", f"{root}/etc/systemd/system/")
+    with open(f"{HERE}/guest/virtual-strap.service.in") as f:
+        unit = f.read().replace("@VENV@", venv).replace("@SHARED@", shared).replace("@PERIPH_ARGS@", strap_args)
+    with open(f"{root}/etc/systemd/system/virtual-strap.service", "w") as f:
+        f.write(unit)
+    os.makedirs(f"{root}/etc/systemd/network", exist_ok=True)
+    shutil.copy(f"{HERE}/guest/20-wired.network", f"{root}/etc/systemd/network/")
+    sh(["systemctl", f"--root={root}", "enable", "wearable-probe.service", "virtual-strap.service",
+        "systemd-networkd.service"])
+    sh(["systemctl", f"--root={root}", "mask", "bluetooth.service"])
+    chroot(root, "passwd", "-d", "root")
+    if census:
+        # The system-call census: the daemon (and its cue player) under strace, no filter, so that
+        # every call it makes is seen; systemd/README.md says how the filter was built from it.
+        os.makedirs(f"{root}/etc/systemd/system/wearbridge.service.d", exist_ok=True)
+        with open(f"{root}/etc/systemd/system/wearbridge.service.d/census.conf", "w") as f:
+            f.write("[Service]\nSystemCallFilter=\nNotifyAccess=all\nExecStart=\n"
+                    "ExecStart=/usr/bin/strace -f -qq -c -o /var/lib/wearbridge/census.txt "
+                    "/usr/bin/wearbridge run --config /etc/wearbridge/wearbridge.toml\n")
+
+
+def disk(root, path, size="2G"):
+    """An ext4 image of the root file system (owners and modes kept: mkfs.ext4 -d as root)."""
+    if os.path.exists(path):
+        os.unlink(path)
+    sh(["mkfs.ext4", "-q", "-F", "-L", "wearable", "-E", "root_owner=0:0", "-d", root, path, size])
+
+
+def initramfs(kernel, work):
+    """busybox and the modules that mount the disk (virtio_blk, ext4 and what they need)."""
+    kernel_version = os.listdir(f"{kernel}/lib/modules")[0]
+    tree = f"{work}/initramfs"
+    shutil.rmtree(tree, ignore_errors=True)
+    for d in ("bin", "proc", "sys", "dev", "newroot"):
+        os.makedirs(f"{tree}/{d}")
+    shutil.copy("/bin/busybox", f"{tree}/bin/busybox")
+    order = []
+    for module in ("virtio_blk", "ext4"):
+        for line in sh(["modprobe", "-d", kernel, "-S", kernel_version, "--show-depends", module]).stdout.splitlines():
+            if line.startswith("insmod "):
+                path = line.split()[1]
+                relative = path.split("/lib/modules/", 1)[1]
+                for suffix in (".xz", ".zst", ".gz"):
+                    relative = relative.removesuffix(suffix)
+                if relative in order:
+                    continue
+                os.makedirs(os.path.dirname(f"{tree}/lib/modules/{relative}"), exist_ok=True)
+                with open(f"{tree}/lib/modules/{relative}", "wb") as out:
+                    tool = {"xz": ["xz", "-dc"], "zst": ["zstd", "-qdc"], "gz": ["gzip", "-dc"]}.get(path.rsplit(".", 1)[1])
+                    if tool:
+                        subprocess.run(tool + [path], stdout=out, check=True)
+                    else:
+                        with open(path, "rb") as source:
+                            out.write(source.read())
+                order.append(relative)
+    with open(f"{tree}/modules.order", "w") as f:
+        f.write("\n".join(order) + "\n")
+    shutil.copy(f"{HERE}/initramfs-init.sh", f"{tree}/init")
+    os.chmod(f"{tree}/init", 0o755)
+    image = f"{work}/initramfs.gz"
+    files = subprocess.run(["find", "."], cwd=tree, capture_output=True, check=True).stdout
+    archive = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=tree, input=files, capture_output=True,
+                             check=True).stdout
+    with open(image, "wb") as f:
+        f.write(subprocess.run(["gzip", "-1"], input=archive, capture_output=True, check=True).stdout)
+    return image, f"{kernel}/boot/vmlinuz-{kernel_version}"
+
+
+def glob_one(pattern):
+    found = glob.glob(pattern)
+    assert len(found) == 1, f"{pattern}: {found}"
+    return found[0]

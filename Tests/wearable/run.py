@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""The wearable as a user installs it, end to end: the Debian packages installed by apt in a fresh
+Debian 12 (mmdebstrap), set up as the README says, booted with systemd under qemu; gpsd reads a
+USB serial GPS that udev named, the strap is on the kernel's Bluetooth stack (../shared/ble-vm's
+virtual controller), cues go to an emulated sound card through ALSA with no sound server and are
+heard in a WAV file on the host, the phone (the package's wearbridge-phone) is on the host across
+qemu's network. The power is cut mid-session and the wearable booted again.
+
+Usage: Tests/wearable/run.py --debs WEARBRIDGE.deb WEARBRIDGE-PHONE.deb --kernel DIR --venv DIR
+       [--work DIR] [--census]
+Prints the figures (boot to READY, RSS, exposure scores, the whole test's time) and exits 0 only if
+every check held."""
+import argparse
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
+
+import checks  # noqa: E402
+import image  # noqa: E402
+import lifecycle  # noqa: E402
+from harness import ENV, SHARED, free_port, spawn, stop_all, wait_for  # noqa: E402
+from serial_gps import SerialGPS  # noqa: E402
+from vm import Wearable  # noqa: E402
+from wav_capture import WavCapture  # noqa: E402
+
+# A bike ride (the distance core's benchmark recording at 6-7 m/s): played from 56 s before its
+# 40 s stop (epochs 466-505), so that the stop (an auto-pause) comes about half a minute into the
+# session and the first kilometre after the power cut.
+RECORDING = os.path.join(SHARED, "benchmarks", "gps", "commute_ride.nmea")
+START_EPOCH = 410
+STRAP_ARGS = "--battery 80"
+
+
+class Report:
+    """Timings and figures, printed at the end and kept as JSON beside the test's files."""
+
+    def __init__(self, path):
+        self.path = path
+        self.t0 = time.time()
+        self.figures = {}
+
+    def mark(self, name):
+        self.figures[f"t_{name}_s"] = round(time.time() - self.t0, 1)
+        print(f"[wearable-e2e +{time.time() - self.t0:6.1f}s] {name}", flush=True)
+
+    def set(self, name, value):
+        self.figures[name] = value
+
+    def save(self):
+        with open(self.path, "w") as f:
+            json.dump(self.figures, f, indent=1, sort_keys=True)
+
+
+class Phone:
+    """The package's wearbridge-phone on the host, where the wearable's qemu network puts 10.0.2.2."""
+
+    def __init__(self, deb, work):
+        self.dir = f"{work}/phone"
+        os.makedirs(self.dir)
+        subprocess.run(["dpkg-deb", "-x", deb, f"{self.dir}/package"], check=True)
+        self.binary = f"{self.dir}/package/usr/bin/wearbridge-phone"
+        self.port = free_port()
+        self.config = f"{self.dir}/phone.toml"
+        self.configure("00" * 32)
+        out = self.cli("identity").stdout
+        self.fingerprint = out.split("fingerprint ")[1].split()[0]
+
+    def configure(self, wearable_fingerprint):
+        with open(self.config, "w") as f:
+            f.write(f'[server]\nlisten = "127.0.0.1"\nport = {self.port}\n[storage]\ndirectory = "{self.dir}/data"\n'
+                    f'[commands]\nretry_every = 2\ndeadline = 90\n'
+                    f'[[wearable]]\nname = "vest"\nfingerprint = "{wearable_fingerprint}"\n')
+
+    def cli(self, *args, timeout=120, check=True):
+        result = subprocess.run([self.binary, *args, "--config", self.config], capture_output=True, text=True,
+                                env=ENV, timeout=timeout)
+        if check and result.returncode != 0:
+            raise AssertionError(f"wearbridge-phone {' '.join(args)}: exit {result.returncode}: "
+                                 f"{result.stdout}{result.stderr}")
+        return result
+
+    def start(self):
+        self.process = spawn([self.binary, "run", "--config", self.config], f"{self.dir}/phone.log")
+
+    def status(self):
+        lines = self.cli("status", "--json").stdout.splitlines()
+        return json.loads(lines[0]) if lines else {}
+
+    def inbox(self):
+        db = sqlite3.connect(f"file:{self.dir}/data/wearbridge-phone.sqlite?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute("SELECT seq, class, kind FROM inbox WHERE wearable = 'vest' ORDER BY seq").fetchall()
+        finally:
+            db.close()
+
+
+def boot(wearable, wav, report, name):
+    """Boots until the probe answers; a guest kernel that dies in early boot is booted again (twice at
+    most, and said so)."""
+    for attempt in range(3):
+        wearable.boot(wav)
+        boot_id = wearable.wait_for_probe()
+        if boot_id:
+            report.mark(f"{name}_probe")
+            return boot_id
+        print(f"  the guest kernel died before systemd (attempt {attempt + 1}): "
+              f"{[line for line in wearable.console_text().splitlines() if 'panic' in line.lower()][:2]}")
+        wearable.stop()
+    raise AssertionError("the wearable did not boot")
+
+
+def unit_facts(wearable):
+    out = wearable.run("systemctl show wearbridge.service -p ActiveState -p SubState -p NRestarts -p MainPID "
+                       "-p ActiveEnterTimestampMonotonic -p ExecMainStartTimestampMonotonic -p WatchdogUSec "
+                       "-p WatchdogTimestampMonotonic -p StatusText")
+    return dict(line.split("=", 1) for line in out.strip().splitlines())
+
+
+def wait_ready(wearable, report, name):
+    facts = wait_for(lambda: (f := unit_facts(wearable))["ActiveState"] == "active" and f, 120,
+                     f"wearbridge.service active ({name})")
+    report.set(f"{name}_boot_to_ready_s", round(int(facts["ActiveEnterTimestampMonotonic"]) / 1e6, 1))
+    report.set(f"{name}_start_to_ready_s", round((int(facts["ActiveEnterTimestampMonotonic"])
+                                                  - int(facts["ExecMainStartTimestampMonotonic"])) / 1e6, 2))
+    report.mark(f"{name}_ready")
+    return facts
+
+
+def ctl_status(wearable):
+    """`wearbridge ctl status --json`'s figures, as root asks the control socket."""
+    reply = json.loads(wearable.run("wearbridge ctl status --json"))
+    assert reply.get("ok"), reply
+    return reply["status"]
+
+
+def session_events(wearable, session):
+    return json.loads(wearable.run(f"wearbridge show {session} --json")).get("events", [])
+
+
+def kinds(wearable, session):
+    return {event["kind"] for event in session_events(wearable, session)}
+
+
+def daemon_memory(wearable):
+    """The daemon's resident memory (now and its peak) and its service's cgroup (aplay included)."""
+    out = wearable.run("pid=$(systemctl show -p MainPID --value wearbridge.service); "
+                       "grep -E '^(VmRSS|VmHWM):' /proc/$pid/status; "
+                       "echo cgroup_peak_kB $(( $(cat /sys/fs/cgroup/system.slice/wearbridge.service/memory.peak) / 1024 ))")
+    figures = {}
+    for line in out.splitlines():
+        name, value = line.replace(":", "").split()[:2]
+        figures[name] = int(value)
+    return {"rss_kB": figures["VmRSS"], "peak_rss_kB": figures["VmHWM"], "cgroup_peak_kB": figures["cgroup_peak_kB"]}
+
+
+def delivered(wearable, phone):
+    """Every critical and notice message in the wearable's outbox acknowledged, and at the phone."""
+    rows = [json.loads(line) for line in wearable.run("wearbridge outbox --json").splitlines() if line.startswith("{")]
+    wanted = [r for r in rows if r["class"] != "snapshot"]
+    return wanted and all(r["state"] == "delivered" for r in wanted) and len(phone.inbox()) == len(wanted)
+
+
+def exposure(text, unit):
+    match = re.search(rf"Overall exposure level for {re.escape(unit)}: ([0-9.]+)", text)
+    assert match, f"no exposure level for {unit}: {text[-300:]}"
+    return float(match.group(1))
+
+
+def guest_facts(wearable, work):
+    """What the guest says of itself at the end: the unit under the watchdog, journald's view of the
+    daemon, udev's of the controller and the receiver, the exposure scores (kept in work/guest/)."""
+    directory = f"{work}/guest"
+    os.makedirs(directory, exist_ok=True)
+    facts = {"unit": unit_facts(wearable)}
+    commands = {
+        "journal.json": "journalctl -u wearbridge.service -o json --no-pager",
+        "udev-hci0.txt": "udevadm test /sys/class/bluetooth/hci0 2>&1",
+        "udev-gps.txt": "udevadm test $(udevadm info -q path -n /dev/gps0) 2>&1",
+        "gps-links.txt": "udevadm info -q symlink -n /dev/gps0; readlink -f /dev/gps0",
+        "btmgmt.txt": "btmgmt --index hci0 info 2>&1",
+        "power-unit.txt": "systemctl --no-pager status wearbridge-bluetooth-power@hci0.service 2>&1",
+        "security-wearbridge.txt": "systemd-analyze security --no-pager wearbridge.service 2>&1",
+        "security-wearbridge-phone.txt": "systemd-analyze security --no-pager wearbridge-phone.service 2>&1",
+        "gpsdctl.txt": "systemctl --no-pager status 'gpsdctl@*' 2>&1 | head -20",
+    }
+    for name, command in commands.items():
+        output = wearable.run(command, timeout=120, check=False)
+        with open(f"{directory}/{name}", "w") as f:
+            f.write(output)
+        facts[name] = output
+    facts["exposure"] = {unit: exposure(facts[f"security-{unit}.txt"], f"{unit}.service")
+                         for unit in ("wearbridge", "wearbridge-phone")}
+    return facts
+
+
+def check_everything(work, disk, session, gps, captures, phone, facts, report):
+    """Everything the wearable is held to, once it is off (Tests/wearable/checks.py)."""
+    path, _ = checks.extract(disk, f"{work}/final", replay_journal=False)
+    result = {"integrity_check": checks.integrity(path)}
+    assert result["integrity_check"] == "ok", f"PRAGMA integrity_check at the end: {result['integrity_check']}"
+    result["recorded"] = checks.recorded_once(path, gps, f"{work}/out/strap-sent.jsonl")
+    assert result["recorded"]["session"][0] == session
+    result["inbox_equals_outbox"] = checks.inbox_equals_outbox(path, phone)
+    result["cues"] = checks.cues_heard(path, captures, gps)
+    result["journal"] = checks.journal_priorities(facts["journal.json"])
+    unit = facts["unit"]
+    assert unit["ActiveState"] == "active" and unit["NRestarts"] == "0", f"the unit: {unit}"
+    assert unit["WatchdogUSec"] in ("30s", "30000000"), f"watchdog: {unit['WatchdogUSec']}"
+    assert "70-wearbridge-bluetooth.rules" in facts["udev-hci0.txt"] and \
+        "wearbridge-bluetooth-power@hci0.service" in facts["udev-hci0.txt"], \
+        "udevadm test: the project's rule does not match hci0"
+    assert "status=0/SUCCESS" in facts["power-unit.txt"], f"the controller's power unit: {facts['power-unit.txt']}"
+    assert "61-gps.rules" in facts["udev-gps.txt"] and "gpsdctl@" in facts["udev-gps.txt"], \
+        "udevadm test: the README's GPS rule does not match the receiver"
+    assert "current settings: powered" in facts["btmgmt.txt"], f"hci0 not powered: {facts['btmgmt.txt']}"
+    result["udev"] = ("70-wearbridge-bluetooth.rules matches hci0, wearbridge-bluetooth-power@hci0 powered it (no "
+                      "bluetoothd); 61-gps.rules matches the receiver")
+    return result
+
+
+def census(wearable, report):
+    """The daemon's (and its cue player's) system calls, as strace counted them through the run, and
+    which of them the shipped unit's SystemCallFilter= leaves out (the guest's systemd resolves it)."""
+    wearable.run("systemctl stop wearbridge.service", timeout=60)
+    table = wearable.run("cat /var/lib/wearbridge/census.txt")
+    calls = sorted({line.split()[-1] for line in table.splitlines()[2:]
+                    if line.split() and line.split()[-1].isidentifier() and line.split()[-1] != "total"})
+    shipped = wearable.run("systemctl show -p SystemCallFilter --value wearbridge.service; "
+                           "grep -h '^SystemCallFilter=' /lib/systemd/system/wearbridge.service", check=False)
+    # The unit as shipped, resolved by the guest's own systemd in a transient unit of the same filter.
+    lines = [line.split("=", 1)[1] for line in shipped.splitlines() if line.startswith("SystemCallFilter=")]
+    properties = " ".join(f"-p 'SystemCallFilter={line}'" for line in lines)
+    resolved = wearable.run(f"systemd-run --unit=census-filter --remain-after-exit {properties} "
+                            "/bin/true >/dev/null 2>&1; systemctl show -p SystemCallFilter --value census-filter.service",
+                            check=False).split()
+    allowed = set(resolved)
+    outside = [call for call in calls if call not in allowed]
+    print(table)
+    print(f"census: {len(calls)} system calls: {' '.join(calls)}")
+    print(f"outside the shipped filter (EPERM): {' '.join(outside) or 'none'}")
+    report.set("census", {"calls": calls, "outside_filter": outside})
+    return calls
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--debs", nargs=2, required=True)
+    parser.add_argument("--kernel", required=True, help="a Debian kernel package extracted (../shared/ble-vm's kpkg)")
+    parser.add_argument("--venv", required=True, help="the Bumble venv ../shared/ble-vm made")
+    parser.add_argument("--work", default="/var/tmp/wearable-vm")
+    parser.add_argument("--census", action="store_true", help="the daemon under strace, no filter: its system calls")
+    args = parser.parse_args()
+    work = f"{args.work}/run"
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(f"{work}/out")
+    report = Report(f"{work}/figures.json")
+    wearable = None
+    gps = None
+    captures = []
+    try:
+        phone = Phone(args.debs[1], work)
+        root = f"{work}/rootfs"
+        image.rootfs(root, args.debs, f"{args.work}/apt-cache", f"{work}/mmdebstrap.log")
+        report.mark("rootfs")
+        report.set("installed", image.installed_state(root))
+        wearable_fingerprint = image.set_up_as_a_user(root, phone.fingerprint, phone.port)
+        image.set_up_the_test(root, args.kernel, SHARED, args.venv, STRAP_ARGS, census=args.census)
+        disk = f"{work}/disk.img"
+        image.disk(root, disk)
+        initramfs, kernel = image.initramfs(args.kernel, work)
+        report.mark("disk")
+        phone.configure(wearable_fingerprint)
+        phone.start()
+
+        # The package's life after installation, in the root file system the disk was made from,
+        # while the wearable boots.
+        seen = {}
+
+        def packaging():
+            try:
+                seen.update(lifecycle.check(root, args.debs, work))
+            except Exception as error:  # reported and failed below
+                seen["error"] = f"{error!r}\n{traceback.format_exc()}"
+        life = threading.Thread(target=packaging)
+        life.start()
+
+        gps = SerialGPS(f"{work}/gps.sock", RECORDING, START_EPOCH)
+        gps.start()
+        wearable = Wearable(work, disk, kernel, initramfs, f"{work}/out", f"{work}/gps.sock")
+
+        # Boot 1: READY, the link, a session started by the phone, GPS and strap in, the stop.
+        wav = WavCapture(f"{work}/boot-1.wav")
+        wav.start()
+        captures.append(wav)
+        boot(wearable, wav.path, report, "boot1")
+        wait_ready(wearable, report, "boot1")
+        wait_for(lambda: phone.status().get("link") == "live", 120, "the phone link live")
+        report.mark("link_live")
+        assert "ACK" in phone.cli("start", "--wearable", "vest").stdout
+        session = wait_for(lambda: ctl_status(wearable).get("session_id"), 30, "the session")
+        report.mark("session_started")
+        status = wait_for(lambda: (s := ctl_status(wearable)).get("fixes_accepted", 0) > 0
+                          and (s.get("heart_rate") or {}).get("beats", 0) > 0 and s, 90, "fixes and beats")
+        report.mark("gps_and_strap")
+        wait_for(lambda: "auto_resumed" in kinds(wearable, session), 240, "the stop: auto-paused, then resumed")
+        report.mark("auto_resumed")
+        if args.census:
+            census(wearable, report)
+        else:
+            time.sleep(8)
+            report.set("boot1_daemon", daemon_memory(wearable))
+            # Power cut mid-session: qemu killed, the disk as the wearable left it.
+            wearable.power_cut()
+            report.mark("power_cut")
+            report.set("after_power_cut", checks.power_cut_state(disk, work))
+            report.mark("cut_disk_checked")
+
+            # Boot 2: the session recovered as one, the first kilometre, ended by the phone.
+            wav = WavCapture(f"{work}/boot-2.wav")
+            wav.start()
+            captures.append(wav)
+            boot(wearable, wav.path, report, "boot2")
+            wait_ready(wearable, report, "boot2")
+            assert ctl_status(wearable).get("session_id") == session, "the session did not come back"
+            wait_for(lambda: "split" in kinds(wearable, session), 240, "the first split")
+            report.mark("split")
+            wait_for(lambda: any(e["kind"] == "cue_spoken" and e["detail"].get("cue") == "split"
+                                 for e in session_events(wearable, session)), 60, "the split's cue")
+            assert "ACK" in phone.cli("end", "--wearable", "vest").stdout
+            report.mark("session_ended")
+            wait_for(lambda: delivered(wearable, phone), 120, "every message at the phone")
+            report.mark("delivered")
+            report.set("boot2_daemon", daemon_memory(wearable))
+            facts = guest_facts(wearable, work)
+            report.set("exposure", facts["exposure"])
+            wearable.power_off()
+            report.mark("powered_off")
+            gps.stop()
+            for capture in captures:
+                capture.stop()
+            final = check_everything(work, disk, session, gps, captures, phone, facts, report)
+            report.set("checks", final)
+            life.join()
+            if "error" in seen:
+                raise AssertionError(f"package lifecycle: {seen['error']}")
+            report.set("lifecycle", seen)
+            report.mark("done")
+    except BaseException:
+        if wearable is not None and wearable.alive():
+            try:
+                print(wearable.run("systemctl --no-pager status wearbridge gpsd virtual-strap 2>&1 | tail -40; "
+                                   "journalctl --no-pager -b -n 60 -u wearbridge -u gpsd -u virtual-strap 2>&1",
+                                   timeout=30, check=False))
+            except AssertionError as error:
+                print(f"  (no diagnostics from the guest: {error})")
+        raise
+    finally:
+        if wearable is not None:
+            wearable.stop()
+        if gps is not None:
+            gps.stop()
+        for capture in captures:
+            capture.stop()
+        stop_all()
+        report.save()
+        print(json.dumps(report.figures, indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

@@ -6,13 +6,14 @@
 #
 #   scripts/package.sh      # .build-deb/wearbridge_VERSION_ARCH.deb and .build-deb/wearbridge-phone_VERSION_ARCH.deb
 #
-# The last two lines printed are the two .deb files' paths. Installs debhelper, help2man, po-debconf
-# and lintian when they are missing (as root).
+# The last two lines printed are the two .deb files' paths. Installs debhelper, help2man, po-debconf,
+# lintian and the libraries the build links (debian/control's Build-Depends) when they are missing
+# (as root). Swift itself is not a Debian package: it must be on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot)
+tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libespeak-ng-dev libsqlite3-dev pkg-config)
 missing=()
 for package in "${tools[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, protocol, golden replays of ../shared recordings, the CLI, the daemon
 # against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), audio
-# cues end to end on a real PulseAudio (Tests/cues; CUES_E2E=0 leaves it out), and the Bluetooth end to end on a real Linux stack in a VM (scripts/ble-e2e.sh;
-# BLE_E2E=0 leaves it out for a quick local run).
+# cues end to end on a real PulseAudio (Tests/cues; CUES_E2E=0 leaves it out), the Bluetooth end to
+# end on a real Linux stack in a VM (scripts/ble-e2e.sh; BLE_E2E=0 leaves it out for a quick local
+# run), and the packages on a virtual wearable (scripts/wearable-e2e.sh; WEARABLE_E2E=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d ../shared/benchmarks ] || { echo "../shared/benchmarks is missing: tests replay its recordings" >&2; exit 1; }
@@ -54,6 +55,14 @@ if [ "${EXPORT_E2E:-1}" != 0 ]; then
 fi
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?
+    scripts/no-leftovers.sh || status=1
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# The virtual wearable: the Debian packages (scripts/package.sh: the release build, lintian) installed
+# in a fresh Debian 12 booted under qemu with a serial GPS, the strap, a sound card recorded to a WAV
+# and the phone across qemu's network, the power cut mid-session (WEARABLE_E2E=0 leaves it out).
+if [ "${WEARABLE_E2E:-1}" != 0 ]; then
+    scripts/wearable-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
 fi
 exit "$status"

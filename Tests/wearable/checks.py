@@ -125,18 +125,24 @@ def cues_heard(path, captures, gps):
             if abs((end - start) - detail["audio_s"]) > 0.6:
                 problems.append(f"cue {detail['cue']}: heard for {end - start:.2f} s, logged {detail['audio_s']:.2f} s")
         results.append(entry)
-    # The split and the pause at the moment their own events say: cause (GPS time) + the cue's delay.
-    for cue, cause in (("split", "split"), ("auto_paused", "auto_paused")):
+    # The split and the pause at the moment their own events say: the monotonic instant of the fix
+    # that caused each (the event's `received`; a split carries no GPS time of its own) on the host's
+    # clock, plus the delay the cue log gives, which must itself be short (the pause waits its dwell).
+    for cue, cause, longest in (("split", "split", 3.0), ("auto_paused", "auto_paused", 15.0)):
         spoken = [r for r in results if r["cue"] == cue]
-        caused = by_kind.get(cause, [])
+        caused = [(seq, received) for seq, _, received, _ in by_kind.get(cause, []) if received is not None]
         if not spoken or not caused:
             problems.append(f"no {cue} cue spoken for its event ({len(spoken)} cues, {len(caused)} events)")
             continue
-        expected = caused[0][1] + spoken[0]["delay_s"]
+        seq, received = caused[0]
+        event_utc = received + offsets[boot_of[seq]]
+        expected = event_utc + spoken[0]["delay_s"]
+        if not 0 <= spoken[0]["delay_s"] <= longest:
+            problems.append(f"the {cue} cue waited {spoken[0]['delay_s']:.2f} s after its event (at most {longest} s)")
         if "heard_utc" not in spoken[0] or abs(spoken[0]["heard_utc"] - expected) > 1.5:
             problems.append(f"the {cue} cue was heard at {spoken[0].get('heard_utc')}, its event says "
-                            f"{caused[0][1]:.2f} + delay {spoken[0]['delay_s']:.2f} = {expected:.2f}")
-        spoken[0]["event_utc"] = round(caused[0][1], 2)
+                            f"{event_utc:.2f} + delay {spoken[0]['delay_s']:.2f} = {expected:.2f}")
+        spoken[0]["event_utc"] = round(event_utc, 2)
     dropped = by_kind.get("cue_dropped", [])
     if dropped:
         problems.append(f"cues dropped: {[d[3] for d in dropped]}")

@@ -268,6 +268,7 @@ def main():
     wearable = None
     gps = None
     captures = []
+    succeeded = False
     try:
         phone = Phone(args.debs[1], work)
         root = f"{work}/rootfs"
@@ -356,6 +357,7 @@ def main():
                 raise AssertionError(f"package lifecycle: {seen['error']}")
             report.set("lifecycle", seen)
             report.mark("done")
+            succeeded = True
     except BaseException:
         if wearable is not None and wearable.alive():
             try:
@@ -375,6 +377,24 @@ def main():
         stop_all()
         report.save()
         print(json.dumps(report.figures, indent=1, sort_keys=True))
+        with open("/proc/mounts") as mounts:
+            # Never delete through a mount left behind (the chroot's /dev is the host's).
+            busy = [line.split()[1] for line in mounts if line.split()[1].startswith(work + "/")]
+        if busy:
+            print(f"FAIL still mounted under {work}: {busy}", file=sys.stderr)
+            if succeeded:
+                sys.exit(1)
+        if succeeded and not busy and os.environ.get("WEARABLE_KEEP") != "1":
+            # Nothing left behind but the figures and the logs: the root file system, the 2 GB disk,
+            # the WAVs and the data logs go (WEARABLE_KEEP=1 keeps them; a failure keeps them).
+            for name in os.listdir(work):
+                path = f"{work}/{name}"
+                if name == "figures.json" or name.endswith(".log"):
+                    continue
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
 
 
 if __name__ == "__main__":

@@ -14,16 +14,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libespeak-ng-dev libsqlite3-dev pkg-config)
-missing=()
-for package in "${tools[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+scripts/apt-need.sh --no-install-recommends "${tools[@]}"
 
 # One version: debian/changelog's, which --version must print too.
 version=$(dpkg-parsechangelog -l debian/changelog -S Version)

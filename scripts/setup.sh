@@ -16,16 +16,7 @@ set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
     systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
     libxml2-utils postgresql)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq "${missing[@]}"
-fi
+"$(dirname "$0")/apt-need.sh" "${packages[@]}"
 # The phone link's tests: an independent phone in Python's grpcio (stubs generated from the .proto at
 # test time by grpcio-tools) and raw HTTP/2 (h2) for what no gRPC library would send.
 python3 -c "import grpc, grpc_tools, h2" 2>/dev/null ||

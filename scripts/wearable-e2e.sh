@@ -17,15 +17,7 @@ BLE_WORK=${BLE_WORK:-/var/tmp/ble-vm}
 BUMBLE_SPEC=bumble==0.0.236
 
 packages=(mmdebstrap qemu-system-x86 e2fsprogs busybox-static cpio kmod xz-utils python3-venv)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+scripts/apt-need.sh --no-install-recommends "${packages[@]}"
 KERNEL_PKG=$(apt-cache depends linux-image-6.12-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
 [ -n "$KERNEL_PKG" ] || { echo "cannot resolve linux-image-6.12-amd64" >&2; exit 1; }
 if [ ! -e "$BLE_WORK/kpkg-$KERNEL_PKG/.done" ]; then

@@ -22,6 +22,15 @@ ENV.setdefault("WEARBRIDGE_TEST_RUN", "phone-link")
 PROCESSES = []
 
 
+def rows(path, sql, args=()):
+    """A query's rows from an SQLite file opened read-only, as a test reads a live data log beside its writer."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

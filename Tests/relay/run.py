@@ -693,12 +693,7 @@ def test_partner_abandons(relay):
 
 
 def sqlite3_rows(path, sql, args=()):
-    import sqlite3
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
-    try:
-        return db.execute(sql, args).fetchall()
-    finally:
-        db.close()
+    return harness.rows(path, sql, args)
 
 
 def main():

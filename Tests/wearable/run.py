@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -29,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
 import checks  # noqa: E402
 import image  # noqa: E402
 import lifecycle  # noqa: E402
-from harness import ENV, SHARED, free_port, spawn, stop_all, wait_for  # noqa: E402
+from harness import ENV, SHARED, free_port, rows, spawn, stop_all, wait_for  # noqa: E402
 from serial_gps import SerialGPS  # noqa: E402
 from vm import Wearable  # noqa: E402
 from wav_capture import WavCapture  # noqa: E402
@@ -98,11 +97,8 @@ class Phone:
         return json.loads(lines[0]) if lines else {}
 
     def inbox(self):
-        db = sqlite3.connect(f"file:{self.dir}/data/wearbridge-phone.sqlite?mode=ro", uri=True, timeout=10)
-        try:
-            return db.execute("SELECT seq, class, kind FROM inbox WHERE wearable = 'vest' ORDER BY seq").fetchall()
-        finally:
-            db.close()
+        return rows(f"{self.dir}/data/wearbridge-phone.sqlite",
+                    "SELECT seq, class, kind FROM inbox WHERE wearable = 'vest' ORDER BY seq")
 
 
 def boot(wearable, wav, report, name):
@@ -142,6 +138,20 @@ def ctl_status(wearable):
     reply = json.loads(wearable.run("wearbridge ctl status --json"))
     assert reply.get("ok"), reply
     return reply["status"]
+
+
+def bad_control_request(wearable):
+    """A local user's garbage on the control socket (perl-base is in every Debian): an error reply
+    naming what was wrong, a warning in the journal (journal_priorities), and the next request answered."""
+    out = wearable.run("""perl -MIO::Socket::UNIX <<'PERL'
+my $s = IO::Socket::UNIX->new(Peer => "/run/wearbridge/control.sock") or die "connect: $!";
+print $s "\\x00garbage{\\n";
+print scalar <$s>;
+PERL""")
+    reply = json.loads(out.strip().splitlines()[-1])
+    assert reply.get("ok") is False and reply.get("error"), f"garbage on the control socket: {reply}"
+    assert ctl_status(wearable).get("session_id"), "ctl status after the garbage"
+    return reply["error"]
 
 
 def session_events(wearable, session):
@@ -214,6 +224,7 @@ def check_everything(work, disk, session, gps, captures, phone, facts, report):
     result["inbox_equals_outbox"] = checks.inbox_equals_outbox(path, phone)
     result["cues"] = checks.cues_heard(path, captures, gps)
     result["journal"] = checks.journal_priorities(facts["journal.json"])
+    result["clean_stop"] = checks.clean_stop(disk, work)
     unit = facts["unit"]
     assert unit["ActiveState"] == "active" and unit["NRestarts"] == "0", f"the unit: {unit}"
     assert unit["WatchdogUSec"] in ("30s", "30000000"), f"watchdog: {unit['WatchdogUSec']}"
@@ -338,6 +349,7 @@ def main():
             report.mark("split")
             wait_for(lambda: any(e["kind"] == "cue_spoken" and e["detail"].get("cue") == "split"
                                  for e in session_events(wearable, session)), 60, "the split's cue")
+            report.set("bad_control_request", bad_control_request(wearable))
             assert "ACK" in phone.cli("end", "--wearable", "vest").stdout
             report.mark("session_ended")
             wait_for(lambda: delivered(wearable, phone), 120, "every message at the phone")

@@ -97,17 +97,19 @@ class Wearable:
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
-    def power_off(self, timeout=60):
-        """A clean shutdown from inside (systemd stops the daemon with SIGTERM)."""
+    def power_off(self, timeout=90):
+        """A clean shutdown from inside (systemd stops the daemon with SIGTERM). systemd's status
+        (SIGRTMIN+20) goes to the console first, so that a stop job holding it up is named there."""
         try:
-            self.run("systemctl poweroff --no-block", timeout=20)
+            self.run("/usr/bin/kill -s SIGRTMIN+20 1; systemctl poweroff --no-block", timeout=20)
         except AssertionError:
             pass
         try:
             self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.power_cut()
-            raise AssertionError(f"the wearable did not power off in {timeout} s")
+            tail = "\n".join(self.console_text().splitlines()[-25:])
+            raise AssertionError(f"the wearable did not power off in {timeout} s; console:\n{tail}")
 
     def stop(self):
         if self.alive():

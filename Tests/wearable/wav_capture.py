@@ -1,9 +1,9 @@
 """What the virtual wearable's sound card played: qemu's `wav` audiodev writes the emulated HDA
 card's output to a WAV file on the host, but only while the guest plays (the silence between cues
-is not in the file). A watcher notes how the file grows, so each byte of it gets the host time it
-was played at, and the playbacks (one per cue) are told apart by the pauses in that growth."""
+is not in the file). A watcher notes how the file grows: the playbacks (one per cue) are told apart
+by the pauses in that growth, and each gets the host time it began."""
 import array
-import bisect
+import json
 import math
 import os
 import struct
@@ -36,6 +36,9 @@ class WavCapture(threading.Thread):
     def stop(self):
         self.stopping.set()
         self.join(2)
+        # Kept beside the WAV, so that a failed check can be looked at again.
+        with open(self.path + ".growth.json", "w") as f:
+            json.dump(self.growth, f)
 
     def format(self):
         with open(self.path, "rb") as f:
@@ -44,18 +47,29 @@ class WavCapture(threading.Thread):
         bits = struct.unpack("<H", header[34:36])[0]
         return channels, rate, bits
 
-    def time_of(self, offset, byterate, sizes):
-        """Host time the byte at `offset` was played: the card plays in real time, so it went out
-        (size - offset) / byterate before the look that first saw the file reach `size`."""
-        i = bisect.bisect_left(sizes, offset)
-        if i == len(sizes):
-            return None
-        at, size = self.growth[i]
-        return at - (size - offset) / byterate
+    def playbacks(self, byterate, pause=0.4):
+        """The playbacks in the file, as (first byte, end byte, host time the first byte was played),
+        told apart by pauses of more than `pause` s in its growth. Within one, the card plays in
+        real time: the time of a byte is its playback's start plus its distance from it. (The
+        growth within a playback is not used for that: qemu's writes are buffered, and the last few
+        KB of a cue can reach the file only when the next one starts.)"""
+        growth = [(at, size) for at, size in self.growth if size >= HEADER]
+        result = []
+        begin, begin_at = HEADER, None
+        for (at, size), (next_at, next_size) in zip([(None, HEADER)] + growth, growth):
+            if at is None or next_at - at > pause:
+                if begin_at is not None:
+                    result.append((begin, size, begin_at))
+                # The first look that saw it grow: its first byte went out (growth) / byterate before.
+                begin, begin_at = size, next_at - (next_size - size) / byterate
+        if begin_at is not None and growth:
+            result.append((begin, growth[-1][1], begin_at))
+        return result
 
     def utterances(self, threshold=300, merge=0.7):
         """Each stretch of sound louder than `threshold` (16-bit RMS over 10 ms), pauses shorter than
-        `merge` s inside it: (host time it began, host time it ended, its RMS), in order."""
+        `merge` s inside it, never across two playbacks: (host time it began, host time it ended, its
+        RMS), in order."""
         channels, rate, bits = self.format()
         assert bits == 16, f"unexpected WAV format: {bits} bits"
         byterate = rate * channels * 2
@@ -65,21 +79,21 @@ class WavCapture(threading.Thread):
         samples = array.array("h")
         samples.frombytes(data[: len(data) - len(data) % 2])
         window = rate * channels // 100
-        sizes = [size for _, size in self.growth]
-        result = []  # [start, end, sum of squares, count]
-        for offset in range(0, len(samples) - window + 1, window):
-            chunk = samples[offset:offset + window]
-            energy = sum(x * x for x in chunk)
-            if math.sqrt(energy / window) <= threshold:
-                continue
-            start = self.time_of(HEADER + offset * 2, byterate, sizes)
-            end = self.time_of(HEADER + (offset + window) * 2, byterate, sizes)
-            if start is None or end is None:
-                continue
-            if result and start - result[-1][1] < merge:
-                result[-1][1] = end
-                result[-1][2] += energy
-                result[-1][3] += window
-            else:
-                result.append([start, end, energy, window])
-        return [(start, end, math.sqrt(energy / count)) for start, end, energy, count in result]
+        result = []  # [start, end, sum of squares, count, playback]
+        for number, (first, end, began) in enumerate(self.playbacks(byterate)):
+            first_sample = (first - HEADER) // 2
+            last_sample = min((end - HEADER) // 2, len(samples))
+            for offset in range(first_sample, last_sample - window + 1, window):
+                chunk = samples[offset:offset + window]
+                energy = sum(x * x for x in chunk)
+                if math.sqrt(energy / window) <= threshold:
+                    continue
+                start = began + (offset - first_sample) * 2 / byterate
+                stop = start + window * 2 / byterate
+                if result and result[-1][4] == number and start - result[-1][1] < merge:
+                    result[-1][1] = stop
+                    result[-1][2] += energy
+                    result[-1][3] += window
+                else:
+                    result.append([start, stop, energy, window, number])
+        return [(start, end, math.sqrt(energy / count)) for start, end, energy, count, _ in result]

@@ -237,6 +237,22 @@ struct DaemonProcessTests {
         #expect(verify.status == 0 && problems.isEmpty, "\(verify.out)\(verify.err)")
     }
 
+    /// The units' sandboxes stay as tight as issue 21 left them (systemd/README.md): systemd's own
+    /// score, offline, at most 2.0 for the daemon and 1.2 for the phone. The virtual wearable measures
+    /// the same inside the guest, with everything working under it.
+    @Test(arguments: [("wearbridge.service", 2.0), ("wearbridge-phone.service", 1.2)])
+    func theUnitsExposureStaysWithinItsBudget(unit: String, budget: Double) throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let analysis = try runCommand(
+            "/usr/bin/systemd-analyze",
+            ["security", "--offline=yes", "--no-pager", repository.appendingPathComponent("systemd/\(unit)").path]
+        )
+        let line = (analysis.out + analysis.err).split(separator: "\n").first { $0.contains("Overall exposure level") }
+        let score = line.flatMap { $0.split(separator: ":").last?.split(separator: " ").first }.flatMap { Double($0) }
+        #expect(score != nil && score! <= budget, "\(unit): \(analysis.out)\(analysis.err)")
+    }
+
     /// The phone-role peer's unit, pointed at the built binary, passes systemd's own checks too.
     @Test func thePhoneUnitVerifies() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -94,10 +94,32 @@ def clock_offsets(path):
     return {b: statistics.median(values) for b, values in offsets.items() if values}
 
 
-def cues_heard(path, captures, gps):
-    """Every cue the data log says was spoken is in the WAV of its boot, starting when the log says
-    its first sample went to the sound card, and as long as the log says; the split's and the
-    pause's at the moment their events say (the event's GPS time, plus the cue's delay)."""
+def sessionless_cues(journal):
+    """The cues spoken when no session was open (the session's end is announced after it closed, so
+    the data log has no row for it), from the journal: (boot, monotonic s, detail), boots numbered
+    in the order the journal shows them."""
+    boots_seen, result = [], []
+    for line in journal.splitlines():
+        if not line.startswith("{"):
+            continue
+        entry = json.loads(line)
+        message = entry.get("MESSAGE")
+        if entry.get("_BOOT_ID") not in boots_seen:
+            boots_seen.append(entry.get("_BOOT_ID"))
+        if not isinstance(message, str) or not message.startswith("session event ") or " session=" in message:
+            continue
+        detail = dict(re.findall(r"(\w+)=((?:(?! \w+=).)*)", message[len("session event "):]))
+        if detail.get("event") == "cue_spoken":
+            detail["audio_s"], detail["delay_s"] = float(detail["audio_s"]), float(detail["delay_s"])
+            result.append((boots_seen.index(entry["_BOOT_ID"]) + 1, int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6, detail))
+    return result
+
+
+def cues_heard(path, captures, journal):
+    """Every cue the data log (or, with no session open, the journal) says was spoken is in the WAV
+    of its boot, starting when the log says its first sample went to the sound card, and as long as
+    the log says; the split's and the pause's at the moment their events say (the monotonic instant
+    of the fix that caused each, plus the cue's delay). No other sound."""
     offsets = clock_offsets(path)
     events = query(path, "SELECT seq, kind, time, received, detail FROM event ORDER BY seq")
     boot_of = boots([(seq, kind) for seq, kind, _, _, _ in events])
@@ -106,8 +128,9 @@ def cues_heard(path, captures, gps):
         by_kind.setdefault(kind, []).append((seq, utc, received, json.loads(detail)))
     heard = {b: capture.utterances() for b, capture in enumerate(captures, start=1)}
     results, problems = [], []
-    for seq, utc, received, detail in by_kind.get("cue_spoken", []):
-        boot = boot_of[seq]
+    spoken = [(boot_of[seq], received, detail) for seq, _, received, detail in by_kind.get("cue_spoken", [])]
+    spoken += sessionless_cues(journal)
+    for boot, received, detail in spoken:
         # The daemon logs a cue when it has played: `received` is then, monotonic; it began audio_s earlier.
         ended = received + offsets[boot]
         began = ended - detail["audio_s"]
@@ -141,9 +164,11 @@ def cues_heard(path, captures, gps):
             problems.append(f"the {cue} cue was heard at {spoken[0].get('heard_utc')}, its event says "
                             f"{event_utc:.2f} + delay {spoken[0]['delay_s']:.2f} = {expected:.2f}")
         spoken[0]["event_utc"] = round(event_utc, 2)
-    dropped = by_kind.get("cue_dropped", [])
+    # A cue replaced by a newer one of its kind before it was spoken ("GPS lost" by "GPS back") is
+    # the design; any other drop is a cue the wearer did not hear.
+    dropped = [d[3] for d in by_kind.get("cue_dropped", []) if d[3].get("reason") != "replaced"]
     if dropped:
-        problems.append(f"cues dropped: {[d[3] for d in dropped]}")
+        problems.append(f"cues dropped: {dropped}")
     unexplained = [u for b, us in heard.items() for u in us
                    if not any(r["boot"] == b and abs(r.get("heard_utc", -1) - u[0]) < 0.01 for r in results)]
     if unexplained:

@@ -11,6 +11,7 @@ import threading
 import time
 
 HEADER = 44  # qemu writes the canonical 44-byte header (its sizes only at a clean exit)
+BUFFERED = 8192  # glibc's BUFSIZ: what qemu's fwrite() may hold back
 
 
 class WavCapture(threading.Thread):
@@ -64,7 +65,9 @@ class WavCapture(threading.Thread):
                 begin, begin_at = size, next_at - (next_size - size) / byterate
         if begin_at is not None and growth:
             result.append((begin, growth[-1][1], begin_at))
-        return result
+        # What qemu's stdio buffer held back (at most BUFSIZ, 8 KB) reaches the file on its own only
+        # when qemu exits: the last cue's tail, not a playback.
+        return [(first, end, at) for first, end, at in result if end - first > BUFFERED]
 
     def utterances(self, threshold=300, merge=0.7):
         """Each stretch of sound louder than `threshold` (16-bit RMS over 10 ms), pauses shorter than

@@ -458,7 +458,7 @@ def test_phone_pump(relay):
             print(f"    alice: {distance:.1f} m in {elapsed:.1f} s from her data log; start offset {final[3]} ms")
 
             # The wearable's race events at the relay: each once, in order, as the phone received them.
-            inbox = sqlite3_rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
+            inbox = harness.rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
                                  "SELECT kind FROM inbox WHERE kind IN ('race_started', 'session_paused', "
                                  "'session_resumed', 'split') ORDER BY seq")
             expected = [{"race_started": "started", "session_paused": "paused", "session_resumed": "resumed",
@@ -477,7 +477,7 @@ def test_phone_pump(relay):
 
             # The phone holds bob's events once each, in order, his newest snapshot, and the relay's events.
             def phone_has_everything():
-                rows = sqlite3_rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
+                rows = harness.rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
                                     "SELECT source, key, kind, class FROM partner_inbox WHERE run = ? ORDER BY source, key",
                                     (run,))
                 got_critical = [(k, kind) for (src, k, kind, cls) in rows if src == "message" and cls == "critical"]
@@ -576,7 +576,7 @@ def test_two_wearables(relay):
             # and the GPS time gpsfake's pace gives are in it).
             offsets = dict(conn.execute("SELECT runner, start_offset_ms FROM relay.entries WHERE run_id = %s",
                                         (run,)).fetchall())
-            outside = {runner.name: round(1000 * (sqlite3_rows(
+            outside = {runner.name: round(1000 * (harness.rows(
                 f"{runner.setup.phone_dir}/wearbridge-phone.sqlite",
                 "SELECT min(received_at) FROM inbox WHERE kind = 'session_started'")[0][0] - start_at))
                 for runner in (alice, bob)}
@@ -690,10 +690,6 @@ def test_partner_abandons(relay):
             print(f"    bob abandoned by the relay, told once on alice's wearable ({spoken[0]!r}); {winner} wins")
     finally:
         harness.stop_all()
-
-
-def sqlite3_rows(path, sql, args=()):
-    return harness.rows(path, sql, args)
 
 
 def main():

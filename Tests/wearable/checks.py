@@ -10,7 +10,7 @@ import sqlite3
 import statistics
 import subprocess
 
-import harness  # Tests/phone-link, on the path run.py sets
+from harness import rows as query  # Tests/phone-link (on the path run.py sets): read-only SQLite
 
 DATA = "/var/lib/wearbridge"
 FILES = ("wearbridge.sqlite", "wearbridge.sqlite-wal", "wearbridge.sqlite-shm")
@@ -51,10 +51,6 @@ def integrity(path):
         return db.execute("PRAGMA integrity_check").fetchone()[0]
     finally:
         db.close()
-
-
-def query(path, sql, args=()):
-    return harness.rows(path, sql, args)
 
 
 def power_cut_state(disk, work):

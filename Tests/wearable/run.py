@@ -176,8 +176,8 @@ def daemon_memory(wearable):
 
 def delivered(wearable, phone):
     """Every critical and notice message in the wearable's outbox acknowledged, and at the phone."""
-    rows = [json.loads(line) for line in wearable.run("wearbridge outbox --json").splitlines() if line.startswith("{")]
-    wanted = [r for r in rows if r["class"] != "snapshot"]
+    outbox = [json.loads(line) for line in wearable.run("wearbridge outbox --json").splitlines() if line.startswith("{")]
+    wanted = [r for r in outbox if r["class"] != "snapshot"]
     return wanted and all(r["state"] == "delivered" for r in wanted) and len(phone.inbox()) == len(wanted)
 
 

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
@@ -271,9 +272,41 @@ let package = Package(
             ],
             path: "Sources/PhoneLink/Phone"
         ),
+        // The field dashboard (Sources/Dashboard): the phone's face in any browser.
+        // DashboardCore/ (pure): the link strip's judgement, who may come in, command ids, SSE frames,
+        // the track in local metres; time and secrets as inputs.
+        .target(
+            name: "DashboardCore",
+            dependencies: ["TrackCore"],
+            path: "Sources/Dashboard/DashboardCore"
+        ),
+        // DashboardServer/: Hummingbird inside wearbridge-phone: the page (embedded), its JSON API,
+        // one SSE stream per page read from the durable inbox, commands into the same queue as the CLI.
+        .target(
+            name: "DashboardServer",
+            dependencies: [
+                "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkWire", "SessionCore", "TrackCore",
+                "Export", "Identity",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Dashboard/DashboardServer",
+            resources: [
+                .embedInCode("assets/index.html"), .embedInCode("assets/app.js"), .embedInCode("assets/app.css"),
+                .embedInCode("assets/openapi.yaml"),
+            ]
+        ),
         .executableTarget(
             name: "wearbridge-phone",
             dependencies: [
+                "DashboardServer",
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
                 "RelayClient", "RelayContract", "RelayPump", "TOMLConfig", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -356,6 +389,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ExportTests", dependencies: ["Export"]),
+        .testTarget(name: "DashboardTests", dependencies: ["DashboardCore"]),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(

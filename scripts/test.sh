@@ -3,7 +3,8 @@
 # against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), audio
 # cues end to end on a real PulseAudio (Tests/cues; CUES_E2E=0 leaves it out), the Bluetooth end to
 # end on a real Linux stack in a VM (scripts/ble-e2e.sh; BLE_E2E=0 leaves it out for a quick local
-# run), and the packages on a virtual wearable (scripts/wearable-e2e.sh; WEARABLE_E2E=0).
+# run), the dashboard in a real browser (Tests/dashboard; DASHBOARD_E2E=0), and the packages on a virtual
+# wearable (scripts/wearable-e2e.sh; WEARABLE_E2E=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d ../shared/benchmarks ] || { echo "../shared/benchmarks is missing: tests replay its recordings" >&2; exit 1; }
@@ -44,6 +45,14 @@ fi
 # through their phones with faults (RELAY_E2E=0 leaves it out).
 if [ "${RELAY_E2E:-1}" != 0 ]; then
     python3 Tests/relay/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# The field dashboard in a real browser (Debian's chromium through chromedriver and selenium) against a
+# real wearable, phone and dashboard; schemathesis fuzzes its API from the OpenAPI document
+# (DASHBOARD_E2E=0 leaves it out).
+if [ "${DASHBOARD_E2E:-1}" != 0 ]; then
+    DASHBOARD_SHOTS="${DASHBOARD_SHOTS:-$(pwd)/.build/dashboard-shots}" python3 Tests/dashboard/run.py || status=$?
     scripts/no-leftovers.sh || status=1
     [ "$status" -eq 0 ] || exit "$status"
 fi

@@ -47,7 +47,10 @@ extension SessionEngine {
             zone: bpm.flatMap { bpm in zones.map { $0.zone(for: Double(bpm)) } },
             gps: gps,
             strapLost: status.heartRate?.link == .lost,
-            gpsTime: status.figures == nil ? nil : lastFix?.time?.seconds
+            gpsTime: status.figures == nil ? nil : lastFix?.time?.seconds,
+            zoneFloors: zones.map { zones in
+                zones.lowerBounds.map { Int(($0 * zones.maxHeartRate).rounded(.up)) }
+            } ?? []
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot

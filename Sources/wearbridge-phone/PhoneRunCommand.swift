@@ -1,4 +1,5 @@
 import ArgumentParser
+import DashboardServer
 import Foundation
 import Identity
 import Logging
@@ -40,6 +41,14 @@ struct PhoneRunCommand: AsyncParsableCommand {
         }
         let server = PhoneServer(config: config, identity: identity, inbox: inbox, logger: logger)
         var services: [any Service] = [server]
+        if config.dashboard.enabled {
+            do {
+                services.append(try DashboardService(config: config, identity: identity, inbox: inbox, logger: logger))
+            } catch {
+                logger.critical("cannot start the dashboard", metadata: ["error": "\(error)"])
+                throw ExitCode(78)
+            }
+        }
         if let relay = config.relay {
             guard let wearable = relay.wearable ?? (config.wearables.count == 1 ? config.wearables[0].name : nil) else {
                 logger.critical(

@@ -707,6 +707,9 @@ public nonisolated struct Wearbridge_Link_V1_Snapshot: Sendable {
   /// GPS time of the newest fix it reflects, Unix ms; 0 = none
   public var gpsTimeMs: Int64 = 0
 
+  /// lower bounds of heart-rate zones 1..n, bpm; none = no zones
+  public var zoneFloorsBpm: [UInt32] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1984,7 +1987,7 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2004,6 +2007,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
       case 10: try { try decoder.decodeSingularEnumField(value: &self.gps) }()
       case 11: try { try decoder.decodeSingularBoolField(value: &self.strapLost) }()
       case 12: try { try decoder.decodeSingularInt64Field(value: &self.gpsTimeMs) }()
+      case 13: try { try decoder.decodeRepeatedUInt32Field(value: &self.zoneFloorsBpm) }()
       default: break
       }
     }
@@ -2046,6 +2050,9 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if self.gpsTimeMs != 0 {
       try visitor.visitSingularInt64Field(value: self.gpsTimeMs, fieldNumber: 12)
     }
+    if !self.zoneFloorsBpm.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.zoneFloorsBpm, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2062,6 +2069,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if lhs.gps != rhs.gps {return false}
     if lhs.strapLost != rhs.strapLost {return false}
     if lhs.gpsTimeMs != rhs.gpsTimeMs {return false}
+    if lhs.zoneFloorsBpm != rhs.zoneFloorsBpm {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -105,6 +105,9 @@ public struct LinkSnapshot: Sendable, Equatable {
     public var strapLost: Bool
     /// GPS time (Unix s) of the newest fix the figures reflect: a race partner's elapsed time.
     public var gpsTime: Double?
+    /// Lower bounds of heart-rate zones 1...n in bpm (the wearable's configured zones): the
+    /// phone's heart-rate chart draws its bands from them. Empty when no zones are configured.
+    public var zoneFloors: [Int]
 
     public init(
         sessionID: String?,
@@ -118,9 +121,11 @@ public struct LinkSnapshot: Sendable, Equatable {
         zone: Int? = nil,
         gps: GPSQuality = .none,
         strapLost: Bool = false,
-        gpsTime: Double? = nil
+        gpsTime: Double? = nil,
+        zoneFloors: [Int] = []
     ) {
         self.gpsTime = gpsTime
+        self.zoneFloors = zoneFloors
         self.sessionID = sessionID
         self.state = state
         self.distance = distance

@@ -49,7 +49,10 @@ final class BackfillPuller: Sendable {
     func received(_ chunk: Wearbridge_Link_V1_BackfillChunk, from wearable: String) async throws {
         let added = try await inbox.commitBackfill(chunk, wearable: wearable)
         if chunk.done {
-            logger.info(
+            // A running session followed for the dashboard completes every round: debug, not info.
+            let ended = (try? inbox.sessionEnded(chunk.session)) ?? true
+            logger.log(
+                level: ended ? .info : .debug,
                 "backfill complete",
                 metadata: ["session": "\(chunk.session)", "unknown": "\(chunk.unknownSession)", "rows": "\(added)"]
             )

@@ -42,7 +42,8 @@ extension Inbox {
     /// Returns how many rows were new.
     @discardableResult
     public func commitBackfill(_ chunk: Wearbridge_Link_V1_BackfillChunk, wearable: String) async throws -> Int {
-        try await pool.write { db in
+        defer { changes.changed() }
+        return try await pool.write { db in
             guard
                 let through = try Int.fetchOne(
                     db,

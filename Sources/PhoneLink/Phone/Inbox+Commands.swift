@@ -158,6 +158,7 @@ extension Inbox {
 
     /// A final answer that is not in the inbox (FAIL INVALID at once, or not answered by the deadline).
     public func settle(_ answer: CommandAnswer, at time: Double) async throws {
+        defer { changes.changed() }
         try await pool.write { db in
             try Self.answer(answer, at: time, db)
         }

@@ -15,6 +15,8 @@ public final class Inbox: Sendable {
     /// Bumped after each commit of what the relay said about a partner: the link's forwarder reads
     /// the inbox again only then.
     let partnerVersion = Atomic<Int>(0)
+    /// Wakes the dashboard's streams after every commit they may show.
+    public let changes = InboxSignal()
 
     private init(path: String, pool: DatabasePool) {
         self.path = path
@@ -82,6 +84,10 @@ public final class Inbox: Sendable {
         }
         registerRelay(&migrator)
         registerRaceOrders(&migrator)
+        migrator.registerMigration("v5-outbox-head") { db in
+            // The head of the wearable's outbox as its hello said: the dashboard's outbox depth.
+            try db.execute(sql: "ALTER TABLE link ADD COLUMN hello_head INTEGER")
+        }
         return migrator
     }
 
@@ -100,7 +106,8 @@ public final class Inbox: Sendable {
     /// One delivered message, committed with its mark in one transaction; false when the mark
     /// already covered it (a resend: nothing stored).
     public func commit(_ message: InboxMessage) async throws -> Bool {
-        try await pool.write { db in
+        defer { changes.changed() }
+        return try await pool.write { db in
             let current =
                 try Row.fetchOne(
                     db,
@@ -164,17 +171,29 @@ public final class Inbox: Sendable {
         connected: Bool,
         helloName: String?,
         epoch: String?,
+        head: Int? = nil,
         at time: Double
     ) async throws {
+        defer { changes.changed() }
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO link (wearable, connected, last_seen, hello_name, epoch) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO link (wearable, connected, last_seen, hello_name, epoch, hello_head)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (wearable) DO UPDATE SET connected = excluded.connected, last_seen = excluded.last_seen,
-                        hello_name = coalesce(excluded.hello_name, hello_name), epoch = coalesce(excluded.epoch, epoch)
+                        hello_name = coalesce(excluded.hello_name, hello_name), epoch = coalesce(excluded.epoch, epoch),
+                        hello_head = coalesce(excluded.hello_head, hello_head)
                     """,
-                arguments: [wearable, connected, time, helloName, epoch]
+                arguments: [wearable, connected, time, helloName, epoch, head]
             )
+        }
+    }
+
+    /// At start-up: every link row says disconnected (the last run may have ended without saying so).
+    public func markAllDisconnected() async throws {
+        defer { changes.changed() }
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE link SET connected = 0 WHERE connected = 1")
         }
     }
 

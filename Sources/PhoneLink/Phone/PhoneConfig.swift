@@ -28,6 +28,19 @@ public struct PhoneConfig: Sendable {
     public var logLevel = "info"
     /// `[relay]`: the PostgreSQL relay for virtual runs; nil when the phone races no one.
     public var relay: Relay?
+    /// `[dashboard]`: the field dashboard in a browser (on by default, loopback only).
+    public var dashboard = Dashboard()
+
+    /// Where the dashboard listens and how it is guarded beyond loopback.
+    public struct Dashboard: Sendable, Equatable {
+        public var enabled = true
+        public var listenAddress = "127.0.0.1"
+        public var port = 7380
+        /// HTTPS with the phone's own identity certificate: required beyond loopback.
+        public var tls = false
+        /// Open event streams at most (a page holds one); more are refused with 503.
+        public var maxStreams = 32
+    }
 
     /// Where the relay is and the runner's certificate for it (`scripts/relay-local.sh` prints these).
     public struct Relay: Sendable, Equatable {
@@ -60,8 +73,11 @@ public struct PhoneConfig: Sendable {
         try fields.checkKeys(
             root,
             prefix: "",
-            allowed: ["server", "storage", "wearable", "commands", "backfill", "log", "relay"]
+            allowed: ["server", "storage", "wearable", "commands", "backfill", "log", "relay", "dashboard"]
         )
+        if let dashboard = try fields.table(root, "dashboard") {
+            config.dashboard = try Self.dashboard(dashboard, fields)
+        }
         if let relay = try fields.table(root, "relay") { config.relay = try Self.relay(relay, fields) }
         if let server = try fields.table(root, "server") {
             try fields.checkKeys(server, prefix: "server.", allowed: ["listen", "port"])
@@ -128,6 +144,38 @@ public struct PhoneConfig: Sendable {
         }
         if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
+    }
+
+    /// `[dashboard]`: enabled, listen, port, tls, max_streams; every key optional.
+    private static func dashboard(_ table: TOMLTable, _ fields: TOMLFields) throws -> Dashboard {
+        try fields.checkKeys(
+            table,
+            prefix: "dashboard.",
+            allowed: ["enabled", "listen", "port", "tls", "max_streams"]
+        )
+        var dashboard = Dashboard()
+        if let enabled = try fields.bool(table, "dashboard.enabled", "enabled") { dashboard.enabled = enabled }
+        if let listen = try fields.string(table, "dashboard.listen", "listen") { dashboard.listenAddress = listen }
+        if let port = try fields.integer(
+            table,
+            "dashboard.port",
+            "port",
+            in: 1...65535,
+            allowed: "an integer from 1 to 65535"
+        ) {
+            dashboard.port = port
+        }
+        if let tls = try fields.bool(table, "dashboard.tls", "tls") { dashboard.tls = tls }
+        if let streams = try fields.integer(
+            table,
+            "dashboard.max_streams",
+            "max_streams",
+            in: 1...1000,
+            allowed: "an integer from 1 to 1000"
+        ) {
+            dashboard.maxStreams = streams
+        }
+        return dashboard
     }
 
     /// `[relay]`: host, runner and the three TLS files are required; port and database have defaults.

@@ -53,6 +53,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             connected: true,
             helloName: hello.wearableName,
             epoch: epoch,
+            head: Int(clamping: hello.outboxHead),
             at: now
         )
         logger.info(

@@ -64,8 +64,38 @@ public struct PhoneServer: Service {
         let server = GRPCServer(transport: transport, services: [service])
         let logger = self.logger
         let counters = self.counters
+        // No wearable is connected before this server runs (a crash may have left rows saying so).
+        try await inbox.markAllDisconnected()
+        do {
+            try await serve(server, transport, commands, backfill, logger)
+        } catch is ServerEnded {
+            // Every stream ended within the grace.
+        } catch is ShutdownGraceElapsed {
+            logger.notice("wearables' streams were still open 2 s after shutdown began: closed them")
+        }
+        logger.info("stopped", metadata: ["counters": "\(counters.summary)", "refused_peers": "\(pinning.refused)"])
+    }
+
+    /// A wearable's stream never ends by itself: shutdown begins gracefully, and after 2 s the
+    /// streams still open are cancelled, so a stop or a restart takes seconds, not minutes.
+    private struct ShutdownGraceElapsed: Error {}
+    /// The server returned: the other tasks (the grace timer among them) end with it.
+    private struct ServerEnded: Error {}
+
+    private func serve(
+        _ server: GRPCServer<HTTP2ServerTransport.Posix>,
+        _ transport: HTTP2ServerTransport.Posix,
+        _ commands: CommandSender,
+        _ backfill: BackfillPuller,
+        _ logger: Logger
+    ) async throws {
+        let config = self.config
+        let identity = self.identity
         try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
+            group.addTask {
+                try await server.serve()
+                throw ServerEnded()
+            }
             group.addTask {
                 if let address = try await transport.listeningAddress.ipv4 {
                     logger.info(
@@ -92,8 +122,9 @@ public struct PhoneServer: Service {
             group.addTask {
                 try await gracefulShutdown()
                 server.beginGracefulShutdown()
+                try await Task.sleep(for: .seconds(2))
+                throw ShutdownGraceElapsed()
             }
         }
-        logger.info("stopped", metadata: ["counters": "\(counters.summary)", "refused_peers": "\(pinning.refused)"])
     }
 }

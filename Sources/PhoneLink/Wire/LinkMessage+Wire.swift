@@ -107,6 +107,7 @@ extension LinkSnapshot {
             $0.gps = gps.wire
             $0.strapLost = strapLost
             $0.gpsTimeMs = gpsTime.map { $0.isFinite ? Int64(($0 * 1000).rounded()) : 0 } ?? 0
+            $0.zoneFloorsBpm = zoneFloors.map { UInt32(clamping: $0) }
         }
     }
 }

@@ -1,0 +1,32 @@
+/// A command id made by the page: a retry or a double click carries the same one, so the wearable
+/// applies the command once. 8 to 64 characters of letters, digits, `-` and `_` (a UUID fits).
+public struct CommandID: Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+
+    /// Nil with the reason when `text` is not an id.
+    public static func parse(_ text: String) -> Result<CommandID, CommandIDError> {
+        guard (8...64).contains(text.utf8.count) else { return .failure(.length(text.utf8.count)) }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            default:
+                return .failure(.character(byte))
+            }
+        }
+        return .success(CommandID(description: text))
+    }
+}
+
+public enum CommandIDError: Error, Equatable, CustomStringConvertible {
+    case length(Int)
+    case character(UInt8)
+
+    public var description: String {
+        switch self {
+        case .length(let count): "a command id has 8 to 64 characters, not \(count)"
+        case .character(let byte): "a command id has only letters, digits, '-' and '_' (found byte \(byte))"
+        }
+    }
+}

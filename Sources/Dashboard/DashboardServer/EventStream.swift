@@ -1,0 +1,152 @@
+import DashboardCore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PhoneServer
+
+/// One page's live stream: the wearable's messages from the durable inbox with `id:` = seq (so
+/// `Last-Event-ID` resumes after a drop or a phone restart with nothing missed), the newest
+/// snapshot, the link strip once a second, and the session's track and beats as they are
+/// backfilled. It wakes on the inbox's commits, never polls the database on a timer of its own.
+struct EventStream: Sendable {
+    let wearable: String
+    let inbox: Inbox
+    let limits: LinkLimits
+    let closing: ShutdownFlag
+    let logger: Logger
+
+    /// Writes until the browser goes away or the server shuts down; `resume`: the last seq the page has.
+    func run(resume: Int?, writer: inout any ResponseBodyWriter) async throws {
+        let (id, wakes) = inbox.changes.follow()
+        defer { inbox.changes.unfollow(id) }
+        var cursor = Cursor(resume: resume)
+        try await write(ServerSentEvent(event: "open", data: "{}", retry: 1000), &writer)
+        var lastLink = ContinuousClock.now - .seconds(2)
+        try await step(&cursor, &writer)
+        for await _ in wakes {
+            if closing.isSet { break }
+            try await step(&cursor, &writer)
+            if ContinuousClock.now - lastLink >= .milliseconds(900) {
+                lastLink = ContinuousClock.now
+                try await sendLink(&writer)
+            }
+        }
+        try await writer.write(ByteBuffer(string: "event: bye\ndata: {}\n\n"))
+    }
+
+    /// Where this page is: the epoch it follows, the last message seq sent, the last snapshot
+    /// sent, and how far the session's backfilled rows were sent.
+    struct Cursor {
+        var epoch: String?
+        var seq: Int?
+        var resume: Int?
+        var snapshotSeq = 0
+        var session: String?
+        var rowSeq = 0
+        var paused = false
+        var view = TrackView()
+
+        init(resume: Int?) { self.resume = resume }
+    }
+
+    private func step(_ cursor: inout Cursor, _ writer: inout any ResponseBodyWriter) async throws {
+        let now = Date().timeIntervalSince1970
+        guard let link = try inbox.link(wearable: wearable), let epoch = link.epoch else { return }
+        if cursor.epoch != epoch {
+            // A new page, or the wearable's data log is new (another epoch): say so, start over in it.
+            let newest = try inbox.newestSession(wearable: wearable, epoch: epoch)
+            let fresh = cursor.epoch == nil ? cursor.resume : nil
+            cursor = Cursor(resume: nil)
+            cursor.epoch = epoch
+            // A page that has nothing starts at the newest session's start: its splits and pauses.
+            cursor.seq = fresh ?? max(0, (newest?.seq ?? 1) - 1)
+            cursor.session = newest?.session
+            try await write(
+                ServerSentEvent(
+                    event: "hello",
+                    data: JSONText.encode([
+                        "wearable": wearable, "epoch": epoch, "resumed_after": JSONText.value(fresh),
+                        "session": JSONText.value(newest?.session), "server_time_ms": Int64(now * 1000),
+                    ])
+                ),
+                &writer
+            )
+            try await sendLink(&writer)
+        }
+        while true {
+            let messages = try inbox.messages(wearable: wearable, epoch: epoch, after: cursor.seq ?? 0, limit: 200)
+            for message in messages {
+                var object = MessageJSON.object(message)
+                object["server_time_ms"] = Int64(Date().timeIntervalSince1970 * 1000)
+                try await write(
+                    ServerSentEvent(id: message.seq, event: "message", data: JSONText.encode(object)),
+                    &writer
+                )
+                cursor.seq = message.seq
+                if message.kind == .sessionStarted, let session = message.session, session != cursor.session {
+                    cursor.session = session
+                    cursor.rowSeq = 0
+                    cursor.paused = false
+                    cursor.view = TrackView()
+                }
+            }
+            if messages.count < 200 { break }
+        }
+        if let snapshot = try inbox.snapshot(wearable: wearable), snapshot.epoch == epoch,
+            snapshot.seq != cursor.snapshotSeq
+        {
+            cursor.snapshotSeq = snapshot.seq
+            var object = LiveJSON.snapshot(snapshot, now: now)
+            object["server_time_ms"] = Int64(Date().timeIntervalSince1970 * 1000)
+            // No `id:`: a snapshot is state, not history, and may overtake older messages.
+            try await write(ServerSentEvent(event: "snapshot", data: JSONText.encode(object)), &writer)
+        }
+        if let session = cursor.session {
+            try await sendTrack(session, &cursor, &writer)
+        }
+    }
+
+    private func sendTrack(
+        _ session: String,
+        _ cursor: inout Cursor,
+        _ writer: inout any ResponseBodyWriter
+    )
+        async throws
+    {
+        while true {
+            let rows = try inbox.backfillRows(session: session, after: cursor.rowSeq, limit: 2000)
+            guard !rows.isEmpty else { return }
+            let after = cursor.rowSeq
+            var track = TrackPiece(paused: cursor.paused, view: cursor.view)
+            for record in rows { track.take(record) }
+            cursor.rowSeq = rows.last?.seq ?? cursor.rowSeq
+            cursor.paused = track.paused
+            cursor.view = track.view
+            var object = track.json
+            object["session"] = session
+            object["after"] = after
+            object["through"] = cursor.rowSeq
+            try await write(ServerSentEvent(event: "track", data: JSONText.encode(object)), &writer)
+            if rows.count < 2000 { return }
+        }
+    }
+
+    private func sendLink(_ writer: inout any ResponseBodyWriter) async throws {
+        let now = Date().timeIntervalSince1970
+        let link = try inbox.link(wearable: wearable)
+        let snapshot = try inbox.snapshot(wearable: wearable)
+        let mark = try link?.epoch.map { try inbox.mark(wearable: wearable, epoch: $0).mark } ?? 0
+        var object = LiveJSON.link(link, snapshot: snapshot, mark: mark, now: now, config: limits)
+        object["snapshot_age_s"] = JSONText.value(snapshot.map { (max(0, now - $0.receivedAt) * 10).rounded() / 10 })
+        if let battery = try inbox.strapBattery(wearable: wearable) {
+            object["strap_battery_percent"] = battery.percent
+            object["strap_battery_age_s"] = (max(0, now - battery.receivedAt)).rounded()
+        }
+        try await write(ServerSentEvent(event: "link", data: JSONText.encode(object)), &writer)
+    }
+
+    private func write(_ event: ServerSentEvent, _ writer: inout any ResponseBodyWriter) async throws {
+        try await writer.write(ByteBuffer(string: event.text))
+    }
+}

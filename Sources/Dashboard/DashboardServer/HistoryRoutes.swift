@@ -1,0 +1,113 @@
+import Export
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import PhoneServer
+
+/// `GET /api/sessions` and `GET /api/sessions/{id}/export/{format}`: every session the phone holds,
+/// and its files made by the CLI's exporters (`ExportRun`) from the backfilled copy, written to a
+/// temporary file off the request's thread, then streamed with its length so the page shows progress.
+struct HistoryRoutes: Sendable {
+    let inbox: Inbox
+    let logger: Logger
+
+    func list() throws -> Response {
+        let sessions = try inbox.sessionRecords().map { record -> [String: Any] in
+            var object: [String: Any] = [
+                "wearable": record.wearable,
+                "session": record.session,
+                "activity": JSONText.value(record.started?.activity),
+                "started_at_ms": JSONText.value(record.started.map { $0.startedAtMs }),
+                "ended": record.ended != nil,
+                "backfill": JSONText.value(record.backfill),
+                "backfill_rows": record.backfillRows,
+                "exportable": record.ended != nil && record.backfill == "complete",
+            ]
+            if let ended = record.ended {
+                object["distance_m"] = ended.distanceM
+                object["elapsed_s"] = ended.elapsedS
+                object["moving_s"] = ended.movingS
+                object["avg_pace_s_per_km"] = JSONText.value(
+                    ended.distanceM > 0 && ended.movingS > 0
+                        ? (ended.movingS / (ended.distanceM / 1000)).rounded() : nil
+                )
+                object["avg_heart_rate"] = JSONText.value(ended.avgHeartRate == 0 ? nil : Int(ended.avgHeartRate))
+                object["max_heart_rate"] = JSONText.value(ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate))
+                object["splits"] = Int(ended.splits)
+            }
+            return object
+        }
+        return JSONText.response(["sessions": sessions])
+    }
+
+    func export(session: String, format formatText: String) async throws -> Response {
+        guard let format = ExportFormat(rawValue: formatText) else {
+            return JSONText.error(
+                .badRequest,
+                "unknown_format",
+                "format is gpx, tcx, fit or csv, not \"\(formatText.prefix(10))\""
+            )
+        }
+        guard session.utf8.count <= 64, let start = try inbox.sessionStart(session) else {
+            return JSONText.error(.notFound, "unknown_session", "the phone holds no session \(session.prefix(64))")
+        }
+        guard try inbox.backfillState(session: session)?.state == "complete" else {
+            return JSONText.error(
+                .conflict,
+                "not_backfilled",
+                "session \(session) is not completely backfilled yet: its file can be made once it is"
+            )
+        }
+        let path = (NSTemporaryDirectory() as NSString)
+            .appendingPathComponent("wearbridge-dashboard-\(UUID().uuidString).\(format.rawValue)")
+        let inbox = self.inbox
+        do {
+            try await NIOThreadPool.singleton.runIfActive {
+                let file = try OutputFile(target: path)
+                _ = try ExportRun.write(
+                    format,
+                    ExportSession(id: session, activity: start.activity, startedAt: start.startedAt, smoothed: true),
+                    journal: { body in try inbox.streamJournal(session: session, body) },
+                    into: file
+                )
+                try file.commit(overwrite: true)
+            }
+        } catch let error as ExportError {
+            unlink(path)
+            logger.warning("a dashboard export failed", metadata: ["session": "\(session)", "error": "\(error)"])
+            return JSONText.error(.unprocessableContent, "export_failed", "\(error)")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        unlink(path)  // the open descriptor keeps it until the stream ends; nothing is left behind
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            return JSONText.error(.internalServerError, "export_failed", "the export's file could not be read back")
+        }
+        let size = Int(info.st_size)
+        let types: [ExportFormat: String] = [
+            .gpx: "application/gpx+xml", .tcx: "application/vnd.garmin.tcx+xml", .fit: "application/vnd.ant.fit",
+            .csv: "text/csv; charset=utf-8",
+        ]
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: types[format] ?? "application/octet-stream",
+                .contentDisposition: "attachment; filename=\"\(session).\(format.rawValue)\"",
+                .cacheControl: "no-store",
+            ],
+            body: .init(contentLength: size) { writer in
+                defer { close(descriptor) }
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count <= 0 { break }
+                    try await writer.write(ByteBuffer(bytes: chunk[0..<count]))
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import PhoneServer
+
+/// While a page watches a wearable, its open session is backfilled as it runs (rows after the
+/// cursor, every 2 s), so the track and the heart-rate chart come from the phone's durable copy;
+/// with no page open the wearable is asked for nothing more than before. It also wakes the
+/// streams once a second, for the link strip's ages.
+struct LiveFollower: Sendable {
+    let inbox: Inbox
+    let streams: StreamCount
+    let logger: Logger
+
+    func run() async {
+        var round = 0
+        while !Task.isCancelled {
+            round += 1
+            if round % 2 == 0 {
+                for wearable in streams.watched { await follow(wearable) }
+            }
+            inbox.changes.changed()
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func follow(_ wearable: String) async {
+        do {
+            guard let epoch = try inbox.link(wearable: wearable)?.epoch,
+                let newest = try inbox.newestSession(wearable: wearable, epoch: epoch), !newest.ended,
+                try inbox.backfillState(session: newest.session)?.state != "pulling"
+            else { return }
+            try await inbox.requestBackfill(
+                wearable: wearable,
+                session: newest.session,
+                at: Date().timeIntervalSince1970
+            )
+        } catch {
+            logger.warning("cannot follow a session for the dashboard", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import DashboardCore
+import PhoneLinkContract
+import PhoneServer
+
+/// Backfilled rows turned into what the page draws: accepted fixes (smoothed) as points in local
+/// metres, paused or not, and the beats with their sensor contact.
+struct TrackPiece {
+    private(set) var paused: Bool
+    private(set) var view: TrackView
+    private var points: [[Double]] = []
+    private var beats: [[Double]] = []
+    private var contact: String?
+
+    init(paused: Bool, view: TrackView) {
+        self.paused = paused
+        self.view = view
+    }
+
+    mutating func take(_ record: BackfillRecord) {
+        switch record.row.row {
+        case .fix(let fix):
+            guard fix.verdict == "accepted", fix.smoothedLat.isFinite, fix.smoothedLon.isFinite, fix.time > 0 else {
+                return
+            }
+            guard
+                let point = view.place(
+                    latitude: fix.smoothedLat,
+                    longitude: fix.smoothedLon,
+                    time: fix.time,
+                    paused: paused
+                )
+            else { return }
+            points.append([
+                (point.east * 10).rounded() / 10, (point.north * 10).rounded() / 10, (point.time * 10).rounded() / 10,
+                point.paused ? 1 : 0,
+            ])
+        case .beat(let beat):
+            guard beat.time > 0 else { return }
+            beats.append([(beat.time * 10).rounded() / 10, Double(beat.bpm)])
+            contact = beat.contact
+        case .event(let event):
+            switch event.kind {
+            case "paused", "auto_paused": paused = true
+            case "resumed", "auto_resumed", "started": paused = false
+            default: break
+            }
+        case .command, nil:
+            break
+        }
+    }
+
+    var json: [String: Any] {
+        ["points": points, "beats": beats, "contact": JSONText.value(contact), "paused": paused]
+    }
+}

@@ -66,14 +66,7 @@ struct CommandRoutes: Sendable {
             return try state(id.description)
         }
         let now = Date().timeIntervalSince1970
-        let link = try inbox.link(wearable: wearable)
-        let strip = LinkStrip(
-            connected: link?.connected ?? false,
-            lastSeenAge: link.map { max(0, now - $0.lastSeen) },
-            paused: false,
-            staleAfter: limits.staleAfter,
-            lostAfter: limits.lostAfter
-        )
+        let strip = limits.strip(try inbox.link(wearable: wearable), paused: false, now: now)
         if let reason = strip.commandsRefusedBecause {
             logger.notice(
                 "refused a dashboard command: the link is not live",

@@ -64,12 +64,11 @@ struct DashboardRoutes: Sendable {
         let links = try inbox.links()
         let items = try wearables.map { name -> [String: Any] in
             let link = links.first { $0.wearable == name }
-            let snapshot = try inbox.snapshot(wearable: name)
-            let mark = try link?.epoch.map { try inbox.mark(wearable: name, epoch: $0).mark } ?? 0
+            let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
             return [
                 "name": name,
                 "hello_name": JSONText.value(link?.helloName),
-                "link": LiveJSON.link(link, snapshot: snapshot, mark: mark, now: now, config: limits),
+                "link": strip,
                 "snapshot": JSONText.value(snapshot.map { LiveJSON.snapshot($0, now: now) }),
             ]
         }
@@ -80,14 +79,13 @@ struct DashboardRoutes: Sendable {
         guard wearables.contains(name) else { return Self.unknownWearable(name) }
         let now = Date().timeIntervalSince1970
         let link = try inbox.link(wearable: name)
-        let snapshot = try inbox.snapshot(wearable: name)
-        let mark = try link?.epoch.map { try inbox.mark(wearable: name, epoch: $0).mark } ?? 0
+        let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
         let newest = try link?.epoch.flatMap { try inbox.newestSession(wearable: name, epoch: $0) }
         return JSONText.response([
             "name": name,
             "hello_name": JSONText.value(link?.helloName),
             "epoch": JSONText.value(link?.epoch),
-            "link": LiveJSON.link(link, snapshot: snapshot, mark: mark, now: now, config: limits),
+            "link": strip,
             "snapshot": JSONText.value(snapshot.map { LiveJSON.snapshot($0, now: now) }),
             "session": JSONText.value(
                 newest.map { ["id": $0.session, "started_seq": $0.seq, "ended": $0.ended] as [String: Any] }

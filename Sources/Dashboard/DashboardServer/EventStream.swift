@@ -134,10 +134,13 @@ struct EventStream: Sendable {
 
     private func sendLink(_ writer: inout any ResponseBodyWriter) async throws {
         let now = Date().timeIntervalSince1970
-        let link = try inbox.link(wearable: wearable)
-        let snapshot = try inbox.snapshot(wearable: wearable)
-        let mark = try link?.epoch.map { try inbox.mark(wearable: wearable, epoch: $0).mark } ?? 0
-        var object = LiveJSON.link(link, snapshot: snapshot, mark: mark, now: now, config: limits)
+        var (object, snapshot) = try LiveJSON.link(
+            try inbox.link(wearable: wearable),
+            wearable: wearable,
+            inbox: inbox,
+            now: now,
+            limits: limits
+        )
         object["snapshot_age_s"] = JSONText.value(snapshot.map { (max(0, now - $0.receivedAt) * 10).rounded() / 10 })
         if let battery = try inbox.strapBattery(wearable: wearable) {
             object["strap_battery_percent"] = battery.percent

@@ -7,25 +7,23 @@ import PhoneServer
 /// The live page's JSON: the link strip, the newest snapshot and the strap, from the inbox's rows
 /// and the server's clock (`now`, wall seconds), so every age is the server's.
 enum LiveJSON {
+    /// The link strip's object for `record`'s wearable, with the newest snapshot it was judged
+    /// with (paused or not) and the inbox's mark, read here once for the caller to reuse.
     static func link(
         _ record: LinkRecord?,
-        snapshot: SnapshotRecord?,
-        mark: Int,
+        wearable: String,
+        inbox: Inbox,
         now: Double,
-        config: LinkLimits
+        limits: LinkLimits
     )
-        -> [String: Any]
+        throws -> (json: [String: Any], snapshot: SnapshotRecord?)
     {
+        let snapshot = try inbox.snapshot(wearable: wearable)
+        let mark = try record?.epoch.map { try inbox.mark(wearable: wearable, epoch: $0).mark } ?? 0
         let paused = snapshot.map { $0.snapshot.state == .paused || $0.snapshot.state == .autoPaused } ?? false
-        let strip = LinkStrip(
-            connected: record?.connected ?? false,
-            lastSeenAge: record.map { max(0, now - $0.lastSeen) },
-            paused: paused,
-            staleAfter: config.staleAfter,
-            lostAfter: config.lostAfter
-        )
+        let strip = limits.strip(record, paused: paused, now: now)
         let newest = max(mark, snapshot?.seq ?? 0)
-        return [
+        let json: [String: Any] = [
             "state": strip.state.rawValue,
             "last_seen_age_s": JSONText.value(strip.lastSeenAge.map { ($0 * 10).rounded() / 10 }),
             "commands_refused_because": JSONText.value(strip.commandsRefusedBecause),
@@ -33,6 +31,7 @@ enum LiveJSON {
             "high_water": mark,
             "server_time_ms": Int64((now * 1000).rounded()),
         ]
+        return (json, snapshot)
     }
 
     static func snapshot(_ record: SnapshotRecord, now: Double) -> [String: Any] {
@@ -83,4 +82,15 @@ enum LiveJSON {
 struct LinkLimits: Sendable {
     var staleAfter: Double
     var lostAfter: Double { staleAfter * 6 }
+
+    /// The strip for a link row at `now` (the server's wall clock, as `last_seen` is).
+    func strip(_ record: LinkRecord?, paused: Bool, now: Double) -> LinkStrip {
+        LinkStrip(
+            connected: record?.connected ?? false,
+            lastSeenAge: record.map { max(0, now - $0.lastSeen) },
+            paused: paused,
+            staleAfter: staleAfter,
+            lostAfter: lostAfter
+        )
+    }
 }

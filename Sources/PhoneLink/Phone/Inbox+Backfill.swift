@@ -10,6 +10,11 @@ public struct BackfillState: Sendable, Equatable {
     public var rows: Int
     /// pulling, complete, or unknown (the wearable has no such session).
     public var state: String
+
+    /// The `backfill` table's `done` column by name (0 pulling, 1 complete, 2 unknown).
+    static func name(done: Int) -> String {
+        done == 1 ? "complete" : (done == 2 ? "unknown" : "pulling")
+    }
 }
 
 extension Inbox {
@@ -97,7 +102,7 @@ extension Inbox {
                     session: session,
                     throughSeq: $0["through_seq"],
                     rows: $0["rows"],
-                    state: done == 1 ? "complete" : (done == 2 ? "unknown" : "pulling")
+                    state: BackfillState.name(done: done)
                 )
             }
         }

@@ -89,19 +89,7 @@ extension Inbox {
                 db,
                 sql: "SELECT * FROM inbox WHERE wearable = ? AND epoch = ? AND seq > ? ORDER BY seq LIMIT ?",
                 arguments: [wearable, epoch, seq, limit]
-            ).map {
-                InboxMessage(
-                    wearable: $0["wearable"],
-                    epoch: $0["epoch"],
-                    seq: $0["seq"],
-                    messageClass: LinkMessage.Class(rawValue: $0["class"]) ?? .notice,
-                    kind: MessageKind(rawValue: $0["kind"]) ?? .unknown,
-                    session: $0["session"],
-                    payload: $0["payload"],
-                    createdAtMs: $0["created_at_ms"] ?? 0,
-                    receivedAt: $0["received_at"]
-                )
-            }
+            ).map(Self.message)
         }
     }
 
@@ -119,25 +107,21 @@ extension Inbox {
                 )
             else { return nil }
             let session: String = row["session"]
-            let ended =
-                try Bool.fetchOne(
-                    db,
-                    sql: "SELECT 1 FROM inbox WHERE wearable = ? AND session = ? AND kind = 'session_ended' LIMIT 1",
-                    arguments: [wearable, session]
-                ) ?? false
-            return (session, row["seq"], ended)
+            return (session, row["seq"], try Self.ended(session, db))
         }
     }
 
     /// True once the session's `session_ended` is in the inbox.
     public func sessionEnded(_ session: String) throws -> Bool {
-        try pool.read { db in
-            try Bool.fetchOne(
-                db,
-                sql: "SELECT 1 FROM inbox WHERE session = ? AND kind = 'session_ended' LIMIT 1",
-                arguments: [session]
-            ) ?? false
-        }
+        try pool.read { db in try Self.ended(session, db) }
+    }
+
+    private static func ended(_ session: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: "SELECT 1 FROM inbox WHERE session = ? AND kind = 'session_ended' LIMIT 1",
+            arguments: [session]
+        ) ?? false
     }
 
     /// Backfilled rows of `session` after `seq`, in order, at most `limit`.
@@ -208,7 +192,7 @@ extension Inbox {
                     ended: (row["ended"] as Data?).flatMap {
                         try? Wearbridge_Link_V1_Payload(serializedBytes: $0).sessionEnded
                     },
-                    backfill: done.map { $0 == 1 ? "complete" : ($0 == 2 ? "unknown" : "pulling") },
+                    backfill: done.map(BackfillState.name(done:)),
                     backfillRows: row["rows"] ?? 0
                 )
             }

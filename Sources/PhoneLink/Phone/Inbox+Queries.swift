@@ -40,20 +40,23 @@ extension Inbox {
                 _ = arguments.append(contentsOf: [session])
             }
             sql += " ORDER BY wearable, epoch, seq"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
-                InboxMessage(
-                    wearable: $0["wearable"],
-                    epoch: $0["epoch"],
-                    seq: $0["seq"],
-                    messageClass: LinkMessage.Class(rawValue: $0["class"]) ?? .notice,
-                    kind: MessageKind(rawValue: $0["kind"]) ?? .unknown,
-                    session: $0["session"],
-                    payload: $0["payload"],
-                    createdAtMs: $0["created_at_ms"] ?? 0,
-                    receivedAt: $0["received_at"]
-                )
-            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.message)
         }
+    }
+
+    /// An `inbox` row as the message it stores.
+    static func message(_ row: Row) -> InboxMessage {
+        InboxMessage(
+            wearable: row["wearable"],
+            epoch: row["epoch"],
+            seq: row["seq"],
+            messageClass: LinkMessage.Class(rawValue: row["class"]) ?? .notice,
+            kind: MessageKind(rawValue: row["kind"]) ?? .unknown,
+            session: row["session"],
+            payload: row["payload"],
+            createdAtMs: row["created_at_ms"] ?? 0,
+            receivedAt: row["received_at"]
+        )
     }
 
     /// Per wearable: link (live, stale, lost), the last snapshot and its age.

@@ -26,6 +26,4 @@ public final class InboxSignal: Sendable {
     public func changed() {
         for continuation in followers.withLock({ Array($0.map.values) }) { continuation.yield() }
     }
-
-    public var count: Int { followers.withLock { $0.map.count } }
 }

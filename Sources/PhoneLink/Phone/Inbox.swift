@@ -138,9 +138,13 @@ public final class Inbox: Sendable {
                     ]
                 )
                 if message.kind == .sessionEnded, let session = message.session {
-                    // The session is over: pull its whole record, resumably (same transaction).
+                    // The session is over: pull its whole record, resumably (same transaction). One
+                    // followed while it ran (the dashboard) may be marked complete: its tail is pulled.
                     try db.execute(
-                        sql: "INSERT OR IGNORE INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)",
+                        sql: """
+                            INSERT INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)
+                            ON CONFLICT (wearable, session) DO UPDATE SET done = 0 WHERE done = 1
+                            """,
                         arguments: [message.wearable, session, message.receivedAt]
                     )
                 }

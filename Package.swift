@@ -286,7 +286,7 @@ let package = Package(
             name: "DashboardServer",
             dependencies: [
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkWire", "SessionCore", "TrackCore",
-                "Export", "Identity",
+                "Export", "Identity", "RaceCore", "RelayClient", "RelayContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -389,7 +389,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ExportTests", dependencies: ["Export"]),
-        .testTarget(name: "DashboardTests", dependencies: ["DashboardCore"]),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore"]
+        ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(

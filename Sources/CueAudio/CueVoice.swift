@@ -12,6 +12,8 @@ public struct CueVoice: Sendable {
         public var audio: Double
         /// Monotonic instant the player was launched with it.
         public var startedAt: Double
+        /// Times the output ran dry while it played (ALSA underruns; a sound server reports none).
+        public var underruns: Int
     }
 
     public let synthesizer: SpeechSynthesizer
@@ -47,11 +49,12 @@ public struct CueVoice: Sendable {
         let rendered = clock()
         let startedAt = Mutex<Double?>(nil)
         let clock = self.clock
-        try await output.play(pcm, name: name) { startedAt.withLock { $0 = clock() } }
+        let played = try await output.play(pcm, name: name) { startedAt.withLock { $0 = clock() } }
         return Spoken(
             synthesis: rendered - begin,
             audio: pcm.duration,
-            startedAt: startedAt.withLock { $0 } ?? rendered
+            startedAt: startedAt.withLock { $0 } ?? rendered,
+            underruns: played.underruns
         )
     }
 }

@@ -11,7 +11,8 @@ struct PlayerProcess {
     let arguments: [String]
     let environment: [String: String]
 
-    func run(deadline: Double, started: @Sendable () -> Void) async throws(SoundError) {
+    /// Returns what the player wrote to its standard error (warnings such as underruns).
+    func run(deadline: Double, started: @Sendable () -> Void) async throws(SoundError) -> String {
         guard let path = Self.find(tool, in: environment["PATH"] ?? "/usr/bin:/bin") else { throw .notInstalled(tool) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -52,14 +53,15 @@ struct PlayerProcess {
             for await _ in exits {}
             throw Task.isCancelled ? .cancelled : .timedOut(tool: tool, after: deadline)
         }
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(4096), as: UTF8.self)
         guard status == 0 else {
-            let message = errors.fileHandleForReading.readDataToEndOfFile().prefix(300)
             throw .failed(
                 tool: tool,
                 status: status,
-                message: String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                message: String(said.prefix(300)).trimmingCharacters(in: .whitespacesAndNewlines)
             )
         }
+        return said
     }
 
     /// A player has nothing to save: SIGKILL, to it and anything it started.

@@ -59,9 +59,16 @@ public struct SoundOutput: Sendable {
         }
     }
 
+    /// What the player said of a cue it played to its end.
+    public struct Played: Sendable {
+        /// Times the device ran dry mid-cue (aplay's "underrun!!!" lines): heard as a stutter.
+        public var underruns: Int
+    }
+
     /// Plays `pcm` to its end; `started` is called as the player is launched. Throws when the
     /// player could not start, failed, or outlived its deadline (then it is killed).
-    public func play(_ pcm: PCM, name: String, started: @Sendable () -> Void = {}) async throws(SoundError) {
+    @discardableResult
+    public func play(_ pcm: PCM, name: String, started: @Sendable () -> Void = {}) async throws(SoundError) -> Played {
         let route = self.route
         let file = (scratchDirectory as NSString).appendingPathComponent("wearbridge-cue-\(UUID().uuidString).wav")
         guard FileManager.default.createFile(atPath: file, contents: Data(pcm.wav)) else {
@@ -80,8 +87,9 @@ public struct SoundOutput: Sendable {
             tool = "aplay"
             arguments = ["-q", "-D", alsaDevice, file]
         }
-        try await PlayerProcess(tool: tool, arguments: arguments, environment: environment)
+        let said = try await PlayerProcess(tool: tool, arguments: arguments, environment: environment)
             .run(deadline: pcm.duration + grace, started: started)
+        return Played(underruns: said.split(separator: "\n").count { $0.lowercased().contains("underrun") })
     }
 }
 

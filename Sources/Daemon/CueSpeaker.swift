@@ -33,6 +33,12 @@ struct CueSpeaker: EngineProducer {
             let text = catalog.text(cue.message, units: units)
             do {
                 let spoken = try await voice.speak(text, name: "wearbridge \(cue.kind.rawValue)")
+                if spoken.underruns > 0 {
+                    logger.warning(
+                        "a cue stuttered: the sound output ran dry while it played (the system too busy?)",
+                        metadata: ["cue": "\(cue.kind.rawValue)", "underruns": "\(spoken.underruns)"]
+                    )
+                }
                 if missed > 0 {
                     logger.notice("cues are heard again", metadata: ["missed": "\(missed)"])
                     missed = 0
@@ -44,7 +50,8 @@ struct CueSpeaker: EngineProducer {
                             text: text,
                             delay: max(0, spoken.startedAt - cue.causedAt),
                             synthesis: spoken.synthesis,
-                            audio: spoken.audio
+                            audio: spoken.audio,
+                            underruns: spoken.underruns
                         )
                     )
                 )

@@ -2,7 +2,8 @@
 /// from the data log: spoken (with the delay from its cause) or dropped (with why).
 public enum CueOutcome: Sendable, Equatable {
     /// `delay`: seconds from the cause (a fix, a command, a beat) to the first sample handed to
-    /// the sound output; `synthesis`: seconds spent rendering it; `audio`: its length (s).
-    case spoken(kind: String, text: String, delay: Double, synthesis: Double, audio: Double)
+    /// the sound output; `synthesis`: seconds spent rendering it; `audio`: its length (s);
+    /// `underruns`: times the output ran dry while playing it (the wearer heard it stutter).
+    case spoken(kind: String, text: String, delay: Double, synthesis: Double, audio: Double, underruns: Int = 0)
     case dropped(kind: String, text: String, reason: String)
 }

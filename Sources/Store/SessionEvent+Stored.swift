@@ -87,10 +87,10 @@ extension SessionEvent {
             ["payload": .text(Hex.encode(payload)), "reason": .text(reason)]
         case .phoneLink(let state):
             ["state": .text(state.rawValue)]
-        case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio)):
+        case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio, let underruns)):
             [
                 "cue": .text(kind), "text": .text(text), "delay_s": .number(delay),
-                "synthesis_s": .number(synthesis), "audio_s": .number(audio),
+                "synthesis_s": .number(synthesis), "audio_s": .number(audio), "underruns": .number(Double(underruns)),
             ]
         case .cue(.dropped(let kind, let text, let reason)):
             ["cue": .text(kind), "text": .text(text), "reason": .text(reason)]

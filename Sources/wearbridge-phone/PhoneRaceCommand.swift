@@ -4,6 +4,7 @@ import Logging
 import PhoneServer
 import RelayClient
 import RelayContract
+import RelayPump
 import TOMLConfig
 
 /// `wearbridge-phone race ...`: invites, answers and results of virtual runs, through the relay in
@@ -30,15 +31,7 @@ struct PhoneRaceCommand: AsyncParsableCommand {
                 Output.error("wearbridge-phone: no [relay] in the config: a race needs one (README, Virtual runs)")
                 throw ExitCode(78)
             }
-            let endpoint = RelayEndpoint.runner(
-                host: relay.host,
-                port: relay.port,
-                database: relay.database,
-                name: relay.runner,
-                caFile: relay.caFile,
-                certificateFile: relay.certificateFile,
-                keyFile: relay.keyFile
-            )
+            let endpoint = RelayEndpoint.runner(relay)
             return try await relayCall {
                 try await RelayConnection.with(endpoint, logger: logger) { try await body(RaceDesk($0)) }
             }

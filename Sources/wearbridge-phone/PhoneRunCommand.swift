@@ -43,7 +43,15 @@ struct PhoneRunCommand: AsyncParsableCommand {
         var services: [any Service] = [server]
         if config.dashboard.enabled {
             do {
-                services.append(try DashboardService(config: config, identity: identity, inbox: inbox, logger: logger))
+                services.append(
+                    try DashboardService(
+                        config: config,
+                        identity: identity,
+                        inbox: inbox,
+                        relay: config.relay.map { .runner($0) },
+                        logger: logger
+                    )
+                )
             } catch {
                 logger.critical("cannot start the dashboard", metadata: ["error": "\(error)"])
                 throw ExitCode(78)
@@ -58,15 +66,7 @@ struct PhoneRunCommand: AsyncParsableCommand {
             }
             services.append(
                 RelayPump(
-                    endpoint: .runner(
-                        host: relay.host,
-                        port: relay.port,
-                        database: relay.database,
-                        name: relay.runner,
-                        caFile: relay.caFile,
-                        certificateFile: relay.certificateFile,
-                        keyFile: relay.keyFile
-                    ),
+                    endpoint: .runner(relay),
                     wearable: wearable,
                     inbox: inbox,
                     counters: RelayCounters(),

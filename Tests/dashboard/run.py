@@ -21,13 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "phone-link"))
 import harness  # noqa: E402
 
-try:
-    from selenium import webdriver
-except ImportError:  # Debian's python3-selenium, when python3 is not Debian's own
-    sys.path.append("/usr/lib/python3/dist-packages")
-    from selenium import webdriver
-from selenium.webdriver.chrome.service import Service as ChromeService  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
+sys.path.insert(0, HERE)
+from browser import By, chromium, http  # noqa: E402
 
 BIN = harness.BIN
 CHECKS = []
@@ -38,23 +33,6 @@ def check(name):
         CHECKS.append((name, function))
         return function
     return wrap
-
-
-def http(url, method="GET", body=None, headers=None, timeout=10, context=None):
-    """(status, parsed JSON or raw bytes, headers) of one request; errors are answers too."""
-    request = urllib.request.Request(url, method=method, data=body, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
-            data = response.read()
-            status, got = response.status, response.headers
-    except urllib.error.HTTPError as error:
-        data, status, got = error.read(), error.code, error.headers
-    except (urllib.error.URLError, OSError):  # not listening (yet, or any more)
-        return None, None, None
-    try:
-        return status, json.loads(data), got
-    except ValueError:
-        return status, data, got
 
 
 class Dashboard:
@@ -78,18 +56,7 @@ class Dashboard:
         self.setup.gpsfake(cycle="0.12")
         self.wearable_process = self.setup.wearable()
         harness.wait_for(lambda: http(self.base + "/api/health")[0] == 200, 30, "the dashboard")
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--window-size=412,892", "--force-device-scale-factor=1"):
-            options.add_argument(argument)
-        options.add_experimental_option("prefs", {"download.default_directory": self.downloads,
-                                                  "download.prompt_for_download": False})
-        service = ChromeService(executable_path="/usr/bin/chromedriver",
-                                log_path=os.path.join(self.setup.dir, "chromedriver.log"))
-        self.driver = webdriver.Chrome(options=options, service=service)
-        self.driver.execute_cdp_cmd("Browser.setDownloadBehavior",
-                                    {"behavior": "allow", "downloadPath": self.downloads})
+        self.driver = chromium(self.setup.dir, downloads=self.downloads)
         self.driver.get(self.base + "/w/pi")
 
     def dashboard_config(self, extra=""):
@@ -262,6 +229,8 @@ def history(d):
     d.driver.get(d.base + "/history")
     harness.wait_for(lambda: d.js(f"return !!document.querySelector('tr[data-session=\"{session}\"] button')"), 20,
                      "the session's download buttons")
+    # The link strip is there off the live page too: the one wearable's own state, not "connecting".
+    harness.wait_for(lambda: d.link_state() in ("live", "paused"), 10, "the link strip on the history page")
     import gpxpy
     import fitdecode
     sizes = {}

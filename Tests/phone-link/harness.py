@@ -79,13 +79,13 @@ def run(args, timeout=60, check=True):
     return result
 
 
-def wait_for(predicate, timeout, what):
+def wait_for(predicate, timeout, what, every=0.2):
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = predicate()
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(every)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 

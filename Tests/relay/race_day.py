@@ -140,9 +140,12 @@ class Runner:
         self.setup = harness.Setup()
         tls = relay.tls
         port = relay_port or relay.port
+        # Each phone's dashboard on a port of its own (two phones share this machine).
+        self.dashboard = f"http://127.0.0.1:{harness.free_port()}"
         self.setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {port}\nrunner = "{name}"\n'
                                             f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/{name}.crt"\n'
-                                            f'key = "{tls}/{name}.key"\n')
+                                            f'key = "{tls}/{name}.key"\n'
+                                            f'[dashboard]\nport = {self.dashboard.rsplit(":", 1)[1]}\n')
         s = self.setup
         self.heard = os.path.join(s.dir, "heard.raw")
         with open(s.wear_config, "w") as f:

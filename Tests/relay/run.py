@@ -15,6 +15,7 @@ wakes the partner; migrations applied once and a changed one refused."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -692,9 +693,123 @@ def test_partner_abandons(relay):
         harness.stop_all()
 
 
+def test_dashboard_race(relay):
+    """The dashboard's race panel on a real race, in Debian's chromium: Alice invites Bob from her
+    phone's dashboard, Bob (a psycopg participant) declines; Bob invites her and she accepts with the
+    panel's button; her real wearable races him; the panel shows Bob beside her with the gap the
+    wearable itself judges (`ctl status`), his state turning to paused, and his figures greying once
+    they are old, with no reload; the relay's refusals and bad input come back as clear errors."""
+    import race_day
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "dashboard"))
+    from browser import By, chromium, http
+    alice = race_day.Runner(relay, "alice")
+    driver = None
+    try:
+        alice.phone = alice.setup.phone()
+        base = alice.dashboard
+        harness.wait_for(lambda: http(base + "/api/health")[0] == 200, 30, "alice's dashboard")
+        post = lambda path, body=None: http(base + path, "POST", json.dumps(body).encode() if body is not None else b"",
+                                            {"Content-Type": "application/json"})  # noqa: E731
+        status, body, _ = post("/api/race/invites", {"partner": "bob", "distance_m": 1000, "start_in_s": 30})
+        assert status == 201 and body["state"] == "invited", (status, body)
+        first = body["run"]
+        status, listed, _ = http(base + "/api/race/runs")
+        assert status == 200 and any(r["run"] == first and r["inviter"] == "alice" and r["state"] == "invited"
+                                     for r in listed["runs"]), listed
+        bad = [post("/api/race/invites", {"partner": "no such runner!"}), post("/api/race/invites", {"partner": 7}),
+               post("/api/race/invites", {"partner": "bob", "start_in_s": 2}), post("/api/race/runs/nope/accept")]
+        assert [b[0] for b in bad] == [400, 400, 400, 400], bad
+        assert [b[1]["error"] for b in bad] == ["bad_partner", "bad_partner", "bad_start_in", "malformed_run"], bad
+        with relay.connect("bob") as b:
+            b.execute("SELECT relay.decline(%s)", (first,))
+            status, body, _ = post(f"/api/race/runs/{first}/accept")
+            assert status == 409 and body["error"] == "relay_refused" and body["message"], (status, body)
+            refusal = body["message"]
+            run = str(b.execute("SELECT relay.invite('alice', 'run', 1000, interval '30 seconds', interval '90 seconds')")
+                      .fetchone()[0])
+
+            driver = chromium(alice.setup.dir)
+            driver.get(base + "/w/pi")
+            button = harness.wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'[data-accept="{run}"]'), 30,
+                                      "bob's invite with an Accept button")[0]
+            button.click()
+            harness.wait_for(lambda: "accepted" in driver.find_element(By.ID, "race-note").text, 20, "the acceptance")
+            assert count(b, "SELECT state FROM relay.runs WHERE id = %s", run) == "accepted"
+            start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+            # A wearable refuses a race while it has no fix: the phone stops while hers finds one (the
+            # page rides it out by itself) and hands her the race when it is back.
+            alice.phone.send_signal(signal.SIGTERM)
+            alice.phone.wait(10)
+            alice.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at,
+                          preroll=int(start_at - time.time()) - 1)
+            alice.run_gps()
+            alice.wearable = alice.setup.wearable()
+            harness.wait_for(lambda: '"mode":3' in harness.run(
+                [f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config", alice.setup.wear_config],
+                check=False).stdout.replace(" ", ""), 15, "a fix on the wearable")
+            alice.phone = alice.setup.phone()
+            try:
+                harness.wait_for(lambda: driver.find_element(By.ID, "race-partner").text == "with bob", 30,
+                                 "the race on the panel")
+            except AssertionError:
+                print("    the panel's race from the API:", http(base + "/api/wearables/pi/race")[1])
+                print("    the page's link:", driver.find_element(By.ID, "link-state").text)
+                raise
+            race_day.sleep_until(start_at)
+            b.execute("SELECT relay.report_start(%s, 20)", (run,))
+            samples = []
+            for second in range(1, 12):
+                race_day.sleep_until(start_at + second)
+                snapshot(b, run, "bob", second, 3.0 * second, float(second))
+                if second < 5:
+                    continue
+                time.sleep(0.5)
+                _, api, _ = http(base + "/api/wearables/pi/race")
+                reply = json.loads(harness.run([f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config",
+                                                alice.setup.wear_config]).stdout)
+                worn = (reply.get("status") or reply).get("race") or {}
+                page = driver.execute_script(
+                    "return [document.getElementById('t-gap').dataset.value, document.getElementById('v-partner')"
+                    ".textContent, document.getElementById('race-partner').textContent]")
+                samples.append((second, api["race"], worn, page))
+                if second == 8:
+                    driver.execute_script("document.getElementById('race').scrollIntoView()")
+                    shots = os.environ.get("DASHBOARD_SHOTS", alice.setup.dir)
+                    os.makedirs(shots, exist_ok=True)
+                    driver.save_screenshot(os.path.join(shots, "race-412x892.png"))
+            for second, api, worn, page in samples:
+                assert api["partner"] == "bob" and api["run"] == run and page[2] == "with bob", (second, api, page)
+                # Bob's newest figures: what he sent within the last two seconds.
+                assert 3.0 * (second - 2) <= api["partner_distance_m"] <= 3.0 * second, (second, api)
+                assert api["own_distance_m"] is not None and api["gap_m"] is not None, (second, api)
+                # The panel's gap is the wearable's own judgement of the same race, within a second's running.
+                assert worn.get("gap") is not None and abs(api["gap_m"] - worn["gap"]) <= 8, (second, api, worn)
+                assert page[0] != "" and abs(float(page[0]) - api["gap_m"]) <= 8, (second, api, page)
+            # Bob stops: the critical message reaches the panel without a reload; then his figures age.
+            b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, paused) "
+                      "VALUES (%s, 'bob', 12, 'critical', 'paused', 33, 12, true)", (run,))
+            paused_at = time.time()
+            harness.wait_for(lambda: driver.find_element(By.ID, "v-pstate").text == "paused", 15, "bob paused on the panel")
+            seen_paused = time.time() - paused_at
+            harness.wait_for(lambda: "stale" in driver.find_element(By.ID, "t-partner").get_attribute("class"), 30,
+                             "bob's figures greyed out")
+            age = driver.find_element(By.ID, "v-page").text
+            assert int(age.split()[0]) >= 10, age
+            events = driver.find_element(By.ID, "race-events").text
+            assert "bob paused" in events, events
+            gaps = [(s, round(a["gap_m"], 1), round(w["gap"], 1)) for s, a, w, _ in samples]
+            print(f"    invite and accept from the dashboard (the relay's refusal: {refusal!r}); gap on the panel "
+                  f"against the wearable's (s, panel, wearable): {gaps}; bob's pause shown after {seen_paused:.1f} s; "
+                  f"greyed at {age}")
+    finally:
+        if driver is not None:
+            driver.quit()
+        harness.stop_all()
+
+
 def main():
     tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable,
-             test_phone_pump, test_two_wearables, test_partner_abandons]
+             test_phone_pump, test_two_wearables, test_partner_abandons, test_dashboard_race]
     only = sys.argv[1:]
     relay = Relay()
     failed = 0

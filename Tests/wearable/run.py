@@ -101,6 +101,11 @@ class Phone:
                     "SELECT seq, class, kind FROM inbox WHERE wearable = 'vest' ORDER BY seq")
 
 
+# Each look into the guest runs a command there under software emulation: looked at back to back,
+# they starve the cue player (its card then loops stale sound, a stutter the test would hear).
+GUEST_POLL = 2.0
+
+
 def boot(wearable, wav, report, name):
     """Boots until the probe answers; a guest kernel that dies in early boot is booted again (twice at
     most, and said so)."""
@@ -321,12 +326,14 @@ def main():
         wait_for(lambda: phone.status().get("link") == "live", 120, "the phone link live")
         report.mark("link_live")
         assert "ACK" in phone.cli("start", "--wearable", "vest").stdout
-        session = wait_for(lambda: ctl_status(wearable).get("session_id"), 30, "the session")
+        session = wait_for(lambda: ctl_status(wearable).get("session_id"), 30, "the session", every=GUEST_POLL)
         report.mark("session_started")
         status = wait_for(lambda: (s := ctl_status(wearable)).get("fixes_accepted", 0) > 0
-                          and (s.get("heart_rate") or {}).get("beats", 0) > 0 and s, 90, "fixes and beats")
+                          and (s.get("heart_rate") or {}).get("beats", 0) > 0 and s, 90, "fixes and beats",
+                          every=GUEST_POLL)
         report.mark("gps_and_strap")
-        wait_for(lambda: "auto_resumed" in kinds(wearable, session), 240, "the stop: auto-paused, then resumed")
+        wait_for(lambda: "auto_resumed" in kinds(wearable, session), 240, "the stop: auto-paused, then resumed",
+                 every=GUEST_POLL)
         report.mark("auto_resumed")
         if args.census:
             census(wearable, report)
@@ -346,19 +353,19 @@ def main():
             boot(wearable, wav.path, report, "boot2")
             wait_ready(wearable, report, "boot2")
             assert ctl_status(wearable).get("session_id") == session, "the session did not come back"
-            wait_for(lambda: "split" in kinds(wearable, session), 240, "the first split")
+            wait_for(lambda: "split" in kinds(wearable, session), 240, "the first split", every=GUEST_POLL)
             report.mark("split")
             wait_for(lambda: any(e["kind"] == "cue_spoken" and e["detail"].get("cue") == "split"
-                                 for e in session_events(wearable, session)), 60, "the split's cue")
+                                 for e in session_events(wearable, session)), 60, "the split's cue", every=GUEST_POLL)
             report.set("bad_control_request", bad_control_request(wearable))
             assert "ACK" in phone.cli("end", "--wearable", "vest").stdout
             report.mark("session_ended")
-            wait_for(lambda: delivered(wearable, phone), 120, "every message at the phone")
+            wait_for(lambda: delivered(wearable, phone), 120, "every message at the phone", every=GUEST_POLL)
             report.mark("delivered")
             # The end's cue is spoken after the session closed; the journal says when it has played.
             wait_for(lambda: "cue=session_ended" in wearable.run(
                 "journalctl -b -u wearbridge.service -o cat --no-pager | grep 'event=cue_spoken' || true"),
-                60, "the end's cue")
+                60, "the end's cue", every=GUEST_POLL)
             report.mark("end_cue_spoken")
             report.set("boot2_daemon", daemon_memory(wearable))
             facts = guest_facts(wearable, work)

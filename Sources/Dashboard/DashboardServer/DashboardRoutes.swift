@@ -14,6 +14,7 @@ struct DashboardRoutes: Sendable {
     let limits: LinkLimits
     let commands: CommandRoutes
     let history: HistoryRoutes
+    let race: RaceRoutes
     let pairing: PairingFile
     let tls: Bool
     let maxStreams: Int
@@ -55,6 +56,14 @@ struct DashboardRoutes: Sendable {
                 session: context.parameters.get("session") ?? "",
                 format: context.parameters.get("format") ?? ""
             )
+        }
+        router.get("/api/wearables/:name/race") { _, context in
+            try race.state(context.parameters.get("name") ?? "")
+        }
+        router.get("/api/race/runs") { _, _ in await race.runs() }
+        router.post("/api/race/invites") { request, _ in await race.invite(request) }
+        router.post("/api/race/runs/:run/accept") { _, context in
+            await race.accept(context.parameters.get("run") ?? "")
         }
         router.post("/api/pair") { request, _ in try await pair(request) }
     }

@@ -7,6 +7,7 @@ import Identity
 import Logging
 import NIOSSL
 import PhoneServer
+import RelayClient
 import ServiceLifecycle
 import Synchronization
 
@@ -19,11 +20,19 @@ public struct DashboardService: Service {
     let config: PhoneConfig
     let identity: NodeIdentity
     let inbox: Inbox
+    let relay: RelayEndpoint?
     let policy: AccessPolicy
     let logger: Logger
 
     /// Refuses (with the message to show) a configuration that would expose the dashboard unguarded.
-    public init(config: PhoneConfig, identity: NodeIdentity, inbox: Inbox, logger: Logger) throws(StartupRefusal) {
+    /// `relay`: the runner's way into the relay (`[relay]`), for the race panel's invite and accept.
+    public init(
+        config: PhoneConfig,
+        identity: NodeIdentity,
+        inbox: Inbox,
+        relay: RelayEndpoint? = nil,
+        logger: Logger
+    ) throws(StartupRefusal) {
         let pairing = PairingFile(directory: config.storageDirectory)
         let paired = ((try? pairing.digests()) ?? []).isEmpty == false
         switch AccessPolicy.check(listen: config.dashboard.listenAddress, tls: config.dashboard.tls, paired: paired) {
@@ -34,6 +43,7 @@ public struct DashboardService: Service {
         self.config = config
         self.identity = identity
         self.inbox = inbox
+        self.relay = relay
         var logger = logger
         logger[metadataKey: "component"] = "dashboard"
         self.logger = logger
@@ -57,6 +67,7 @@ public struct DashboardService: Service {
                 logger: logger
             ),
             history: HistoryRoutes(inbox: inbox, logger: logger),
+            race: RaceRoutes(inbox: inbox, wearables: config.wearables.map(\.name), relay: relay, logger: logger),
             pairing: pairing,
             tls: settings.tls,
             maxStreams: settings.maxStreams,

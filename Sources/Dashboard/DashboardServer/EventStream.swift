@@ -30,6 +30,7 @@ struct EventStream: Sendable {
             if ContinuousClock.now - lastLink >= .milliseconds(900) {
                 lastLink = ContinuousClock.now
                 try await sendLink(&writer)
+                try await sendRace(&cursor, &writer)
             }
         }
         try await writer.write(ByteBuffer(string: "event: bye\ndata: {}\n\n"))
@@ -46,6 +47,8 @@ struct EventStream: Sendable {
         var rowSeq = 0
         var paused = false
         var view = TrackView()
+        var race = RaceBoard()
+        var raceSent: String?
 
         init(resume: Int?) { self.resume = resume }
     }
@@ -73,6 +76,7 @@ struct EventStream: Sendable {
                 &writer
             )
             try await sendLink(&writer)
+            try await sendRace(&cursor, &writer)
         }
         while true {
             let messages = try inbox.messages(wearable: wearable, epoch: epoch, after: cursor.seq ?? 0, limit: 200)
@@ -130,6 +134,24 @@ struct EventStream: Sendable {
             try await write(ServerSentEvent(event: "track", data: JSONText.encode(object)), &writer)
             if rows.count < 2000 { return }
         }
+    }
+
+    /// The race panel, when this wearable has a race and its figures moved (sent with the link
+    /// strip, about once a second, so the partner's age stays current).
+    private func sendRace(_ cursor: inout Cursor, _ writer: inout any ResponseBodyWriter) async throws {
+        var object = try cursor.race.json(
+            inbox: inbox,
+            wearable: wearable,
+            own: try inbox.snapshot(wearable: wearable),
+            now: Date().timeIntervalSince1970
+        )
+        guard !(object["race"] is NSNull) || cursor.raceSent != nil else { return }
+        let time = object.removeValue(forKey: "server_time_ms")
+        let text = JSONText.encode(object)
+        guard text != cursor.raceSent else { return }
+        cursor.raceSent = text
+        object["server_time_ms"] = time
+        try await write(ServerSentEvent(event: "race", data: JSONText.encode(object)), &writer)
     }
 
     private func sendLink(_ writer: inout any ResponseBodyWriter) async throws {

@@ -256,7 +256,11 @@ extension Inbox {
             }
         }
         partnerVersion.add(1, ordering: .relaxed)
+        changes.changed()
     }
+
+    /// Moves each time something about a partner was stored: a reader re-reads only when it moved.
+    public var partnerChanges: Int { partnerVersion.load(ordering: .relaxed) }
 
     /// Everything read about the partner of `run`, in the order it was stored.
     public func partnerItems(run: String) throws -> [PartnerItem] {

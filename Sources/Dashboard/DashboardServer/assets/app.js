@@ -9,7 +9,7 @@
   const state = {
     wearable: null, source: null, epoch: null, serverMs: 0, perfAt: 0, snapshot: null,
     link: null, activity: "running", track: [], beats: [], splits: new Map(), pending: null,
-    lastSeenMs: 0, contact: null,
+    lastSeenMs: 0, contact: null, race: null, raceAt: 0, relay: null,
   };
 
   // ---- formatting ----
@@ -273,6 +273,117 @@
     requestAnimationFrame(() => { wb.latencies.push(Date.now() - stampMs); if (wb.latencies.length > 5000) wb.latencies.shift(); });
   }
 
+  // ---- the race ----
+  // The partner beside the runner: both distances on one scale, the gap at equal time since the
+  // start (the phone judges it as the wearable does), the partner's state and how old their
+  // figures are, by the server's clock.
+  const PARTNER_STALE_S = 10;
+  function renderRace() {
+    const r = state.race;
+    $("race").hidden = !(r || state.relay);
+    $("race-live").hidden = !r;
+    $("race-desk").hidden = !state.relay;
+    if (!r) return;
+    text("race-partner", `with ${r.partner}`);
+    text("lane-partner-name", r.partner);
+    const mine = r.own_distance_m, theirs = r.partner_distance_m;
+    const scale = r.distance_m || Math.max(mine || 0, theirs || 0, 100) * 1.1;
+    $("lane-me").style.width = `${Math.min(100, ((mine || 0) / scale) * 100).toFixed(1)}%`;
+    $("lane-partner").style.width = `${Math.min(100, ((theirs || 0) / scale) * 100).toFixed(1)}%`;
+    text("lane-me-m", mine == null ? "–" : `${Math.round(mine)} m`);
+    text("lane-partner-m", theirs == null ? "–" : `${Math.round(theirs)} m`);
+    const gap = r.gap_m;
+    text("l-gap", gap == null ? "Gap" : gap >= 0 ? "You lead by" : "You trail by");
+    text("v-gap", gap == null ? "–" : String(Math.round(Math.abs(gap))));
+    $("t-gap").className = "tile" + (gap == null ? "" : gap >= 0 ? " ahead" : " behind");
+    $("t-gap").dataset.value = gap == null ? "" : gap;
+    text("v-partner", km(theirs));
+    $("t-partner").dataset.value = theirs == null ? "" : theirs;
+    const age = r.partner_age_s == null ? null : r.partner_age_s + (performance.now() - state.raceAt) / 1000;
+    text("v-pstate", r.partner_state === "running" && r.partner_link !== "live" ? r.partner_link : r.partner_state);
+    text("v-page", age == null ? "no figures yet" : `${Math.floor(age)} s ago`);
+    const old = age == null || age > PARTNER_STALE_S;
+    $("t-partner").classList.toggle("stale", old);
+    $("t-gap").classList.toggle("stale", old);
+    const startsIn = r.starts_in_s - (performance.now() - state.raceAt) / 1000;
+    text("l-start", startsIn > 0 ? "Starts in" : "Started");
+    text("v-start", startsIn > 0 ? duration(startsIn) : new Date(r.start_at_ms).toLocaleTimeString());
+    text("race-state", r.leader ? (r.leader === "me" ? "· you lead" : `· ${r.partner} leads`) : `· ${r.relay_state}`);
+    const list = $("race-events");
+    const wanted = r.events.map((e) => `${new Date(e.at_ms).toLocaleTimeString()} ${e.runner || "relay"} ${e.kind}`).reverse();
+    if (list.dataset.shown !== JSON.stringify(wanted)) {
+      list.replaceChildren(...wanted.map((t) => { const li = document.createElement("li"); li.textContent = t; return li; }));
+      list.dataset.shown = JSON.stringify(wanted);
+    }
+  }
+  // The relay's desk: invites to answer, races under way, a new invite. Each action is one call
+  // to the relay through the phone; its refusal is shown in its own words.
+  async function loadRuns() {
+    if (!state.relay) return;
+    const result = await api("/api/race/runs");
+    const ul = $("race-runs");
+    if (!result.ok) { text("race-note", (result.body && result.body.message) || `relay: HTTP ${result.status}`); return; }
+    ul.replaceChildren();
+    for (const run of result.body.runs) {
+      const li = document.createElement("li");
+      li.dataset.run = run.run;
+      const distance = run.distance_m ? ` over ${km(run.distance_m)} km` : "";
+      li.append(`${run.activity} ${run.inviter} → ${run.invitee}${distance}: ${run.state}` +
+        (run.start_at_ms ? `, starts ${new Date(run.start_at_ms).toLocaleTimeString()}` : ""));
+      if (run.state === "invited" && run.invitee === result.body.runner) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = "Accept";
+        button.dataset.accept = run.run;
+        button.addEventListener("click", () => accept(run.run, button));
+        li.appendChild(button);
+      }
+      ul.appendChild(li);
+    }
+    if (!result.body.runs.length) { const li = document.createElement("li"); li.textContent = "no open invites or races"; ul.appendChild(li); }
+  }
+  async function accept(run, button) {
+    button.disabled = true;
+    text("race-note", "accepting…");
+    const result = await api(`/api/race/runs/${run}/accept`, { method: "POST" });
+    text("race-note", result.ok ? `accepted: the race starts at ${new Date(result.body.start_at_ms).toLocaleTimeString()}`
+      : `accept refused: ${(result.body && result.body.message) || "HTTP " + result.status}`);
+    button.disabled = false;
+    loadRuns();
+  }
+  async function invite(event) {
+    event.preventDefault();
+    const body = { partner: $("invite-partner").value.trim() };
+    const distance = parseFloat($("invite-distance").value);
+    if (distance > 0) body.distance_m = Math.round(distance * 1000);
+    const start = parseFloat($("invite-start").value);
+    if (start > 0) body.start_in_s = start;
+    text("race-note", "inviting…");
+    const result = await api("/api/race/invites", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    text("race-note", result.ok ? `invited ${body.partner}: run ${result.body.run.slice(0, 8)}`
+      : `invite refused: ${(result.body && result.body.message) || "HTTP " + result.status}`);
+    loadRuns();
+  }
+  async function race(name) {
+    const result = await api(`/api/wearables/${encodeURIComponent(name)}/race`);
+    if (!result.ok) return;
+    state.relay = result.body.relay;
+    takeRace(result.body);
+    if (state.relay) {
+      $("race-invite").addEventListener("submit", invite);
+      loadRuns();
+      setInterval(loadRuns, 15000);
+    }
+  }
+  function takeRace(body) {
+    stampServer(body.server_time_ms);
+    state.race = body.race;
+    state.raceAt = performance.now();
+    renderRace();
+  }
+
   // ---- the live stream ----
   function connect(last) {
     const url = `/api/wearables/${encodeURIComponent(state.wearable)}/events` + (last != null ? `?last_event_id=${last}` : "");
@@ -315,6 +426,7 @@
       logEvent(m);
       measure(m.received_at_ms);
     });
+    source.addEventListener("race", (e) => takeRace(JSON.parse(e.data)));
     source.addEventListener("track", (e) => {
       const t = JSON.parse(e.data);
       if (t.after === 0) { state.track = []; state.beats = []; }
@@ -350,19 +462,41 @@
     renderTrack();
     renderChart();
     connect(null);
+    race(name);
+    setInterval(() => { if (state.link) renderLink(); if (state.race) renderRace(); }, 1000);
+  }
+
+  // ---- the strip off a wearable's page: one wearable's link, or how many of several are live ----
+  function stripOf(wearables) {
+    if (wearables.length === 1) { state.link = wearables[0].link; renderLink(); return; }
+    const order = ["lost", "stale", "paused", "live"];
+    const worst = wearables.map((w) => w.link.state).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] || "lost";
+    $("link").className = "link " + worst;
+    text("link-state", `${wearables.filter((w) => w.link.state === "live").length} of ${wearables.length} live`);
+    text("link-age", wearables.map((w) => `${w.name} ${w.link.state}`).join(" · "));
+    text("link-outbox", "");
+    wb.link = worst;
+  }
+  async function watchLinks(then) {
+    const refresh = async () => {
+      const result = await api("/api/wearables");
+      if (!result.ok) return;
+      stampServer(result.body.server_time_ms);
+      stripOf(result.body.wearables);
+      if (then) then(result.body.wearables);
+    };
+    await refresh();
+    setInterval(refresh, 2000);
     setInterval(() => { if (state.link) renderLink(); }, 1000);
   }
 
   // ---- the list of wearables ----
   async function list() {
     show("list");
-    const refresh = async () => {
-      const result = await api("/api/wearables");
-      if (!result.ok) return;
-      stampServer(result.body.server_time_ms);
+    await watchLinks((wearables) => {
       const ul = $("wearables");
       ul.replaceChildren();
-      for (const w of result.body.wearables) {
+      for (const w of wearables) {
         const li = document.createElement("li");
         const a = document.createElement("a");
         a.href = `/w/${encodeURIComponent(w.name)}`;
@@ -371,15 +505,13 @@
         li.appendChild(a);
         ul.appendChild(li);
       }
-      if (result.body.wearables.length === 1) { state.link = result.body.wearables[0].link; renderLink(); }
-    };
-    await refresh();
-    setInterval(refresh, 2000);
+    });
   }
 
   // ---- history ----
   async function history() {
     show("history");
+    watchLinks(null);
     const result = await api("/api/sessions");
     const body = $("sessions");
     body.replaceChildren();

@@ -1,0 +1,141 @@
+import Foundation
+import PhoneLinkWire
+import PhoneServer
+import RaceCore
+
+/// The race panel of one page: RaceCore's tracker, fed as the wearable's own is (the wearable's
+/// figures at each snapshot, the partner's newest snapshot and events from the relay), so the gap
+/// and the leader on the page follow the rules the wearer hears. A page that opens mid-race knows
+/// the wearable's figures from then on: until it has seen older ones, the gap at the partner's
+/// elapsed time is taken from the newest.
+struct RaceBoard {
+    private var run: String?
+    private var tracker: RaceTracker?
+    private var ownSeq = 0
+    private var partnerVersion = -1
+    private var fed: Set<String> = []
+    private var eventSeq: Int64 = 0
+    private var partnerNewest: Inbox.PartnerItem?
+    private var events: [[String: Any]] = []
+
+    /// The panel as JSON at `now` (wall seconds, the server's clock); `["race": null]` without a race.
+    mutating func json(inbox: Inbox, wearable: String, own: SnapshotRecord?, now: Double) throws -> [String: Any] {
+        let races = try inbox.relayRaces().filter { $0.wearable == wearable }
+        let ownSession = own.flatMap { $0.snapshot.session.isEmpty ? nil : uuidText($0.snapshot.session) }
+        // The race the wearable is running, else the newest one it was entered in.
+        guard let race = races.last(where: { $0.session != nil && $0.session == ownSession }) ?? races.last else {
+            return ["race": NSNull(), "server_time_ms": Int64(now * 1000)]
+        }
+        if race.run != run { self = RaceBoard(run: race.run, partner: race.partner) }
+        guard var tracker else { return [:] }
+        if let own, own.seq != ownSeq, race.session != nil, race.session == ownSession {
+            ownSeq = own.seq
+            // Time since the common start as the wearable counts it: its GPS time against the agreed
+            // instant (the session's whole seconds only when it has no GPS time).
+            let gpsTime = Double(own.snapshot.gpsTimeMs) / 1000
+            _ = tracker.own(
+                elapsedSeconds: gpsTime > 0 ? gpsTime - race.startAt : Double(own.snapshot.elapsedS),
+                distanceMetres: Double(own.snapshot.distanceDm) / 10,
+                now: now
+            )
+        }
+        if inbox.partnerChanges != partnerVersion {
+            partnerVersion = inbox.partnerChanges
+            try feedPartner(inbox.partnerItems(run: race.run), race: race, into: &tracker)
+        }
+        _ = tracker.tick(now: now)
+        self.tracker = tracker
+        let status = tracker.status(now: now)
+        let ownFigures = own.flatMap { record in
+            race.session != nil && race.session == ownSession ? record.snapshot : nil
+        }
+        return [
+            "race": [
+                "run": race.run,
+                "partner": race.partner,
+                "relay_state": race.state,
+                "start_at_ms": Int64((race.startAt * 1000).rounded()),
+                "starts_in_s": (race.startAt - now).rounded(),
+                "distance_m": JSONText.value(race.distance),
+                "activity": JSONText.value(race.activity),
+                "session": JSONText.value(race.session),
+                "partner_state": status.state.rawValue,
+                "partner_link": status.link.rawValue,
+                "partner_distance_m": JSONText.value(status.distanceMetres.map { ($0 * 10).rounded() / 10 }),
+                "partner_elapsed_s": JSONText.value(partnerNewest.map { Self.elapsed($0, race: race) }),
+                "partner_age_s": JSONText.value(status.ageSeconds.map { (max(0, $0) * 10).rounded() / 10 }),
+                "own_distance_m": JSONText.value(ownFigures.map { Double($0.distanceDm) / 10 }),
+                "own_elapsed_s": JSONText.value(ownFigures.map { Int($0.elapsedS) }),
+                "gap_m": JSONText.value(status.gapMetres.map { ($0 * 10).rounded() / 10 }),
+                "leader": JSONText.value(status.leader.map { $0 == "me" ? "me" : "partner" }),
+                "events": Array(events.suffix(12)),
+            ] as [String: Any],
+            "server_time_ms": Int64(now * 1000),
+        ]
+    }
+
+    private init(run: String, partner: String) {
+        self.run = run
+        tracker = RaceTracker(partner: partner)
+    }
+
+    init() {}
+
+    /// New partner items, in the order they happened, each once: the newest snapshot and the events.
+    private mutating func feedPartner(
+        _ items: [Inbox.PartnerItem],
+        race: Inbox.RelayRace,
+        into tracker: inout RaceTracker
+    ) {
+        for item in items.sorted(by: { ($0.at, $0.key) < ($1.at, $1.key) }) {
+            guard fed.insert("\(item.source):\(item.key)").inserted else { continue }
+            if item.source == "message", item.messageClass == "snapshot" {
+                partnerNewest = item
+                _ = tracker.partner(
+                    PartnerSnapshot(
+                        sequence: item.key,
+                        distanceMetres: item.distance ?? 0,
+                        elapsedSeconds: Self.elapsed(item, race: race),
+                        paused: item.paused,
+                        receivedAt: item.at
+                    )
+                )
+                continue
+            }
+            events.append([
+                "source": item.source, "kind": item.kind, "runner": JSONText.value(item.runner),
+                "at_ms": Int64((item.at * 1000).rounded()),
+            ])
+            guard item.runner == race.partner, let event = Self.event(item) else { continue }
+            eventSeq += 1
+            _ = tracker.partner(event: event, sequence: eventSeq)
+        }
+    }
+
+    /// The partner's time since the common start: their GPS time against the agreed instant when
+    /// they sent it, else their session's elapsed time.
+    static func elapsed(_ item: Inbox.PartnerItem, race: Inbox.RelayRace) -> Double {
+        if let gpsTime = (Inbox.details(item.body)["gps_time"] as? NSNumber)?.doubleValue {
+            return max(0, gpsTime - race.startAt)
+        }
+        return item.elapsed ?? 0
+    }
+
+    /// A stored relay item as the partner's event, as the phone passes it to the wearable.
+    static func event(_ item: Inbox.PartnerItem) -> PartnerEvent? {
+        let details = Inbox.details(item.body)
+        switch (item.source, item.kind) {
+        case ("message", "paused"): return .paused
+        case ("message", "resumed"): return .resumed
+        case ("message", "split"):
+            return .split(
+                number: (details["index"] as? NSNumber)?.intValue ?? 0,
+                seconds: (details["duration_s"] as? NSNumber)?.doubleValue ?? 0
+            )
+        case ("event", "finished"):
+            return .finished(elapsedSeconds: item.elapsed ?? 0, distanceMetres: item.distance ?? 0)
+        case ("event", "abandoned"): return .abandoned
+        default: return nil
+        }
+    }
+}

@@ -90,7 +90,8 @@ extension SessionEvent {
         case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio, let underruns)):
             [
                 "cue": .text(kind), "text": .text(text), "delay_s": .number(delay),
-                "synthesis_s": .number(synthesis), "audio_s": .number(audio), "underruns": .number(Double(underruns)),
+                "synthesis_s": .number(synthesis), "audio_s": .number(audio),
+                "audio_underruns": .number(Double(underruns)),
             ]
         case .cue(.dropped(let kind, let text, let reason)):
             ["cue": .text(kind), "text": .text(text), "reason": .text(reason)]

@@ -139,7 +139,7 @@ def cues_heard(path, captures, journal):
         else:
             start, end, rms = match[0]
             entry.update(heard_utc=round(start, 2), heard_s=round(end - start, 2), rms=round(rms))
-            entry["underruns"] = detail.get("underruns", 0)
+            entry["underruns"] = int(float(detail.get("audio_underruns", 0)))
             # Cut short is always a fault. Heard longer is one too, unless the daemon itself logged
             # that the output ran dry mid-cue: a starved ALSA client leaves the card looping its
             # ring buffer (under software emulation, a host that stalls the guest does just that).

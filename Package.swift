@@ -42,6 +42,9 @@ let package = Package(
         .target(name: "HexCoding"),
         // Bluetooth heart-rate straps, pure parts: the 0x2A37 parser, the strap's comings and goings.
         .target(name: "HeartRate"),
+        // Footpods and treadmills, pure parts: Running Speed and Cadence (0x1814) and Fitness Machine
+        // (0x1826) payloads, every flag combination, truncations as errors that name the field.
+        .target(name: "SpeedSensors"),
         // Bluetooth LE values (no sockets): addresses, UUIDs and the Attribute Protocol's PDUs.
         .target(name: "ATT"),
         // Splits a byte stream into bounded lines: gpsd, the control socket, the phone link.
@@ -394,6 +397,7 @@ let package = Package(
             dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore"]
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
+        .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(
             name: "HeartRateTests",

@@ -5,6 +5,8 @@ import NIOCore
 /// JSON out, numbers as numbers: the edge where typed values become the API's text.
 enum JSONText {
     static func encode(_ object: [String: Any]) -> String {
+        // Only JSON's own types may go in (an ArraySlice, say, would make the whole answer "{}").
+        assert(JSONSerialization.isValidJSONObject(object), "not a JSON object: \(object)")
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: object,

@@ -45,6 +45,9 @@ let package = Package(
         // Footpods and treadmills, pure parts: Running Speed and Cadence (0x1814) and Fitness Machine
         // (0x1826) payloads, every flag combination, truncations as errors that name the field.
         .target(name: "SpeedSensors"),
+        // A footpod's factor learnt outdoors from straight, steady stretches with usable GPS (pure),
+        // per pace band where the stride changes with pace; applied to its distance indoors.
+        .target(name: "StrideCalibration"),
         // Bluetooth LE values (no sockets): addresses, UUIDs and the Attribute Protocol's PDUs.
         .target(name: "ATT"),
         // Splits a byte stream into bounded lines: gpsd, the control socket, the phone link.
@@ -398,6 +401,7 @@ let package = Package(
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
+        .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(
             name: "HeartRateTests",

@@ -283,7 +283,7 @@ let package = Package(
         // the track in local metres; time and secrets as inputs.
         .target(
             name: "DashboardCore",
-            dependencies: ["TrackCore"],
+            dependencies: ["TrackCore", "SessionCore"],
             path: "Sources/Dashboard/DashboardCore"
         ),
         // DashboardServer/: Hummingbird inside wearbridge-phone: the page (embedded), its JSON API,

@@ -11,13 +11,13 @@ import Testing
         (false, 0.5, false, .lost),
     ])
     func judgesOnTheServersClock(connected: Bool, age: Double, paused: Bool, expected: LinkStrip.State) {
-        let strip = LinkStrip(connected: connected, lastSeenAge: age, paused: paused, staleAfter: 2, lostAfter: 12)
+        let strip = LinkStrip(connected: connected, lastSeenAge: age, paused: paused, staleAfter: 2)
         #expect(strip.state == expected)
         #expect((strip.commandsRefusedBecause == nil) == (expected == .live || expected == .paused))
     }
 
     @Test func neverHeardIsLostWithAReason() {
-        let strip = LinkStrip(connected: false, lastSeenAge: nil, paused: false, staleAfter: 2, lostAfter: 12)
+        let strip = LinkStrip(connected: false, lastSeenAge: nil, paused: false, staleAfter: 2)
         #expect(strip.state == .lost)
         #expect(strip.commandsRefusedBecause == "the wearable has never connected")
     }

@@ -1,3 +1,5 @@
+import SessionCore
+
 /// The link strip every page shows, judged on the server's clock: the page never compares its own
 /// clock with the wearable's or the phone's.
 public struct LinkStrip: Sendable, Equatable {
@@ -6,7 +8,7 @@ public struct LinkStrip: Sendable, Equatable {
         case live
         /// Connected, but nothing heard for longer than `staleAfter`.
         case stale
-        /// No connection, or silence past `lostAfter`.
+        /// No connection, or silence past `PhoneLinkState.lostAfterStale` times `staleAfter`.
         case lost
         /// Live, and the session is paused (by a command or the core's auto-pause).
         case paused
@@ -19,20 +21,19 @@ public struct LinkStrip: Sendable, Equatable {
     public var commandsRefusedBecause: String?
 
     /// `connected`: a stream is open; `lastSeenAge`: seconds since any traffic (server clock);
-    /// `paused`: the newest snapshot says so.
-    public init(connected: Bool, lastSeenAge: Double?, paused: Bool, staleAfter: Double, lostAfter: Double) {
+    /// `paused`: the newest snapshot says so. Live, stale and lost are `PhoneLinkState.judged`.
+    public init(connected: Bool, lastSeenAge: Double?, paused: Bool, staleAfter: Double) {
         self.lastSeenAge = lastSeenAge
-        guard connected, let age = lastSeenAge, age <= lostAfter else {
+        switch PhoneLinkState.judged(connected: connected, silence: lastSeenAge, staleAfter: staleAfter) {
+        case .lost:
             state = .lost
             commandsRefusedBecause =
                 lastSeenAge.map { "the wearable is not connected (last heard \(Int($0.rounded())) s ago)" }
                 ?? "the wearable has never connected"
-            return
-        }
-        if age > staleAfter {
+        case .stale:
             state = .stale
-            commandsRefusedBecause = "the link is stale: nothing heard for \(Int(age.rounded())) s"
-        } else {
+            commandsRefusedBecause = "the link is stale: nothing heard for \(Int((lastSeenAge ?? 0).rounded())) s"
+        case .live:
             state = paused ? .paused : .live
             commandsRefusedBecause = nil
         }

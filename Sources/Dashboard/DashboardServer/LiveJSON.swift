@@ -78,10 +78,10 @@ enum LiveJSON {
     }
 }
 
-/// When a link is stale and when lost (the phone's `[commands] stale_after`, and six times it).
+/// When a link is stale (the phone's `[commands] stale_after`; lost after
+/// `PhoneLinkState.lostAfterStale` times it).
 struct LinkLimits: Sendable {
     var staleAfter: Double
-    var lostAfter: Double { staleAfter * 6 }
 
     /// The strip for a link row at `now` (the server's wall clock, as `last_seen` is).
     func strip(_ record: LinkRecord?, paused: Bool, now: Double) -> LinkStrip {
@@ -89,8 +89,7 @@ struct LinkLimits: Sendable {
             connected: record?.connected ?? false,
             lastSeenAge: record.map { max(0, now - $0.lastSeen) },
             paused: paused,
-            staleAfter: staleAfter,
-            lostAfter: lostAfter
+            staleAfter: staleAfter
         )
     }
 }

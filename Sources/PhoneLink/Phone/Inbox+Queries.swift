@@ -67,8 +67,7 @@ extension Inbox {
                 let lastSeen: Double = row["last_seen"]
                 let connected: Bool = row["connected"]
                 let age = now - lastSeen
-                let link: PhoneLinkState =
-                    !connected || age > 6 * staleAfter ? .lost : (age > staleAfter ? .stale : .live)
+                let link = PhoneLinkState.judged(connected: connected, silence: age, staleAfter: staleAfter)
                 let snapshotRow = try Row.fetchOne(
                     db,
                     sql: "SELECT payload, received_at FROM snapshot WHERE wearable = ?",

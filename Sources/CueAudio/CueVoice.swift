@@ -14,6 +14,8 @@ public struct CueVoice: Sendable {
         public var startedAt: Double
         /// Times the output ran dry while it played (ALSA underruns; a sound server reports none).
         public var underruns: Int
+        /// Seconds from the player's launch to its end.
+        public var playing: Double
     }
 
     public let synthesizer: SpeechSynthesizer
@@ -50,11 +52,13 @@ public struct CueVoice: Sendable {
         let startedAt = Mutex<Double?>(nil)
         let clock = self.clock
         let played = try await output.play(pcm, name: name) { startedAt.withLock { $0 = clock() } }
+        let launched = startedAt.withLock { $0 } ?? rendered
         return Spoken(
             synthesis: rendered - begin,
             audio: pcm.duration,
-            startedAt: startedAt.withLock { $0 } ?? rendered,
-            underruns: played.underruns
+            startedAt: launched,
+            underruns: played.underruns,
+            playing: clock() - launched
         )
     }
 }

@@ -51,8 +51,10 @@ struct CueSpeaker: EngineProducer {
                             delay: max(0, spoken.startedAt - cue.causedAt),
                             synthesis: spoken.synthesis,
                             audio: spoken.audio,
-                            underruns: spoken.underruns
-                        )
+                            underruns: spoken.underruns,
+                            playing: spoken.playing
+                        ),
+                        at: spoken.startedAt + spoken.playing
                     )
                 )
             } catch {

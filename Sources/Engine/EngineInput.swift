@@ -17,8 +17,9 @@ public enum EngineInput: Sendable {
     case phoneLink(PhoneLinkReport)
     /// A virtual race's partner, newest figures (not durable: the next one replaces it).
     case partnerSnapshot(PartnerSnapshotReport)
-    /// The cue player spoke or dropped a cue.
-    case cue(CueOutcome)
+    /// The cue player spoke or dropped a cue; `at`: the monotonic instant it did (a spoken cue's
+    /// player ended then), so the log's time is the cue's, not when the engine got to it.
+    case cue(CueOutcome, at: Double? = nil)
     /// Producers have stopped: flush, write the last batch, close the writer, answer everyone.
     case shutdown
 }

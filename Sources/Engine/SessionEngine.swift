@@ -150,7 +150,8 @@ public struct SessionEngine: Sendable {
         case .tick: tick(now)
         case .phoneLink(let report): phoneLinkReport(report, now)
         case .partnerSnapshot(let report): partnerSnapshot(report, now)
-        case .cue(let outcome): controller.event(.cue(outcome), receivedAt: now.monotonic, into: &output)
+        case .cue(let outcome, let at):
+            controller.event(.cue(outcome), receivedAt: at ?? now.monotonic, into: &output)
         case .shutdown: shutdown(now)
         }
         flush(now)

@@ -87,11 +87,11 @@ extension SessionEvent {
             ["payload": .text(Hex.encode(payload)), "reason": .text(reason)]
         case .phoneLink(let state):
             ["state": .text(state.rawValue)]
-        case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio, let underruns)):
+        case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio, let underruns, let playing)):
             [
                 "cue": .text(kind), "text": .text(text), "delay_s": .number(delay),
                 "synthesis_s": .number(synthesis), "audio_s": .number(audio),
-                "audio_underruns": .number(Double(underruns)),
+                "audio_underruns": .number(Double(underruns)), "play_s": .number(playing),
             ]
         case .cue(.dropped(let kind, let text, let reason)):
             ["cue": .text(kind), "text": .text(text), "reason": .text(reason)]

@@ -107,15 +107,17 @@ def sessionless_cues(journal):
         detail = dict(re.findall(r"(\w+)=((?:(?! \w+=).)*)", message[len("session event "):]))
         if detail.get("event") == "cue_spoken":
             detail["audio_s"], detail["delay_s"] = float(detail["audio_s"]), float(detail["delay_s"])
+            detail["play_s"] = float(detail.get("play_s", 0))
             result.append((boots_seen.index(entry["_BOOT_ID"]) + 1, int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6, detail))
     return result
 
 
 def cues_heard(path, captures, journal):
     """Every cue the data log (or, with no session open, the journal) says was spoken is in the WAV
-    of its boot, starting when the log says its first sample went to the sound card, and as long as
-    the log says; the split's and the pause's at the moment their events say (the monotonic instant
-    of the fix that caused each, plus the cue's delay). No other sound."""
+    of its boot, starting after its player was launched and in time to end before the player did,
+    never cut short and never heard for longer than the player ran (both logged by the daemon); the
+    split's and the pause's at the moment their events say (the monotonic instant of the fix that
+    caused each, plus the cue's delay). No other sound."""
     offsets = clock_offsets(path)
     events = query(path, "SELECT seq, kind, time, received, detail FROM event ORDER BY seq")
     boot_of = boots([(seq, kind) for seq, kind, _, _, _ in events])
@@ -127,26 +129,29 @@ def cues_heard(path, captures, journal):
     spoken = [(boot_of[seq], received, detail) for seq, _, received, detail in by_kind.get("cue_spoken", [])]
     spoken += sessionless_cues(journal)
     for boot, received, detail in spoken:
-        # The daemon logs a cue when it has played: `received` is then, monotonic; it began audio_s earlier.
+        # The daemon logs a cue when its player has ended: `received` is then, monotonic. The player
+        # ran `play_s` from its launch (the sound's length, its start-up, and any stall of the
+        # player or of the card under emulation); the sound is `audio_s` long.
         ended = received + offsets[boot]
-        began = ended - detail["audio_s"]
-        match = [u for u in heard[boot] if abs(u[0] - began) < 1.0]
-        entry = {"cue": detail["cue"], "text": detail["text"], "boot": boot, "log_began_utc": round(began, 2),
-                 "audio_s": round(detail["audio_s"], 2), "delay_s": round(detail["delay_s"], 2)}
+        audio = float(detail["audio_s"])
+        playing = float(detail.get("play_s") or 0) or audio
+        launched = ended - playing
+        # The sound begins after the launch (less a little for the clocks' mapping) and early
+        # enough for all of it to play before the player ended.
+        match = [u for u in heard[boot] if launched - 0.5 <= u[0] <= ended - audio + 1.0]
+        entry = {"cue": detail["cue"], "text": detail["text"], "boot": boot, "log_began_utc": round(ended - audio, 2),
+                 "audio_s": round(audio, 2), "play_s": round(playing, 2), "delay_s": round(float(detail["delay_s"]), 2),
+                 "underruns": int(float(detail.get("audio_underruns", 0)))}
         if not match:
-            problems.append(f"cue {detail['cue']} ({detail['text']!r}) logged as begun at {began:.2f} in boot {boot}: "
-                            f"nothing heard within 1 s; heard {[round(u[0], 2) for u in heard[boot]]}")
+            problems.append(f"cue {detail['cue']} ({detail['text']!r}) launched at {launched:.2f}, ended at {ended:.2f} "
+                            f"in boot {boot}: nothing heard between; heard {[round(u[0], 2) for u in heard[boot]]}")
         else:
             start, end, rms = match[0]
             entry.update(heard_utc=round(start, 2), heard_s=round(end - start, 2), rms=round(rms))
-            entry["underruns"] = int(float(detail.get("audio_underruns", 0)))
-            # Cut short is always a fault. Heard longer is one too, unless the daemon itself logged
-            # that the output ran dry mid-cue: a starved ALSA client leaves the card looping its
-            # ring buffer (under software emulation, a host that stalls the guest does just that).
-            heard_s, logged_s = end - start, detail["audio_s"]
-            if heard_s < logged_s - 0.6 or (heard_s > logged_s + 0.6 and not entry["underruns"]):
-                problems.append(f"cue {detail['cue']}: heard for {heard_s:.2f} s, logged {logged_s:.2f} s "
-                                f"({entry['underruns']} underruns logged)")
+            # Never cut short; never heard for longer than its player played it.
+            if end - start < audio - 0.6 or end - start > playing + 0.6:
+                problems.append(f"cue {detail['cue']}: heard for {end - start:.2f} s, {audio:.2f} s of sound, "
+                                f"its player ran {playing:.2f} s ({entry['underruns']} underruns logged)")
         results.append(entry)
     # The split and the pause at the moment their own events say: the monotonic instant of the fix
     # that caused each (the event's `received`; a split carries no GPS time of its own) on the host's

@@ -370,7 +370,7 @@ def main():
             report.set("boot2_daemon", daemon_memory(wearable))
             facts = guest_facts(wearable, work)
             report.set("exposure", facts["exposure"])
-            wearable.power_off()
+            report.set("slow_stop_jobs", wearable.power_off())
             report.mark("powered_off")
             gps.stop()
             for capture in captures:

@@ -128,6 +128,7 @@ def cues_heard(path, captures, journal):
     results, problems = [], []
     spoken = [(boot_of[seq], received, detail) for seq, _, received, detail in by_kind.get("cue_spoken", [])]
     spoken += sessionless_cues(journal)
+    windows = {}  # boot -> [(from, to)]: where a cue's player was running (with the slack)
     for boot, received, detail in spoken:
         # The daemon logs a cue when its player has ended: `received` is then, monotonic. The player
         # ran `play_s` from its launch (the sound's length, its start-up, and any stall of the
@@ -136,21 +137,25 @@ def cues_heard(path, captures, journal):
         audio = float(detail["audio_s"])
         playing = float(detail.get("play_s") or 0) or audio
         launched = ended - playing
-        # The sound begins after the launch (less a little for the clocks' mapping) and early
-        # enough for all of it to play before the player ended.
-        match = [u for u in heard[boot] if launched - 0.5 <= u[0] <= ended - audio + 1.0]
+        # What was heard while its player ran. Two cues played back to back are one stretch of
+        # sound in the WAV (no pause between them): each takes its own player's part of it.
+        low, high = launched - 0.5, ended + 0.6
+        windows.setdefault(boot, []).append((low, high))
+        parts = [(max(a, low), min(b, high)) for a, b, _ in heard[boot] if b > low and a < high]
         entry = {"cue": detail["cue"], "text": detail["text"], "boot": boot, "log_began_utc": round(ended - audio, 2),
                  "audio_s": round(audio, 2), "play_s": round(playing, 2), "delay_s": round(float(detail["delay_s"]), 2),
                  "underruns": int(float(detail.get("audio_underruns", 0)))}
-        if not match:
+        # The sound begins after the launch (less a little for the clocks' mapping) and early
+        # enough for all of it to play before the player ended.
+        if not parts or parts[0][0] > ended - audio + 1.0:
             problems.append(f"cue {detail['cue']} ({detail['text']!r}) launched at {launched:.2f}, ended at {ended:.2f} "
-                            f"in boot {boot}: nothing heard between; heard {[round(u[0], 2) for u in heard[boot]]}")
+                            f"in boot {boot}: nothing heard in time; heard {[round(u[0], 2) for u in heard[boot]]}")
         else:
-            start, end, rms = match[0]
-            entry.update(heard_utc=round(start, 2), heard_s=round(end - start, 2), rms=round(rms))
-            # Never cut short; never heard for longer than its player played it.
-            if end - start < audio - 0.6 or end - start > playing + 0.6:
-                problems.append(f"cue {detail['cue']}: heard for {end - start:.2f} s, {audio:.2f} s of sound, "
+            start, end = parts[0][0], parts[-1][1]
+            entry.update(heard_utc=round(start, 2), heard_s=round(end - start, 2))
+            # Never cut short.
+            if end - start < audio - 0.6:
+                problems.append(f"cue {detail['cue']}: heard for {end - start:.2f} s of its {audio:.2f} s, "
                                 f"its player ran {playing:.2f} s ({entry['underruns']} underruns logged)")
         results.append(entry)
     # The split and the pause at the moment their own events say: the monotonic instant of the fix
@@ -176,10 +181,22 @@ def cues_heard(path, captures, journal):
     dropped = [d[3] for d in by_kind.get("cue_dropped", []) if d[3].get("reason") != "replaced"]
     if dropped:
         problems.append(f"cues dropped: {dropped}")
-    unexplained = [u for b, us in heard.items() for u in us
-                   if not any(r["boot"] == b and abs(r.get("heard_utc", -1) - u[0]) < 0.01 for r in results)]
+    # No sound while no cue's player ran (nor longer than a player ran): each stretch heard lies
+    # within the windows of the players running then, but for 0.3 s of rounding.
+    unexplained = []
+    for b, us in heard.items():
+        union = []
+        for lo, hi in sorted(windows.get(b, [])):
+            if union and lo <= union[-1][1]:
+                union[-1] = (union[-1][0], max(union[-1][1], hi))
+            else:
+                union.append((lo, hi))
+        for a, z, _ in us:
+            covered = sum(max(0.0, min(z, hi) - max(a, lo)) for lo, hi in union)
+            if (z - a) - covered > 0.3:
+                unexplained.append((round(a, 2), round(z - a, 2), round(covered, 2)))
     if unexplained:
-        problems.append(f"sound heard that no cue explains: {[(round(u[0], 2), round(u[1] - u[0], 2)) for u in unexplained]}")
+        problems.append(f"sound heard that no player explains (start, length, covered): {unexplained}")
     assert not problems, "cues:\n  " + "\n  ".join(problems)
     return results
 

@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import sqlite3
+import time
 
 import harness
 
@@ -171,6 +172,15 @@ class Runner:
                                            "--latency-trace", trace], os.path.join(self.setup.dir, "wear.log"))
         else:
             self.wearable = self.setup.wearable()
+
+    def run_alone(self, source, start_at):
+        """Her recording moved to the race's start, gpsfake playing it, the wearable up with a fix."""
+        self.prepare(source, start_at, preroll=int(start_at - time.time()) - 1)
+        self.run_gps()
+        self.wearable = self.setup.wearable()
+        harness.wait_for(lambda: '"mode":3' in harness.run(
+            [f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config", self.setup.wear_config],
+            check=False).stdout.replace(" ", ""), 15, "a fix on the wearable")
 
     def run_gps(self):
         self.gps = self.setup.gpsfake(cycle=f"{1 / self.per_epoch:.4f}", recording=self.recording)

@@ -649,13 +649,7 @@ def test_partner_abandons(relay):
         with relay.connect("bob") as b:
             run = start_race(relay, "alice", "bob", "--start-in", "20s", "--abandon-after", "15s")
             start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
-            alice.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at,
-                          preroll=int(start_at - time.time()) - 1)
-            alice.run_gps()
-            alice.wearable = alice.setup.wearable()
-            harness.wait_for(lambda: '"mode":3' in harness.run(
-                [f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config", alice.setup.wear_config],
-                check=False).stdout.replace(" ", ""), 15, "a fix on the wearable")
+            alice.run_alone(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at)
             alice.phone = alice.setup.phone()
             race_day.sleep_until(start_at)
             b.execute("SELECT relay.report_start(%s, 20)", (run,))
@@ -740,13 +734,7 @@ def test_dashboard_race(relay):
             # page rides it out by itself) and hands her the race when it is back.
             alice.phone.send_signal(signal.SIGTERM)
             alice.phone.wait(10)
-            alice.prepare(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at,
-                          preroll=int(start_at - time.time()) - 1)
-            alice.run_gps()
-            alice.wearable = alice.setup.wearable()
-            harness.wait_for(lambda: '"mode":3' in harness.run(
-                [f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config", alice.setup.wear_config],
-                check=False).stdout.replace(" ", ""), 15, "a fix on the wearable")
+            alice.run_alone(os.path.join(race_day.GPS, "park_loop_run.nmea"), start_at)
             alice.phone = alice.setup.phone()
             try:
                 harness.wait_for(lambda: driver.find_element(By.ID, "race-partner").text == "with bob", 30,

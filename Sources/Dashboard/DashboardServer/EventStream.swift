@@ -29,8 +29,7 @@ struct EventStream: Sendable {
             try await step(&cursor, &writer)
             if ContinuousClock.now - lastLink >= .milliseconds(900) {
                 lastLink = ContinuousClock.now
-                try await sendLink(&writer)
-                try await sendRace(&cursor, &writer)
+                try await sendRace(try await sendLink(&writer), &cursor, &writer)
             }
         }
         try await writer.write(ByteBuffer(string: "event: bye\ndata: {}\n\n"))
@@ -75,8 +74,7 @@ struct EventStream: Sendable {
                 ),
                 &writer
             )
-            try await sendLink(&writer)
-            try await sendRace(&cursor, &writer)
+            try await sendRace(try await sendLink(&writer), &cursor, &writer)
         }
         while true {
             let messages = try inbox.messages(wearable: wearable, epoch: epoch, after: cursor.seq ?? 0, limit: 200)
@@ -138,13 +136,12 @@ struct EventStream: Sendable {
 
     /// The race panel, when this wearable has a race and its figures moved (sent with the link
     /// strip, about once a second, so the partner's age stays current).
-    private func sendRace(_ cursor: inout Cursor, _ writer: inout any ResponseBodyWriter) async throws {
-        var object = try cursor.race.json(
-            inbox: inbox,
-            wearable: wearable,
-            own: try inbox.snapshot(wearable: wearable),
-            now: Date().timeIntervalSince1970
-        )
+    private func sendRace(
+        _ own: SnapshotRecord?,
+        _ cursor: inout Cursor,
+        _ writer: inout any ResponseBodyWriter
+    ) async throws {
+        var object = try cursor.race.json(inbox: inbox, wearable: wearable, own: own, now: Date().timeIntervalSince1970)
         guard !(object["race"] is NSNull) || cursor.raceSent != nil else { return }
         let time = object.removeValue(forKey: "server_time_ms")
         let text = JSONText.encode(object)
@@ -154,7 +151,8 @@ struct EventStream: Sendable {
         try await write(ServerSentEvent(event: "race", data: JSONText.encode(object)), &writer)
     }
 
-    private func sendLink(_ writer: inout any ResponseBodyWriter) async throws {
+    /// Writes the link strip; returns the newest snapshot it was judged with, for the race panel.
+    private func sendLink(_ writer: inout any ResponseBodyWriter) async throws -> SnapshotRecord? {
         let now = Date().timeIntervalSince1970
         var (object, snapshot) = try LiveJSON.link(
             try inbox.link(wearable: wearable),
@@ -169,6 +167,7 @@ struct EventStream: Sendable {
             object["strap_battery_age_s"] = (max(0, now - battery.receivedAt)).rounded()
         }
         try await write(ServerSentEvent(event: "link", data: JSONText.encode(object)), &writer)
+        return snapshot
     }
 
     private func write(_ event: ServerSentEvent, _ writer: inout any ResponseBodyWriter) async throws {

@@ -58,8 +58,9 @@ let package = Package(
         .target(name: "Release"),
         // swift-log to stderr in the form journald keeps: every command logs through it.
         .target(name: "JournalLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        // The heart-rate strap's GATT client as a pure state machine: discovery, CCCD, notifications.
-        .target(name: "GATT", dependencies: ["HexCoding", "ATT", "HeartRate"]),
+        // The GATT client as a pure state machine driven by a plan (discovery, CCCDs, notifications,
+        // reads), and the plans of a strap, a footpod and a treadmill.
+        .target(name: "GATT", dependencies: ["HexCoding", "ATT", "HeartRate", "SpeedSensors"]),
         // Debian's libbluetooth (BlueZ) headers and library, through pkg-config.
         .systemLibrary(
             name: "CBluetooth",
@@ -102,7 +103,7 @@ let package = Package(
             name: "Bluetooth",
             dependencies: [
                 "HexCoding",
-                "CBluetooth", "ATT", "GATT", "HeartRate", "Reconnection", "ProcessClock",
+                "CBluetooth", "ATT", "GATT", "HeartRate", "SpeedSensors", "Reconnection", "ProcessClock",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -337,7 +338,8 @@ let package = Package(
             name: "wearbridge",
             dependencies: [
                 "HexCoding",
-                "GATT", "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control", "GPSDLink",
+                "GATT", "SpeedSensors", "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control",
+                "GPSDLink",
                 "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
                 "CueLanguages", "Export", "Release",
@@ -407,7 +409,7 @@ let package = Package(
             name: "HeartRateTests",
             dependencies: [
                 "HexCoding",
-                "HeartRate", "ATT", "GATT", "Bluetooth", "ProcessClock", "Harness",
+                "HeartRate", "ATT", "GATT", "SpeedSensors", "Bluetooth", "ProcessClock", "Harness",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

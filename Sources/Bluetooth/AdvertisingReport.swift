@@ -1,4 +1,5 @@
 import ATT
+import GATT
 
 /// One LE advertising report, with what wearbridge reads from its AD structures.
 public struct AdvertisingReport: Sendable, Equatable {
@@ -25,6 +26,19 @@ public struct AdvertisingReport: Sendable, Equatable {
     /// Advertises the Heart Rate service, or calls itself a heart-rate sensor (appearance 0x0340-0x037F).
     public var isHeartRateSensor: Bool {
         serviceUUIDs.contains(0x180D) || appearance.map { $0 >> 6 == 0x0D } ?? false
+    }
+
+    /// A footpod (Running Speed and Cadence 0x1814, or a running/walking sensor's appearance
+    /// 0x0440-0x047F) or a treadmill (Fitness Machine 0x1826), if it is one.
+    public var speedSensorKind: SpeedSensorKind? {
+        if let kind = SpeedSensorKind(advertising: serviceUUIDs.map(BluetoothUUID.short)) { return kind }
+        return appearance.map { $0 >> 6 == 0x11 } == true ? .footpod : nil
+    }
+
+    /// What `wearbridge scan` calls it: heart_rate, footpod, treadmill, or nil for anything else.
+    public var sensorType: String? {
+        if let kind = speedSensorKind { return kind.rawValue }
+        return isHeartRateSensor ? "heart_rate" : nil
     }
 
     /// Folds a scan response or a later report of the same device into this one.

@@ -1,5 +1,4 @@
 import ATT
-import Dispatch
 import GATT
 import HeartRate
 import Logging
@@ -65,7 +64,7 @@ public struct StrapLink: Sendable {
         )
         await loop.run {
             let (known, carried) = (address, monitor)
-            let result = await Self.blocking { stop in attempt(address: known, monitor: carried, stop: stop, emit: emit)
+            let result = await runBlocking { stop in attempt(address: known, monitor: carried, stop: stop, emit: emit)
             }
             address = result.address
             // The monitor outlives connections: "lost" and "regained" span them.
@@ -141,19 +140,6 @@ public struct StrapLink: Sendable {
             monitor: strap,
             outcome: .init(delivered: connection.beats > 0, reason: reason, metadata: counts)
         )
-    }
-
-    /// Runs `body` on a thread of its own (Bluetooth sockets block); cancelling the task sets its
-    /// stop flag, which every blocking wait checks at least once a second.
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable (StopFlag) -> T) async -> T {
-        let stop = StopFlag()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: body(stop)) }
-            }
-        } onCancel: {
-            stop.set()
-        }
     }
 
     /// Why no strap was found.

@@ -1,12 +1,15 @@
 import ArgumentParser
 import Bluetooth
 
-/// `wearbridge scan`: which heart-rate straps are in range, to pick one for the config.
+/// `wearbridge scan`: which straps, footpods and treadmills are in range, to pick them for the config.
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "List heart-rate straps in range (LE scan on the adapter; needs CAP_NET_RAW/ADMIN or root).",
-        discussion: "Straps are devices advertising the Heart Rate service 0x180D or a heart-rate appearance."
+        abstract: "List straps, footpods and treadmills in range (LE scan; needs CAP_NET_RAW/ADMIN or root).",
+        discussion: """
+            Straps advertise Heart Rate 0x180D or a heart-rate appearance; footpods Running Speed and \
+            Cadence 0x1814 or a running/walking sensor's appearance; treadmills Fitness Machine 0x1826.
+            """
     )
 
     @Option(help: "How long to listen, in seconds.")
@@ -15,10 +18,10 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "The adapter.")
     var adapter = "hci0"
 
-    @Flag(help: "Every advertiser, not only heart-rate straps.")
+    @Flag(help: "Every advertiser, not only straps, footpods and treadmills.")
     var all = false
 
-    @Flag(help: "One JSON object per strap: address, address_type, name, rssi, services.")
+    @Flag(help: "One JSON object per device: address, address_type, name, rssi, services, type.")
     var json = false
 
     func validate() throws {
@@ -33,18 +36,21 @@ struct ScanCommand: ParsableCommand {
             StandardError.line("wearbridge scan: \(error)")
             throw ExitCode(1)
         }
-        let shown = heard.filter { all || $0.isHeartRateSensor }
+        let shown = heard.filter { all || $0.sensorType != nil }
         for report in shown {
             if json {
                 StandardOutput.line(try JSONLine.encode(ScanJSON(report)))
             } else {
                 let rssi = report.rssi.map { "\($0) dBm" } ?? "rssi n/a"
                 StandardOutput.line(
-                    "\(report.address.text)  \(report.address.kind.rawValue)  \(rssi)  \(report.name ?? "(no name)")"
+                    "\(report.address.text)  \(report.address.kind.rawValue)  \(report.sensorType ?? "other")  \(rssi)  "
+                        + (report.name ?? "(no name)")
                 )
             }
         }
-        if !json && shown.isEmpty { StandardError.line("wearbridge scan: no heart-rate strap heard in \(seconds) s") }
+        if !json && shown.isEmpty {
+            StandardError.line("wearbridge scan: no strap, footpod or treadmill heard in \(seconds) s")
+        }
     }
 }
 
@@ -55,6 +61,8 @@ private struct ScanJSON: Encodable {
     var rssi: Int?
     var services: [String]
     var heart_rate: Bool
+    /// heart_rate, footpod, treadmill, or null.
+    var type: String?
 
     init(_ report: AdvertisingReport) {
         address = report.address.text
@@ -63,6 +71,7 @@ private struct ScanJSON: Encodable {
         rssi = report.rssi
         services = report.serviceUUIDs.map { "0x" + String($0, radix: 16, uppercase: true) }
         heart_rate = report.isHeartRateSensor
+        type = report.sensorType
     }
 
     func encode(to encoder: Encoder) throws {
@@ -73,7 +82,8 @@ private struct ScanJSON: Encodable {
         try container.encode(rssi, forKey: .rssi)
         try container.encode(services, forKey: .services)
         try container.encode(heart_rate, forKey: .heart_rate)
+        try container.encode(type, forKey: .type)
     }
 
-    enum Keys: String, CodingKey { case address, address_type, name, rssi, services, heart_rate }
+    enum Keys: String, CodingKey { case address, address_type, name, rssi, services, heart_rate, type }
 }

@@ -12,7 +12,8 @@ struct Wearbridge: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
-            ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, OutboxCommand.self,
+            ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, SensorCommand.self,
+            OutboxCommand.self,
             IdentityCommand.self, SayCommand.self, CuesCommand.self, ExportCommand.self,
         ]
     )

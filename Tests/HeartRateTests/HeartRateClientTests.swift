@@ -204,6 +204,6 @@ struct HeartRateClientTests {
         var client = HeartRateClient()
         _ = play(StrapTranscript.discovery, client: &client)
         let outputs = client.receive([0x1B, 0x12, 0x00, 0x50], now: 3)
-        #expect(outputs == [.ignored("value for handle 0x0012, not the heart-rate measurement")])
+        #expect(outputs == [.ignored("value for handle 0x0012, not a subscribed characteristic")])
     }
 }

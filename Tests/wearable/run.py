@@ -370,9 +370,10 @@ def main():
             report.set("boot2_daemon", daemon_memory(wearable))
             facts = guest_facts(wearable, work)
             report.set("exposure", facts["exposure"])
-            report.set("slow_stop_jobs", wearable.power_off())
+            report.set("power_off_s", wearable.power_off())
             report.mark("powered_off")
             gps.stop()
+            report.set("gps_bytes_from_guest", gps.received)
             for capture in captures:
                 capture.stop()
             final = check_everything(work, disk, session, gps, captures, phone, facts, report)

@@ -78,6 +78,7 @@ class SerialGPS(threading.Thread):
         self.stopping = threading.Event()
         self.connection = None
         self.lock = threading.Lock()
+        self.received = 0  # bytes the guest wrote to the receiver (gpsd's probes)
 
     def _connect(self):
         if self.connection is not None:
@@ -97,11 +98,24 @@ class SerialGPS(threading.Thread):
     def _unsent(self, connection):
         return struct.unpack("i", fcntl.ioctl(connection.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
 
+    def _drain(self, connection):
+        """Reads what the guest wrote to the receiver. qemu's usb-serial writes to its chardev with
+        the emulator's lock held, so a receiver that never reads would freeze the whole wearable."""
+        while True:
+            try:
+                chunk = connection.recv(65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                raise OSError("the wearable closed the serial line")
+            self.received += len(chunk)
+
     def _write(self, data):
         connection = self._connect()
         if connection is None:
             return False
         try:
+            self._drain(connection)
             if self._unsent(connection) > 512:
                 return False  # the guest is not reading (booting, gpsd not started): a lost epoch
             connection.send(data)

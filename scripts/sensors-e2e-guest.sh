@@ -1,0 +1,45 @@
+#!/bin/sh
+# Runs inside the ble-vm guest (see scripts/sensors-e2e.sh). ../shared/ble-vm's strap is replaced by
+# Tests/ble/sensor_world.py (a footpod, a treadmill and the strap on one virtual controller), then
+# `wearbridge sensor` follows the footpod and the treadmill at once for SECONDS, and `wearbridge scan`
+# names what it hears.
+# Usage: sensors-e2e-guest.sh WEARBRIDGE_BINARY VENV WORLD_SCRIPT SHARED SECONDS
+set -u
+B=$1
+VENV=$2
+WORLD=$3
+SHARED=$4
+SECONDS_TO_RUN=$5
+uptime_now() { cut -d' ' -f1 /proc/uptime; }
+
+pkill -f hr_peripheral_bumble.py
+i=0
+while [ -e /sys/class/bluetooth/hci0 ]; do
+  i=$((i+1)); [ $i -gt 100 ] && { echo "hci0 stayed after the strap's controller went"; exit 2; }
+  sleep 0.1
+done
+"$VENV/bin/python" "$WORLD" --shared "$SHARED" --sent-log "$OUT/sensors-sent.jsonl" --duration "$SECONDS_TO_RUN" \
+  --footpod-drop-after 20 --footpod-away-for 8 --footpod-malformed-every 9 --strap > "$OUT/world.log" 2>&1 &
+WORLD_PID=$!
+i=0
+until grep -q READY "$OUT/world.log" 2>/dev/null; do
+  i=$((i+1)); [ $i -gt 600 ] && { echo "the sensor world never got ready"; cat "$OUT/world.log"; exit 2; }
+  kill -0 $WORLD_PID 2>/dev/null || { echo "the sensor world died"; cat "$OUT/world.log"; exit 2; }
+  sleep 0.1
+done
+btmgmt -i hci0 power on > "$OUT/btmgmt-sensors.log" 2>&1
+echo "tools_start=$(uptime_now)" > "$OUT/sensors-timings"
+
+"$B" sensor footpod F2:F2:F2:F2:F2:F2 --json --seconds "$SECONDS_TO_RUN" --log-level info \
+  > "$OUT/footpod.jsonl" 2> "$OUT/footpod.log" &
+F=$!
+"$B" sensor treadmill F3:F3:F3:F3:F3:F3 --json --seconds "$SECONDS_TO_RUN" --log-level info \
+  > "$OUT/treadmill.jsonl" 2> "$OUT/treadmill.log" &
+T=$!
+wait $F; echo "footpod_rc=$?" >> "$OUT/sensors-timings"
+wait $T; echo "treadmill_rc=$?" >> "$OUT/sensors-timings"
+echo "tools_end=$(uptime_now)" >> "$OUT/sensors-timings"
+sleep 2
+"$B" scan --seconds 4 --json --adapter hci0 > "$OUT/scan.json" 2> "$OUT/scan.log" || exit 7
+kill $WORLD_PID
+exit 0

@@ -31,12 +31,14 @@ let package = Package(
         .target(name: "TrackCore"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
-        .target(name: "SessionCore", dependencies: ["TrackCore", "HeartRate", "RaceCore"]),
+        .target(name: "SessionCore", dependencies: ["TrackCore", "HeartRate", "SpeedSensors", "RaceCore"]),
         // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
         // write queue and what it asks of the store.
         .target(
             name: "Engine",
-            dependencies: ["SessionCore", "TrackCore", "HeartRate", "ATT", "GATT", "PhoneLinkMessages", "RaceCore"]
+            dependencies: [
+                "SessionCore", "TrackCore", "HeartRate", "SpeedSensors", "ATT", "GATT", "PhoneLinkMessages", "RaceCore",
+            ]
         ),
         // Hex text to bytes and back, in the forms field tools and captures write it.
         .target(name: "HexCoding"),
@@ -132,7 +134,8 @@ let package = Package(
             dependencies: [
                 "HexCoding",
                 "PhoneLinkMessages", "Engine",
-                "TrackCore", "SessionCore", "HeartRate", "PhoneLinkWire", "PhoneLinkContract", "RaceCore",
+                "TrackCore", "SessionCore", "HeartRate", "SpeedSensors", "PhoneLinkWire", "PhoneLinkContract",
+                "RaceCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -145,7 +148,7 @@ let package = Package(
             name: "Config",
             dependencies: [
                 "TOMLConfig",
-                "TrackCore", "SessionCore", "Identity", "Cues", .product(name: "TOMLKit", package: "TOMLKit"),
+                "TrackCore", "SessionCore", "GATT", "Identity", "Cues", .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // The control socket: line-delimited JSON requests and replies, server and client.
@@ -328,6 +331,7 @@ let package = Package(
                 "TOMLConfig",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "ATT",
+                "GATT",
                 "ProcessClock", "UnixSockets", "WearableLinkClient", "PhoneLinkWire", "Identity", "Cues", "CueAudio",
                 "CueLanguages",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

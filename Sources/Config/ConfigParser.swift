@@ -29,7 +29,7 @@ public struct ConfigParser {
         try fields.checkKeys(
             root,
             prefix: "",
-            allowed: ["gpsd", "storage", "control", "session", "strap", "phone", "cues", "log"]
+            allowed: ["gpsd", "storage", "control", "session", "strap", "footpod", "treadmill", "phone", "cues", "log"]
         )
         if let gpsd = try fields.table(root, "gpsd") {
             try fields.checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
@@ -101,7 +101,12 @@ public struct ConfigParser {
             }
         }
         if let session = try fields.table(root, "session") {
-            try fields.checkKeys(session, prefix: "session.", allowed: ["activity", "autostart", "abandon_after"])
+            try fields.checkKeys(
+                session,
+                prefix: "session.",
+                allowed: ["activity", "autostart", "abandon_after", "indoor"]
+            )
+            if let indoor = try fields.bool(session, "session.indoor", "indoor") { config.indoor = indoor }
             if let activity = try fields.choice(session, "session.activity", "activity", as: Activity.self) {
                 config.activity = activity
             }
@@ -116,6 +121,10 @@ public struct ConfigParser {
             }
         }
         if let strap = try fields.table(root, "strap") { config.strap = try parseStrap(strap) }
+        if let footpod = try fields.table(root, "footpod") { config.footpod = try parseSpeedSensor(footpod, "footpod") }
+        if let treadmill = try fields.table(root, "treadmill") {
+            config.treadmill = try parseSpeedSensor(treadmill, "treadmill")
+        }
         if let phone = try fields.table(root, "phone") { config.phone = try parsePhone(phone) }
         if let cues = try fields.table(root, "cues") { config.cues = try parseCues(cues) }
         if let level = try fields.logLevel(root) { config.logLevel = level }
@@ -196,41 +205,7 @@ public struct ConfigParser {
             prefix: "strap.",
             allowed: ["address", "address_type", "adapter", "silence_after", "max_heart_rate"]
         )
-        let type = try fields.string(table, "strap.address_type", "address_type") ?? "random"
-        guard type == "random" || type == "public" else {
-            throw ConfigError.badValue(
-                path: path,
-                key: "strap.address_type",
-                value: fields.quoted(type),
-                allowed: "\"random\" or \"public\""
-            )
-        }
-        switch try fields.string(table, "strap.address", "address") ?? "none" {
-        case "none": strap.choice = .none
-        case "first-seen": strap.choice = .firstSeen
-        case let address:
-            let parts = address.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
-                throw ConfigError.badValue(
-                    path: path,
-                    key: "strap.address",
-                    value: fields.quoted(address),
-                    allowed: "an address like \"F1:F1:F1:F1:F1:F1\" (see `wearbridge scan`), \"first-seen\" or \"none\""
-                )
-            }
-            strap.choice = .address(address.uppercased(), type: type)
-        }
-        if let adapter = try fields.string(table, "strap.adapter", "adapter") {
-            guard adapter.hasPrefix("hci"), Int(adapter.dropFirst(3)) != nil else {
-                throw ConfigError.badValue(
-                    path: path,
-                    key: "strap.adapter",
-                    value: fields.quoted(adapter),
-                    allowed: "an adapter name like \"hci0\""
-                )
-            }
-            strap.adapter = adapter
-        }
+        (strap.choice, strap.adapter) = try parseDevice(table, section: "strap", adapter: strap.adapter)
         if let silence = try fields.duration(table, "strap.silence_after", "silence_after", in: 2...120) {
             strap.silenceAfter = silence
         }

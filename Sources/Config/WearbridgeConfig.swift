@@ -1,4 +1,5 @@
 import Cues
+import GATT
 import Identity
 import SessionCore
 import TrackCore
@@ -26,6 +27,11 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var abandonAfter: Double = 6 * 3600
     public var logLevel = "info"
     public var strap = Strap()
+    public var footpod = SpeedSensor()
+    public var treadmill = SpeedSensor()
+    /// `ctl start` begins an indoor session (distance from the footpod or treadmill, no GPS) unless
+    /// told otherwise.
+    public var indoor = false
     /// The phone-role peer this wearable reports to; nil: no phone link.
     public var phone: Phone?
     public var cues = CuesConfig()
@@ -75,7 +81,25 @@ public struct WearbridgeConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// A footpod or a treadmill: which one, on which adapter.
+    public struct SpeedSensor: Sendable, Equatable {
+        public var choice: Strap.Choice = .none
+        public var adapter = "hci0"
+        /// A connected sensor with no sample for this long is dropped and reconnected (s).
+        public var silenceAfter: Double = 10
+
+        public init() {}
+    }
+
     public init() {}
+
+    /// `[footpod]` or `[treadmill]`.
+    public func speedSensor(_ kind: SpeedSensorKind) -> SpeedSensor {
+        switch kind {
+        case .footpod: footpod
+        case .treadmill: treadmill
+        }
+    }
 
     /// The cue rules' settings, with the wearer's zones.
     public var cueSettings: CueSettings {

@@ -93,6 +93,7 @@ extension StatusReport {
                 lost: gps.lost
             ),
             heartRate: status.heartRate.map(HeartRate.init),
+            speedSensors: status.speedSensors.isEmpty ? nil : status.speedSensors.map(SpeedSensor.init),
             storage: Storage(status.storage),
             link: status.link.map {
                 Link(state: $0.state.rawValue, outboxDepth: $0.outboxDepth, oldestCriticalAge: $0.oldestCriticalAge)
@@ -128,6 +129,23 @@ extension StatusReport.HeartRate {
             lastBeatAge: strap.lastBeatAge,
             beats: strap.beats,
             malformed: strap.malformed
+        )
+    }
+}
+
+extension StatusReport.SpeedSensor {
+    init(_ sensor: SessionStatus.SpeedSensor) {
+        self.init(
+            kind: sensor.kind,
+            link: sensor.link.rawValue,
+            address: sensor.address,
+            speed: sensor.speed,
+            cadence: sensor.cadence,
+            totalDistance: sensor.totalDistance,
+            batteryPercent: sensor.batteryPercent,
+            lastSampleAge: sensor.lastSampleAge,
+            samples: sensor.samples,
+            malformed: sensor.malformed
         )
     }
 }

@@ -37,6 +37,30 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// A footpod or treadmill as the daemon sees it now (one per configured sensor).
+    public struct SpeedSensor: Sendable, Codable, Equatable {
+        /// footpod or treadmill.
+        public var kind: String
+        /// "searching" (no sample yet), "streaming" or "lost".
+        public var link: String
+        public var address: String?
+        public var speed: Double?
+        public var cadence: Int?
+        public var totalDistance: Double?
+        public var batteryPercent: Int?
+        public var lastSampleAge: Double?
+        public var samples: Int
+        public var malformed: Int
+
+        enum CodingKeys: String, CodingKey {
+            case kind, link, address, cadence, samples, malformed
+            case speed = "speed_mps"
+            case totalDistance = "sensor_total_m"
+            case batteryPercent = "battery_percent"
+            case lastSampleAge = "last_sample_age_s"
+        }
+    }
+
     /// The data log: "ok", or "failing" with why and since when, and what memory holds.
     public struct Storage: Sendable, Codable, Equatable {
         public struct Dropped: Sendable, Codable, Equatable {
@@ -114,6 +138,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var fixesRejected: Int?
     public var gps: GPS
     public var heartRate: HeartRate?
+    /// Footpods and treadmills; nil from a daemon older than them.
+    public var speedSensors: [SpeedSensor]? = nil
     /// Nil only from a daemon older than the storage figures.
     public var storage: Storage?
     public var link: Link?
@@ -133,6 +159,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case fixesRejected = "fixes_rejected"
         case gps
         case heartRate = "heart_rate"
+        case speedSensors = "speed_sensors"
         case storage
         case link = "phone_link"
         case race

@@ -56,6 +56,7 @@ public struct CueTimeline {
             case .heartRate(let sample):
                 run.lastBeat = (sample.bpm, time)
                 run.controller.heartRate(sample, into: &output)
+            case .speed(let sample): run.controller.speed(sample, into: &output)
             case .command(let command, let id):
                 _ = run.controller.handle(command, id: id, receivedAt: time, systemTime: 0, into: &output)
             }
@@ -74,6 +75,7 @@ public struct CueTimeline {
         switch input {
         case .fix(let fix): fix.receivedAt ?? fix.time?.seconds
         case .heartRate(let sample): sample.receivedAt
+        case .speed(let sample): sample.receivedAt
         case .command: nil
         }
     }

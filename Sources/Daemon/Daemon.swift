@@ -3,6 +3,7 @@ import Bluetooth
 import Config
 import Control
 import Engine
+import GATT
 import GPSDLink
 import Identity
 import Logging
@@ -123,6 +124,7 @@ public struct Daemon: Service {
         let configuration = SessionEngine.Configuration(
             session: config.controller,
             strapConfigured: config.strap.choice != .none,
+            speedSensors: SpeedSensorKind.allCases.filter { config.speedSensor($0).choice != .none },
             traceFixes: traceFixes,
             phoneLink: config.phone != nil,
             readings: config.cues.enabled
@@ -228,6 +230,9 @@ public struct Daemon: Service {
             ControlProducer(server: control, logger: logger),
         ]
         if let strap = strapLink() { producers.append(StrapProducer(link: strap)) }
+        for kind in SpeedSensorKind.allCases {
+            if let link = speedSensorLink(kind) { producers.append(SpeedSensorProducer(link: link)) }
+        }
         if let phone {
             let client = PhoneLinkClient(settings: phone, store: store, logger: logger)
             producers.append(PhoneLinkProducer(client: client, outboxGrew: outboxGrew, logger: logger))
@@ -254,6 +259,31 @@ public struct Daemon: Service {
         }
         logger.info("heart-rate strap", metadata: ["target": "\(target)", "adapter": "\(strap.adapter)"])
         return StrapLink(target: target, adapter: strap.adapter, silenceAfter: strap.silenceAfter, logger: logger)
+    }
+
+    /// The footpod's or treadmill's link the configuration asks for: by address, or the first heard.
+    private func speedSensorLink(_ kind: SpeedSensorKind) -> SpeedSensorLink? {
+        let sensor = config.speedSensor(kind)
+        let target: SpeedSensorLink.Target
+        switch sensor.choice {
+        case .none:
+            return nil
+        case .address(let text, let type):
+            guard let address = BluetoothAddress(text, kind: BluetoothAddress.Kind(rawValue: type) ?? .random) else {
+                return nil
+            }
+            target = .address(address)
+        case .firstSeen:
+            target = .firstSeen
+        }
+        logger.info("\(kind.rawValue)", metadata: ["target": "\(target)", "adapter": "\(sensor.adapter)"])
+        return SpeedSensorLink(
+            kind: kind,
+            target: target,
+            adapter: sensor.adapter,
+            silenceAfter: sensor.silenceAfter,
+            logger: logger
+        )
     }
 }
 

@@ -7,6 +7,8 @@ public enum EngineInput: Sendable {
     /// gpsd's news, converted to the core's types at the gpsd edge (`GPSDProducer`).
     case gps(GPSInput)
     case strap(StrapLinkEvent)
+    /// A footpod's or treadmill's samples and comings and goings.
+    case speedSensor(SpeedSensorLinkEvent)
     case command(CommandRequest)
     case status(ReplyToken)
     /// The writer's answer to an earlier `.persist` request.

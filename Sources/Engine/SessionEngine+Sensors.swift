@@ -66,4 +66,35 @@ extension SessionEngine {
             actions.append(.rememberStrap(address))
         }
     }
+
+    mutating func speedSensor(_ event: SpeedSensorLinkEvent, _ now: Instant) {
+        if let index = speedSensors.firstIndex(where: { $0.kind == event.kind }) {
+            speedSensors[index].update(event)
+        }
+        let source = event.kind.source
+        let at = event.receivedAt
+        switch event.what {
+        case .sample(let reading, let payload):
+            guard !queue.isFailing else {
+                if controller.session != nil { queue.skipped(.beat) }
+                return
+            }
+            let sample = SpeedSensorSample(source: source, reading: reading, receivedAt: at, payload: payload)
+            controller.speed(sample, into: &output)
+        case .malformed(let payload, let reason):
+            controller.event(
+                .speedSensor(.malformed(source, payload: payload, reason: reason)),
+                receivedAt: at,
+                into: &output
+            )
+        case .connected:
+            controller.event(.speedSensor(.connected(source, address: event.address)), receivedAt: at, into: &output)
+        case .lost(let reason):
+            controller.event(.speedSensor(.lost(source, reason: reason)), receivedAt: at, into: &output)
+        case .machineStatus(let status):
+            controller.event(.speedSensor(.machineStatus("\(status)")), receivedAt: at, into: &output)
+        case .feature, .batteryLevel:
+            break
+        }
+    }
 }

@@ -57,6 +57,7 @@ extension SessionEngine {
             figures: figures,
             gps: gps,
             heartRate: strap?.report(now: now.monotonic),
+            speedSensors: speedSensors.map { $0.report(now: now.monotonic) },
             storage: storage,
             link: link,
             race: race.map { raceStatus($0, now) }

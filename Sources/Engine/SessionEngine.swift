@@ -1,3 +1,4 @@
+import GATT
 import HeartRate
 import PhoneLinkMessages
 import RaceCore
@@ -16,6 +17,8 @@ public struct SessionEngine: Sendable {
     public struct Configuration: Sendable {
         public var session: SessionController.Configuration
         public var strapConfigured: Bool
+        /// The footpods and treadmills configured, whose status `status` shows.
+        public var speedSensors: [SpeedSensorKind]
         /// While storage fails, a commit is retried this often (s).
         public var retryInterval: Double
         /// Rows held in memory before raw fixes, then beats, then notices are given up.
@@ -32,6 +35,7 @@ public struct SessionEngine: Sendable {
         public init(
             session: SessionController.Configuration,
             strapConfigured: Bool = false,
+            speedSensors: [SpeedSensorKind] = [],
             retryInterval: Double = 2,
             maxPendingRows: Int = 20_000,
             traceFixes: Bool = false,
@@ -41,6 +45,7 @@ public struct SessionEngine: Sendable {
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
+            self.speedSensors = speedSensors
             self.retryInterval = retryInterval
             self.maxPendingRows = maxPendingRows
             self.traceFixes = traceFixes
@@ -71,6 +76,7 @@ public struct SessionEngine: Sendable {
     var merger = LiveEpochMerger()
     var queue: WriteQueue
     var strap: StrapStatus?
+    var speedSensors: [SpeedSensorStatus]
     var lookups: [String: [PendingCommand]] = [:]
     var phase = Phase.running
     /// The figures last handed to the writer, so that a quiet second costs no commit.
@@ -102,6 +108,7 @@ public struct SessionEngine: Sendable {
         self.controller = controller
         queue = WriteQueue(maxPendingRows: configuration.maxPendingRows, retryInterval: configuration.retryInterval)
         strap = configuration.strapConfigured ? StrapStatus() : nil
+        speedSensors = configuration.speedSensors.map(SpeedSensorStatus.init(kind:))
         // The same threshold as the session's own watch: one rule, whoever asks.
         let session = configuration.session
         standbyWatch = GPSWatch(lostAfter: session.gpsLostAfter ?? session.activity.profile.gpsLostAfter)
@@ -144,6 +151,7 @@ public struct SessionEngine: Sendable {
         switch input {
         case .gps(let input): gps(input, now)
         case .strap(let event): strap(event, now)
+        case .speedSensor(let event): speedSensor(event, now)
         case .command(let request): command(request, now)
         case .status(let token): actions.append(.reply(token, .status(status(now))))
         case .storage(let report): storage(report, now)

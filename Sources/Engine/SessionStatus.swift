@@ -49,6 +49,23 @@ public struct SessionStatus: Sendable, Equatable {
         public var malformed: Int
     }
 
+    /// A footpod or treadmill as `status` shows it.
+    public struct SpeedSensor: Sendable, Equatable {
+        public var kind: String
+        public var link: HeartRate.Link
+        public var address: String?
+        /// m/s, as the sensor last said.
+        public var speed: Double?
+        /// Steps per minute (footpods).
+        public var cadence: Int?
+        /// The sensor's own count (m).
+        public var totalDistance: Double?
+        public var batteryPercent: Int?
+        public var lastSampleAge: Double?
+        public var samples: Int
+        public var malformed: Int
+    }
+
     public struct Storage: Sendable, Equatable {
         /// Nil while commits succeed.
         public var failure: StorageFailure?
@@ -74,6 +91,8 @@ public struct SessionStatus: Sendable, Equatable {
     public var gps: GPS
     /// Nil when no strap is configured.
     public var heartRate: HeartRate?
+    /// The footpods and treadmills configured, in the config's order.
+    public var speedSensors: [SpeedSensor] = []
     public var storage: Storage
     /// Nil when no phone is configured.
     public var link: Link? = nil

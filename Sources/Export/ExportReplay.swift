@@ -75,6 +75,8 @@ public struct ExportReplay {
                     ExportBeat(time: time, bpm: sample.bpm, rrIntervals: sample.rrIntervals.map { Double($0) / 1024 })
                 )
             )
+        case .speed(let sample):
+            controller.speed(sample, into: &output)
         case .command(.start, _), .command(.end, _):
             // Begun at `init`; left open at the end, so that its figures can still be read.
             break

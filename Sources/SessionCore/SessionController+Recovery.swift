@@ -50,6 +50,7 @@ extension SessionController {
             switch entry {
             case .fix(let fix): ingest(fix, into: &discarded)
             case .heartRate(let sample): heartRate(sample, into: &discarded)
+            case .speed(let sample): speed(sample, into: &discarded)
             case .command(.start, let commandID):
                 // The command that began this session: its answer stays "started".
                 ledger.record(

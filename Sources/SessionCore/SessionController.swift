@@ -49,6 +49,7 @@ public struct SessionController: Sendable {
         case fix(Fix)
         case command(SessionCommand, id: String)
         case heartRate(HeartRateSample)
+        case speed(SpeedSensorSample)
     }
 
     public let configuration: Configuration
@@ -236,6 +237,13 @@ public struct SessionController: Sendable {
         guard !isRecovering else { return }
         let time = gpsTime(atReceive: sample.receivedAt)
         output.rows.append(.heartRate(sessionID: session!.id, seq: takeSeq(), sample, time: time))
+    }
+
+    /// A footpod's or treadmill's reading: every one into the open session's log.
+    public mutating func speed(_ sample: SpeedSensorSample, into output: inout SessionOutput) {
+        guard session != nil, !isRecovering else { return }
+        let time = gpsTime(atReceive: sample.receivedAt)
+        output.rows.append(.speed(sessionID: session!.id, seq: takeSeq(), sample, time: time))
     }
 
     /// An event from outside the path of a fix (strap, storage): logged in an open session, dated

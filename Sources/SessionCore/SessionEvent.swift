@@ -37,6 +37,10 @@ public enum SessionEvent: Sendable, Equatable {
     /// A notification that is not a measurement: its bytes and why.
     case malformedBeat(payload: [UInt8], reason: String)
 
+    // MARK: Footpods and treadmills
+
+    case speedSensor(SpeedSensorEvent)
+
     // MARK: The phone link
 
     /// Live, stale or lost: the link to the phone changed.
@@ -69,7 +73,7 @@ extension SessionEvent {
         case .race(.countdown), .race(.news): false
         case .track(.autoPaused), .track(.autoResumed), .track(.split): true
         case .track, .gpsdConnected, .gpsdDisconnected, .deviceAdded, .deviceRemoved, .strap, .strapLocation,
-            .malformedBeat, .phoneLink, .cue:
+            .malformedBeat, .speedSensor, .phoneLink, .cue:
             false
         }
     }

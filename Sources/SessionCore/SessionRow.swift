@@ -11,6 +11,9 @@ public enum SessionRow: Sendable, Equatable {
     case command(sessionID: String?, seq: Int, CommandReply, receivedAt: Double)
     /// A beat, with the GPS time it arrived at when fixes have taught it.
     case heartRate(sessionID: String, seq: Int, HeartRateSample, time: GPSTime?)
+    /// A footpod's or treadmill's reading, with the GPS time it arrived at when fixes have taught
+    /// it, or the session's own clock indoors.
+    case speed(sessionID: String, seq: Int, SpeedSensorSample, time: GPSTime?)
     /// The lifecycle moved.
     case state(sessionID: String, SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)
@@ -20,7 +23,7 @@ public enum SessionRow: Sendable, Equatable {
     public var retention: Retention {
         switch self {
         case .fix: .fix
-        case .heartRate: .beat
+        case .heartRate, .speed: .beat
         case .event(_, let announcement): announcement.event.isCritical ? .critical : .notice
         case .begin, .command, .state, .finish: .critical
         }
@@ -30,7 +33,7 @@ public enum SessionRow: Sendable, Equatable {
     public var isUrgent: Bool {
         switch self {
         case .begin, .state, .finish, .command: true
-        case .fix, .event, .heartRate: false
+        case .fix, .event, .heartRate, .speed: false
         }
     }
 

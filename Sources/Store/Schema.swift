@@ -128,6 +128,29 @@ enum Schema {
             // What gpsd said of the height: exports carry it as elevation.
             try db.execute(sql: "ALTER TABLE fix ADD COLUMN alt REAL")
         }
+        migrator.registerMigration("v7-speed") { db in
+            // Filled by a footpod or a treadmill, every sample: what it said in SI units (speed m/s,
+            // cadence steps/min, stride m, its own total distance m, incline %), and its bytes.
+            try db.execute(
+                sql: """
+                    CREATE TABLE speed (
+                        session_id TEXT NOT NULL REFERENCES session(id),
+                        seq INTEGER NOT NULL,
+                        received REAL,
+                        time REAL,
+                        source TEXT NOT NULL,
+                        speed REAL,
+                        cadence INTEGER,
+                        stride REAL,
+                        total_m REAL,
+                        incline REAL,
+                        elapsed_s INTEGER,
+                        payload BLOB,
+                        PRIMARY KEY (session_id, seq)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -41,6 +41,10 @@ extension SessionEvent {
         case .strap(.battery): "strap_battery"
         case .strapLocation: "strap_location"
         case .malformedBeat: "hrm_malformed"
+        case .speedSensor(.connected(let source, _)): "\(source.rawValue)_connected"
+        case .speedSensor(.lost(let source, _)): "\(source.rawValue)_lost"
+        case .speedSensor(.malformed(let source, _, _)): "\(source.rawValue)_malformed"
+        case .speedSensor(.machineStatus): "treadmill_status"
         case .storageFailed(let failure): failure.kind == .full ? "storage_full" : "storage_failed"
         case .storageRecovered: "storage_recovered"
         case .phoneLink: "phone_link"
@@ -85,6 +89,14 @@ extension SessionEvent {
             ["location": .text(location)]
         case .malformedBeat(let payload, let reason):
             ["payload": .text(Hex.encode(payload)), "reason": .text(reason)]
+        case .speedSensor(.connected(_, let address)):
+            ["address": .text(address)]
+        case .speedSensor(.lost(_, let reason)):
+            ["reason": .text(reason)]
+        case .speedSensor(.malformed(_, let payload, let reason)):
+            ["payload": .text(Hex.encode(payload)), "reason": .text(reason)]
+        case .speedSensor(.machineStatus(let status)):
+            ["status": .text(status)]
         case .phoneLink(let state):
             ["state": .text(state.rawValue)]
         case .cue(.spoken(let kind, let text, let delay, let synthesis, let audio, let underruns, let playing)):

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HeartRate
 import SessionCore
+import SpeedSensors
 import TrackCore
 
 extension SessionLog {
@@ -117,8 +118,8 @@ extension SessionLog {
         }
     }
 
-    /// A session's logged inputs (fixes, beats, applied commands) one at a time in sequence order,
-    /// from three cursors merged: a 12-hour session is never held whole (exports, recovery).
+    /// A session's logged inputs (fixes, beats, footpod and treadmill samples, applied commands) one
+    /// at a time in sequence order, from four cursors merged: a 12-hour session is never held whole (exports, recovery).
     public func streamJournal(of sessionID: String, _ body: (JournalItem) throws -> Void) throws {
         try reader.read { db in
             let fixes = try Row.fetchCursor(
@@ -148,6 +149,30 @@ extension SessionLog {
                 )
                 return JournalItem(seq: row[0], entry: .heartRate(sample), time: row[2])
             }
+            let speeds = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT seq, received, time, source, speed, cadence, stride, total_m, incline, elapsed_s, payload
+                    FROM speed WHERE session_id = ? ORDER BY seq
+                    """,
+                arguments: [sessionID]
+            ).map { row in
+                let reading = SpeedSample(
+                    speed: row[4],
+                    cadence: row[5],
+                    strideLength: row[6],
+                    totalDistance: row[7],
+                    inclination: row[8],
+                    elapsedTime: row[9]
+                )
+                let sample = SpeedSensorSample(
+                    source: DistanceSource(rawValue: row[3]) ?? .footpod,
+                    reading: reading,
+                    receivedAt: row[1] ?? 0,
+                    payload: (row[10] as Data?).map { [UInt8]($0) } ?? []
+                )
+                return JournalItem(seq: row[0], entry: .speed(sample), time: row[2])
+            }
             // Only what was applied: a refusal changed nothing, and an expired command must stay unapplied.
             let commands = try Row.fetchCursor(
                 db,
@@ -157,13 +182,14 @@ extension SessionLog {
                 guard let command = SessionCommand(rawValue: row[1]) else { return nil }
                 return JournalItem(seq: row[0], entry: .command(command, id: row[2]), time: nil)
             }
-            var heads = [try fixes.next(), try beats.next(), try commands.next()]
+            var heads = [try fixes.next(), try beats.next(), try speeds.next(), try commands.next()]
             while let index = heads.indices.filter({ heads[$0] != nil }).min(by: { heads[$0]!.seq < heads[$1]!.seq }) {
                 try body(heads[index]!)
                 switch index {
                 case 0: heads[0] = try fixes.next()
                 case 1: heads[1] = try beats.next()
-                default: heads[2] = try commands.next()
+                case 2: heads[2] = try speeds.next()
+                default: heads[3] = try commands.next()
                 }
             }
         }

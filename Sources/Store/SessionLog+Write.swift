@@ -103,6 +103,20 @@ extension SessionLog {
                     sample.energyExpended, rr, Data(sample.payload),
                 ]
             )
+        case .speed(let id, let seq, let sample, let time):
+            let reading = sample.reading
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO speed (session_id, seq, received, time, source, speed, cadence, stride,
+                        total_m, incline, elapsed_s, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    id, seq, sample.receivedAt, time?.seconds, sample.source.rawValue, reading.speed, reading.cadence,
+                    reading.strideLength, reading.totalDistance, reading.inclination, reading.elapsedTime,
+                    Data(sample.payload),
+                ]
+            )
         case .state(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):

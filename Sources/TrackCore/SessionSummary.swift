@@ -10,6 +10,8 @@ public struct SessionSummary: Sendable, Equatable {
     }
 
     public var activity: Activity
+    /// gps outdoors; footpod or treadmill indoors.
+    public var distanceSource: DistanceSource
     public var distance: Double
     public var elapsed: Double
     public var moving: Double
@@ -26,6 +28,7 @@ public struct SessionSummary: Sendable, Equatable {
 
     init(_ session: TrackSession) {
         activity = session.activity
+        distanceSource = session.distanceSource
         distance = session.distance
         elapsed = session.elapsed
         paused = session.pausedTime

@@ -16,31 +16,36 @@ public struct TrackSession: Sendable {
     private var model: MeasurementModel
     private var gate: FixGate
     private var motion: Motion?
-    private var autoPause: AutoPause
-    private var splitTracker: SplitTracker
+    var autoPause: AutoPause
+    var splitTracker: SplitTracker
     private var track: TrackSimplifier
     private var heartRateStats: HeartRateStats?
     /// Beats since the last split boundary, for the split's average heart rate.
-    private var splitBeats = (sum: 0.0, count: 0)
+    var splitBeats = (sum: 0.0, count: 0)
 
-    public private(set) var distance = 0.0
+    public internal(set) var distance = 0.0
     /// Time covered by fixes, manual pauses once closed included.
-    private var covered = 0.0
-    private var closedPauses = 0.0
-    private var manualPause = ManualPause.none
+    var covered = 0.0
+    var closedPauses = 0.0
+    var manualPause = ManualPause.none
     /// Closed manual pauses (s).
-    public private(set) var manualPausedTime = 0.0
-    public private(set) var autoPauseCount = 0
-    public private(set) var acceptedCount = 0
+    public internal(set) var manualPausedTime = 0.0
+    public internal(set) var autoPauseCount = 0
+    public internal(set) var acceptedCount = 0
     private var rejectedCounts = [Int](repeating: 0, count: RejectReason.allCases.count)
     public private(set) var bridgedGapCount = 0
-    public private(set) var maxSpeed = 0.0
-    private var lastUsable: GPSTime?
+    public internal(set) var maxSpeed = 0.0
+    var lastUsable: GPSTime?
     private var gpsWatch: GPSWatch
     private var outlierSince: GPSTime?
     /// When the filter began running on Doppler alone through rejected positions.
     private var coastingSince: GPSTime?
     private var impossibleStreak = 0
+    /// Indoors: the footpod or treadmill that takes the place of fixes; nil outdoors.
+    var indoor: IndoorStride?
+
+    /// Where this session's distance comes from: `gps` outdoors.
+    public var distanceSource: DistanceSource { indoor?.source ?? .gps }
 
     public init(activity: Activity, profile: ActivityProfile? = nil, heartRateZones: HeartRateZones? = nil) {
         let profile = profile ?? activity.profile
@@ -282,6 +287,7 @@ public struct TrackSession: Sendable {
     public var heartRate: HeartRateStats? { heartRateStats }
     /// Smoothed speed now (m/s), zero while standing still.
     public var currentSpeed: Double? {
+        if let indoor { return lastUsable == nil ? nil : indoor.lastSpeed }
         guard let motion else { return nil }
         return motion.stillness.isStill ? 0 : motion.filter.speed
     }
@@ -434,7 +440,13 @@ public struct TrackSession: Sendable {
         speed filtered: Double,
         events: inout [TrackEvent]
     ) {
-        let speed = current.stillness.isStill ? 0 : filtered
+        timeStep(at: time, speed: current.stillness.isStill ? 0 : filtered, events: &events)
+        track.append(TrackPoint(time: time, position: current.filter.position))
+    }
+
+    /// Auto-pause and splits after a step of either kind (a fix, or indoors a footpod's or
+    /// treadmill's reading), at the speed that step moved.
+    mutating func timeStep(at time: GPSTime, speed: Double, events: inout [TrackEvent]) {
         maxSpeed = max(maxSpeed, speed)
         switch autoPause.update(time: time, speed: speed) {
         case .paused(let at)?:
@@ -451,7 +463,6 @@ public struct TrackSession: Sendable {
             splitBeats = (0, 0)
             events.append(.split(split))
         }
-        track.append(TrackPoint(time: time, position: current.filter.position))
     }
 
     /// A filter started afresh at a fix (first fix, after a gap, after a reset), with its Doppler.
@@ -475,14 +486,14 @@ public struct TrackSession: Sendable {
 
     /// Moves the time line on to a fix the filter has consumed.
     /// `counted` false for a fix whose Doppler alone was used (`coast`): it does not end the warm-up.
-    private mutating func markUsed(_ time: GPSTime, counted: Bool = true) {
+    mutating func markUsed(_ time: GPSTime, counted: Bool = true) {
         impossibleStreak = 0
         gate.commit(time, counted: counted)
         lastUsable = time
     }
 
     /// A pause by command: its start is the last used fix, nil until there is one.
-    private enum ManualPause: Sendable {
+    enum ManualPause: Sendable {
         case none
         case paused(since: GPSTime?)
         case resuming(since: GPSTime?)

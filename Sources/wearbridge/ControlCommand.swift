@@ -91,6 +91,16 @@ struct ControlCommand: AsyncParsableCommand {
             if let age = hr.lastBeatAge { strap += ", last beat \(TextFormat.format(age, 1)) s ago" }
             lines.append("strap     \(strap)")
         }
+        for sensor in status.speedSensors ?? [] {
+            var text = sensor.link + (sensor.address.map { " \($0)" } ?? "")
+            if sensor.link == "streaming" {
+                if let speed = sensor.speed { text += ", \(TextFormat.format(speed, 2)) m/s" }
+                if let cadence = sensor.cadence { text += ", cadence \(cadence)/min" }
+            }
+            if let battery = sensor.batteryPercent { text += ", battery \(battery)%" }
+            if let age = sensor.lastSampleAge { text += ", last sample \(TextFormat.format(age, 1)) s ago" }
+            lines.append(sensor.kind.padding(toLength: 10, withPad: " ", startingAt: 0) + text)
+        }
         if let storage = status.storage {
             var text = storage.state
             if let error = storage.error {

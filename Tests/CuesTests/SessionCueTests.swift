@@ -56,6 +56,7 @@ struct SessionCueTests {
             switch entry {
             case .fix(let fix): controller.ingest(fix, into: &output)
             case .heartRate(let sample): controller.heartRate(sample, into: &output)
+            case .speed(let sample): controller.speed(sample, into: &output)
             case .command: break
             }
             for row in output.rows {

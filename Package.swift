@@ -374,7 +374,7 @@ let package = Package(
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
         .testTarget(
             name: "SessionCoreTests",
-            dependencies: ["SyntheticReceivers", "SessionCore", "TrackCore", "HeartRate"]
+            dependencies: ["SyntheticReceivers", "SessionCore", "TrackCore", "HeartRate", "SpeedSensors"]
         ),
         .testTarget(
             name: "EngineTests",
@@ -429,7 +429,7 @@ let package = Package(
                 "TOMLConfig",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
-                "HeartRate", "ATT", "Harness", "JournalLog", "Reconnection", "UnixSockets",
+                "HeartRate", "SpeedSensors", "ATT", "Harness", "JournalLog", "Reconnection", "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

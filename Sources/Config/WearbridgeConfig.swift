@@ -115,7 +115,9 @@ public struct WearbridgeConfig: Sendable, Equatable {
             autostart: autostart,
             abandonAfter: abandonAfter,
             gpsLostAfter: gpsLostAfter,
-            heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate))
+            heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate)),
+            indoorByDefault: indoor,
+            indoorSource: treadmill.choice != .none ? .treadmill : footpod.choice != .none ? .footpod : nil
         )
     }
 }

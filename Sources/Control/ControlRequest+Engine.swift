@@ -31,7 +31,9 @@ extension ControlRequest {
             }
             activity = parsed
         }
-        return .ask { [activity] token in .command(CommandRequest(command, id: id, activity: activity, token: token)) }
+        return .ask { [activity, indoor] token in
+            .command(CommandRequest(command, id: id, activity: activity, indoor: indoor, token: token))
+        }
     }
 }
 
@@ -85,6 +87,7 @@ extension StatusReport {
             currentPace: figures?.currentPace,
             fixesAccepted: figures?.fixesAccepted,
             fixesRejected: figures?.fixesRejected,
+            distanceSource: figures?.distanceSource.rawValue,
             gps: GPS(
                 gpsdConnected: gps.gpsdConnected,
                 mode: gps.mode,

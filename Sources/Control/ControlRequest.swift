@@ -9,10 +9,14 @@ public struct ControlRequest: Sendable, Codable, Equatable {
     public var id: String?
     /// For `start`: running, walking or cycling; the configured activity when absent.
     public var activity: String?
+    /// For `start`: true begins an indoor session (distance from the footpod or treadmill), false
+    /// an outdoor one; the configured `session.indoor` when absent.
+    public var indoor: Bool?
 
-    public init(command: Command, id: String? = nil, activity: String? = nil) {
+    public init(command: Command, id: String? = nil, activity: String? = nil, indoor: Bool? = nil) {
         self.command = command
         self.id = id
         self.activity = activity
+        self.indoor = indoor
     }
 }

@@ -136,6 +136,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var currentPace: Double?
     public var fixesAccepted: Int?
     public var fixesRejected: Int?
+    /// gps, or indoors footpod or treadmill; nil from an older daemon or with no session.
+    public var distanceSource: String? = nil
     public var gps: GPS
     public var heartRate: HeartRate?
     /// Footpods and treadmills; nil from a daemon older than them.
@@ -157,6 +159,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case currentPace = "current_pace_s_per_km"
         case fixesAccepted = "fixes_accepted"
         case fixesRejected = "fixes_rejected"
+        case distanceSource = "distance_source"
         case gps
         case heartRate = "heart_rate"
         case speedSensors = "speed_sensors"

@@ -113,7 +113,8 @@ public struct Daemon: Service {
                     activity: activity,
                     startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
                     journal: journal.entries,
-                    nextSeq: journal.nextSeq
+                    nextSeq: journal.nextSeq,
+                    distanceSource: DistanceSource(rawValue: stored.distanceSource) ?? .gps
                 )
             )
             logger.info(

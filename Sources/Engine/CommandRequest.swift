@@ -15,6 +15,8 @@ public struct CommandRequest: Sendable, Equatable {
     public var command: SessionCommand
     public var id: String
     public var activity: Activity?
+    /// For `start`: indoors or not; the configured default when nil.
+    public var indoor: Bool?
     public var token: ReplyToken
     public var origin: Origin
     /// A race's command: the race it arms or cancels, or the partner's event.
@@ -24,6 +26,7 @@ public struct CommandRequest: Sendable, Equatable {
         _ command: SessionCommand,
         id: String,
         activity: Activity? = nil,
+        indoor: Bool? = nil,
         token: ReplyToken,
         origin: Origin = .local,
         race: RaceInstruction? = nil
@@ -32,6 +35,7 @@ public struct CommandRequest: Sendable, Equatable {
         self.command = command
         self.id = id
         self.activity = activity
+        self.indoor = indoor
         self.token = token
         self.origin = origin
     }

@@ -79,6 +79,7 @@ extension SessionEngine {
                     request.command,
                     id: id,
                     activity: request.activity,
+                    indoor: request.indoor,
                     receivedAt: first.receivedAt,
                     systemTime: first.systemTime,
                     into: &output

@@ -40,7 +40,8 @@ extension SessionEngine {
                 averagePace: summary.averagePace,
                 currentPace: speed > 0.3 ? 1000 / speed : nil,
                 fixesAccepted: summary.accepted,
-                fixesRejected: summary.rejectedTotal
+                fixesRejected: summary.rejectedTotal,
+                distanceSource: summary.distanceSource
             )
         }
         var link: SessionStatus.Link?

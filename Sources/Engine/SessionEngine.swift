@@ -131,7 +131,8 @@ public struct SessionEngine: Sendable {
                 recovering: stored,
                 configuration: configuration.session,
                 ids: ids,
-                restartedAt: now.monotonic
+                restartedAt: now.monotonic,
+                restartedUTC: now.system
             )
             if index < open.count - 1 {
                 // Only one session can be open; an older one is closed where it stopped.

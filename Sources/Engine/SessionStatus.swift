@@ -17,6 +17,8 @@ public struct SessionStatus: Sendable, Equatable {
         public var currentPace: Double?
         public var fixesAccepted: Int
         public var fixesRejected: Int
+        /// gps, or indoors footpod or treadmill.
+        public var distanceSource: DistanceSource = .gps
     }
 
     public struct GPS: Sendable, Equatable {

@@ -9,19 +9,23 @@ public struct RecoveredSession: Sendable {
     public var journal: [SessionController.JournalEntry]
     /// The first sequence number not used yet.
     public var nextSeq: Int
+    /// gps, or for an indoor session its footpod or treadmill.
+    public var distanceSource: DistanceSource
 
     public init(
         id: String,
         activity: Activity,
         startedAt: TimeAnchor,
         journal: [SessionController.JournalEntry],
-        nextSeq: Int
+        nextSeq: Int,
+        distanceSource: DistanceSource = .gps
     ) {
         self.id = id
         self.activity = activity
         self.startedAt = startedAt
         self.journal = journal
         self.nextSeq = nextSeq
+        self.distanceSource = distanceSource
     }
 }
 
@@ -32,7 +36,8 @@ extension SessionController {
         recovering recovered: RecoveredSession,
         configuration: Configuration,
         ids: SessionIDGenerator,
-        restartedAt: Double
+        restartedAt: Double,
+        restartedUTC: Double? = nil
     ) {
         self.init(configuration: configuration, ids: ids)
         lifecycle = SessionLifecycle(state: .starting)
@@ -40,7 +45,10 @@ extension SessionController {
         session = OpenSession(
             id: recovered.id,
             startedAt: recovered.startedAt,
-            track: makeTrack(recovered.activity),
+            track: makeTrack(
+                recovered.activity,
+                indoor: recovered.distanceSource == .gps ? nil : recovered.distanceSource
+            ),
             lastSample: restartedAt,
             downSince: nil,
             recovering: true
@@ -73,7 +81,14 @@ extension SessionController {
         session?.recovering = false
         session?.lastSample = restartedAt
         let lastFixTime = session?.track.lastFixTime
-        session?.downSince = lastFixTime
+        if recovered.distanceSource == .gps {
+            session?.downSince = lastFixTime
+        } else {
+            // Indoors the clock goes on from the system's UTC now (durations on the monotonic
+            // clock again); without it, from the last logged instant, as if no time had passed.
+            let utc = restartedUTC ?? lastFixTime?.seconds ?? recovered.startedAt.seconds
+            session?.indoorClock = (utc, restartedAt)
+        }
         nextSeq = recovered.nextSeq
     }
 

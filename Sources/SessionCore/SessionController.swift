@@ -16,19 +16,32 @@ public struct SessionController: Sendable {
         public var gpsLostAfter: Double?
         /// The wearer's zones; heart-rate figures need them.
         public var heartRateZones: HeartRateZones?
+        /// `start` without saying begins an indoor session.
+        public var indoorByDefault: Bool
+        /// What an indoor session takes its distance from (the treadmill when one is configured,
+        /// else the footpod); nil: indoor sessions are refused.
+        public var indoorSource: DistanceSource?
+        /// The footpod's calibration, applied to its distance indoors.
+        public var footpodFactor: Double
 
         public init(
             activity: Activity = .running,
             autostart: Bool = false,
             abandonAfter: Double = 6 * 3600,
             gpsLostAfter: Double? = nil,
-            heartRateZones: HeartRateZones? = nil
+            heartRateZones: HeartRateZones? = nil,
+            indoorByDefault: Bool = false,
+            indoorSource: DistanceSource? = nil,
+            footpodFactor: Double = 1
         ) {
             self.activity = activity
             self.autostart = autostart
             self.abandonAfter = abandonAfter
             self.gpsLostAfter = gpsLostAfter
             self.heartRateZones = heartRateZones
+            self.indoorByDefault = indoorByDefault
+            self.indoorSource = indoorSource
+            self.footpodFactor = footpodFactor
         }
     }
 
@@ -42,6 +55,9 @@ public struct SessionController: Sendable {
         /// Set by recovery: the first fix afterwards measures the gap the daemon was down.
         var downSince: GPSTime?
         var recovering: Bool
+        /// Indoors, the session's clock: UTC at a monotonic instant, durations on the monotonic
+        /// clock from there (no fix teaches GPS time indoors).
+        var indoorClock: (utc: Double, monotonic: Double)? = nil
     }
 
     /// What the log needs to rebuild a session after a crash: its inputs, in order.
@@ -76,11 +92,23 @@ public struct SessionController: Sendable {
         _ command: SessionCommand,
         id: String,
         activity: Activity? = nil,
+        indoor: Bool? = nil,
         receivedAt: Double,
         systemTime: Double,
         into output: inout SessionOutput
     ) -> CommandReply {
         if let previous = ledger.reply(for: id) { return previous }
+        let indoor = indoor ?? configuration.indoorByDefault
+        if command == .start, indoor, configuration.indoorSource == nil, lifecycle.state == .idle {
+            return answer(
+                command,
+                id: id,
+                refusal: .notReady,
+                message: "no footpod or treadmill is configured: an indoor session has no distance to take",
+                receivedAt: receivedAt,
+                into: &output
+            )
+        }
         var produced = SessionOutput()
         let reply: CommandReply
         switch lifecycle.apply(command) {
@@ -98,6 +126,7 @@ public struct SessionController: Sendable {
             let message = perform(
                 transition,
                 activity: activity,
+                indoor: indoor,
                 receivedAt: receivedAt,
                 systemTime: systemTime,
                 into: &produced
@@ -239,11 +268,34 @@ public struct SessionController: Sendable {
         output.rows.append(.heartRate(sessionID: session!.id, seq: takeSeq(), sample, time: time))
     }
 
-    /// A footpod's or treadmill's reading: every one into the open session's log.
+    /// A footpod's or treadmill's reading: every one into the open session's log, dated on the
+    /// session's clock; indoors, the one the session takes its distance from moves it on.
     public mutating func speed(_ sample: SpeedSensorSample, into output: inout SessionOutput) {
-        guard session != nil, !isRecovering else { return }
-        let time = gpsTime(atReceive: sample.receivedAt)
-        output.rows.append(.speed(sessionID: session!.id, seq: takeSeq(), sample, time: time))
+        guard session != nil else { return }
+        var sample = sample
+        if sample.time == nil { sample.time = sessionTime(atReceive: sample.receivedAt)?.seconds }
+        if !isRecovering {
+            output.rows.append(.speed(sessionID: session!.id, seq: takeSeq(), sample))
+        }
+        guard sample.source == session!.track.distanceSource, let time = sample.time else { return }
+        if !isRecovering { session!.lastSample = sample.receivedAt }
+        let reading = StrideReading(
+            time: GPSTime(seconds: time),
+            totalDistance: sample.reading.totalDistance,
+            speed: sample.reading.speed
+        )
+        let events = session!.track.stride(reading)
+        guard !isRecovering else {
+            follow(events)
+            return
+        }
+        for event in events { record(event, receivedAt: sample.receivedAt, into: &output) }
+    }
+
+    /// The open session's clock at a receive instant: GPS time outdoors, the indoor clock indoors.
+    func sessionTime(atReceive instant: Double) -> GPSTime? {
+        if let clock = session?.indoorClock { return GPSTime(seconds: clock.utc + (instant - clock.monotonic)) }
+        return gpsTime(atReceive: instant)
     }
 
     /// An event from outside the path of a fix (strap, storage): logged in an open session, dated
@@ -281,15 +333,25 @@ public struct SessionController: Sendable {
 
     // MARK: Steps
 
-    func makeTrack(_ activity: Activity) -> TrackSession {
+    func makeTrack(_ activity: Activity, indoor: DistanceSource? = nil) -> TrackSession {
         var profile = activity.profile
         if let lost = configuration.gpsLostAfter { profile.gpsLostAfter = lost }
-        return TrackSession(activity: activity, profile: profile, heartRateZones: configuration.heartRateZones)
+        guard let indoor else {
+            return TrackSession(activity: activity, profile: profile, heartRateZones: configuration.heartRateZones)
+        }
+        return TrackSession(
+            indoor: activity,
+            source: indoor,
+            factor: indoor == .footpod ? configuration.footpodFactor : 1,
+            profile: profile,
+            heartRateZones: configuration.heartRateZones
+        )
     }
 
     private mutating func perform(
         _ transition: SessionLifecycle.Transition,
         activity: Activity?,
+        indoor: Bool,
         receivedAt: Double,
         systemTime: Double,
         into output: inout SessionOutput
@@ -299,11 +361,13 @@ public struct SessionController: Sendable {
             let anchor =
                 clock.gpsTime(atReceive: receivedAt).map { TimeAnchor(source: .gps, seconds: $0.seconds) }
                 ?? TimeAnchor(source: .system, seconds: systemTime)
-            let id = begin(activity: activity ?? configuration.activity, at: anchor, into: &output)
+            let source = indoor ? configuration.indoorSource : nil
+            let id = begin(activity: activity ?? configuration.activity, at: anchor, indoor: source, into: &output)
             session?.lastSample = receivedAt
+            if source != nil { session?.indoorClock = (anchor.seconds, receivedAt) }
             lifecycle.confirmStart()
             output.rows.append(.state(sessionID: id, lifecycle.state))
-            return "session started"
+            return source.map { "indoor session started (distance from the \($0.rawValue))" } ?? "session started"
         case .suspend:
             session?.track.pauseByCommand()
             pauseChanged(.paused, receivedAt: receivedAt, into: &output)
@@ -318,7 +382,7 @@ public struct SessionController: Sendable {
                 return "session ended"
             }
             let endedAt =
-                open.track.lastFixTime.map { TimeAnchor(source: .gps, seconds: $0.seconds) }
+                open.track.lastFixTime.map { TimeAnchor(source: open.timeSource, seconds: $0.seconds) }
                 ?? TimeAnchor(source: .system, seconds: systemTime)
             finish(open, reason: .command, endedAt: endedAt, receivedAt: receivedAt, into: &output)
             return "session ended"
@@ -333,18 +397,23 @@ public struct SessionController: Sendable {
     }
 
     @discardableResult
-    mutating func begin(activity: Activity, at anchor: TimeAnchor, into output: inout SessionOutput) -> String {
+    mutating func begin(
+        activity: Activity,
+        at anchor: TimeAnchor,
+        indoor: DistanceSource? = nil,
+        into output: inout SessionOutput
+    ) -> String {
         let id = ids.next()
         session = OpenSession(
             id: id,
             startedAt: anchor,
-            track: makeTrack(activity),
+            track: makeTrack(activity, indoor: indoor),
             lastSample: 0,
             downSince: nil,
             recovering: false
         )
         nextSeq = 1
-        output.rows.append(.begin(sessionID: id, activity: activity, startedAt: anchor))
+        output.rows.append(.begin(sessionID: id, activity: activity, startedAt: anchor, source: indoor ?? .gps))
         let time = anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil
         record(.started(anchor), time: time, receivedAt: nil, into: &output)
         return id
@@ -424,4 +493,9 @@ extension Fix {
         guard mode >= 2, time != nil, let position else { return false }
         return position.isPlausible
     }
+}
+
+extension SessionController.OpenSession {
+    /// Where the session's instants come from: GPS outdoors, the system clock indoors.
+    var timeSource: TimeAnchor.Source { indoorClock == nil ? .gps : .system }
 }

@@ -3,7 +3,7 @@ import TrackCore
 /// One row of the data log, typed until Store writes it. A session's rows share one sequence
 /// (`seq`), so that its fixes, beats, commands and events are totally ordered.
 public enum SessionRow: Sendable, Equatable {
-    case begin(sessionID: String, activity: Activity, startedAt: TimeAnchor)
+    case begin(sessionID: String, activity: Activity, startedAt: TimeAnchor, source: DistanceSource = .gps)
     case fix(sessionID: String, seq: Int, Fix, LoggedVerdict)
     /// An event of an open session; the announcement carries the same session id.
     case event(seq: Int, Announcement)
@@ -11,9 +11,8 @@ public enum SessionRow: Sendable, Equatable {
     case command(sessionID: String?, seq: Int, CommandReply, receivedAt: Double)
     /// A beat, with the GPS time it arrived at when fixes have taught it.
     case heartRate(sessionID: String, seq: Int, HeartRateSample, time: GPSTime?)
-    /// A footpod's or treadmill's reading, with the GPS time it arrived at when fixes have taught
-    /// it, or the session's own clock indoors.
-    case speed(sessionID: String, seq: Int, SpeedSensorSample, time: GPSTime?)
+    /// A footpod's or treadmill's reading (dated on the session's clock).
+    case speed(sessionID: String, seq: Int, SpeedSensorSample)
     /// The lifecycle moved.
     case state(sessionID: String, SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)

@@ -9,12 +9,22 @@ public struct SpeedSensorSample: Sendable, Equatable {
     /// Monotonic receive instant.
     public var receivedAt: Double
     public var payload: [UInt8]
+    /// The instant on the session's clock (GPS time outdoors when fixes have taught it, the indoor
+    /// clock indoors), set when the session logs it: a recovered session replays it as it was.
+    public var time: Double?
 
-    public init(source: DistanceSource, reading: SpeedSample, receivedAt: Double, payload: [UInt8] = []) {
+    public init(
+        source: DistanceSource,
+        reading: SpeedSample,
+        receivedAt: Double,
+        payload: [UInt8] = [],
+        time: Double? = nil
+    ) {
         self.source = source
         self.reading = reading
         self.receivedAt = receivedAt
         self.payload = payload
+        self.time = time
     }
 }
 

@@ -130,7 +130,8 @@ enum Schema {
         }
         migrator.registerMigration("v7-speed") { db in
             // Filled by a footpod or a treadmill, every sample: what it said in SI units (speed m/s,
-            // cadence steps/min, stride m, its own total distance m, incline %), and its bytes.
+            // cadence steps/min, stride m, its own total distance m, incline %), and its bytes. A
+            // session says where its distance came from (gps, or indoors footpod or treadmill).
             try db.execute(
                 sql: """
                     CREATE TABLE speed (
@@ -148,6 +149,7 @@ enum Schema {
                         payload BLOB,
                         PRIMARY KEY (session_id, seq)
                     ) WITHOUT ROWID;
+                    ALTER TABLE session ADD COLUMN distance_source TEXT NOT NULL DEFAULT 'gps';
                     """
             )
         }

@@ -9,7 +9,7 @@ import TrackCore
 extension SessionLog {
     private static let sessionColumns = """
         id, state, activity, started_at, start_anchor, ended_at, end_reason, distance_m, elapsed_s, moving_s,
-        paused_s, fixes_accepted, fixes_rejected, summary
+        paused_s, fixes_accepted, fixes_rejected, summary, distance_source
         """
 
     /// All sessions, newest first.
@@ -99,7 +99,8 @@ extension SessionLog {
                         SELECT max(seq) AS m FROM fix WHERE session_id = ?1
                         UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
                         UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
-                        UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1)
+                        UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1
+                        UNION ALL SELECT max(seq) FROM speed WHERE session_id = ?1)
                     """,
                 arguments: [sessionID]
             ) ?? 0
@@ -169,7 +170,8 @@ extension SessionLog {
                     source: DistanceSource(rawValue: row[3]) ?? .footpod,
                     reading: reading,
                     receivedAt: row[1] ?? 0,
-                    payload: (row[10] as Data?).map { [UInt8]($0) } ?? []
+                    payload: (row[10] as Data?).map { [UInt8]($0) } ?? [],
+                    time: row[2]
                 )
                 return JournalItem(seq: row[0], entry: .speed(sample), time: row[2])
             }
@@ -245,7 +247,8 @@ extension SessionLog {
             paused: row["paused_s"],
             fixesAccepted: row["fixes_accepted"],
             fixesRejected: row["fixes_rejected"],
-            summaryJSON: row["summary"]
+            summaryJSON: row["summary"],
+            distanceSource: row["distance_source"] ?? "gps"
         )
     }
 

@@ -38,10 +38,13 @@ extension SessionLog {
 
     private static func insert(_ row: SessionRow, _ db: Database) throws {
         switch row {
-        case .begin(let id, let activity, let anchor):
+        case .begin(let id, let activity, let anchor, let source):
             try db.execute(
-                sql: "INSERT INTO session (id, state, activity, started_at, start_anchor) VALUES (?, ?, ?, ?, ?)",
-                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue]
+                sql: """
+                    INSERT INTO session (id, state, activity, started_at, start_anchor, distance_source)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue, source.rawValue]
             )
         case .fix(let id, let seq, let fix, let verdict):
             var smoothed: GeoPoint?
@@ -103,7 +106,7 @@ extension SessionLog {
                     sample.energyExpended, rr, Data(sample.payload),
                 ]
             )
-        case .speed(let id, let seq, let sample, let time):
+        case .speed(let id, let seq, let sample):
             let reading = sample.reading
             try db.execute(
                 sql: """
@@ -112,7 +115,7 @@ extension SessionLog {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    id, seq, sample.receivedAt, time?.seconds, sample.source.rawValue, reading.speed, reading.cadence,
+                    id, seq, sample.receivedAt, sample.time, sample.source.rawValue, reading.speed, reading.cadence,
                     reading.strideLength, reading.totalDistance, reading.inclination, reading.elapsedTime,
                     Data(sample.payload),
                 ]

@@ -19,6 +19,8 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public var fixesRejected: Int
     /// Extra figures as stored JSON (rejections by reason, auto-pauses, GPS losses...).
     public var summaryJSON: String?
+    /// gps, or indoors footpod or treadmill: where `distance` came from.
+    public var distanceSource = "gps"
 
     /// Average pace over moving time, seconds per kilometre.
     public var averagePace: Double? { distance > 1 ? moving / distance * 1000 : nil }

@@ -29,6 +29,13 @@ struct ControlCommand: AsyncParsableCommand {
     @Option(help: "For start: running, walking or cycling.")
     var activity: String?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "For start: an indoor session (distance from the footpod or treadmill, no GPS) or not; default: [session] indoor."
+    )
+    var indoor: Bool?
+
     @Option(help: "Seconds to wait for the daemon's reply before giving up (exit 69).")
     var timeout: Double = 15
 
@@ -39,7 +46,8 @@ struct ControlCommand: AsyncParsableCommand {
         let request = ControlRequest(
             command: command,
             id: command == .status ? nil : (id ?? UUID().uuidString.lowercased()),
-            activity: activity
+            activity: activity,
+            indoor: indoor
         )
         let reply: ControlReply
         do {
@@ -67,7 +75,8 @@ struct ControlCommand: AsyncParsableCommand {
         var lines = ["state     \(status.state)" + (status.sessionID.map { "  (session \($0))" } ?? "")]
         if let distance = status.distance {
             lines.append("activity  \(status.activity ?? "?")")
-            lines.append("distance  \(TextFormat.format(distance / 1000, 2)) km")
+            let source = status.distanceSource.flatMap { $0 == "gps" ? nil : " (from the \($0))" } ?? ""
+            lines.append("distance  \(TextFormat.format(distance / 1000, 2)) km\(source)")
             lines.append(
                 "elapsed   \(TextFormat.clock(status.elapsed ?? 0))   moving \(TextFormat.clock(status.moving ?? 0))   paused \(TextFormat.clock(status.paused ?? 0))"
             )

@@ -20,6 +20,8 @@ struct SessionJSON: Encodable {
     var averagePace: Double?
     var fixesAccepted: Int
     var fixesRejected: Int
+    /// gps, footpod or treadmill.
+    var distanceSource: String
 
     init(_ session: StoredSession) {
         id = session.id
@@ -36,6 +38,7 @@ struct SessionJSON: Encodable {
         averagePace = session.averagePace
         fixesAccepted = session.fixesAccepted
         fixesRejected = session.fixesRejected
+        distanceSource = session.distanceSource
     }
 
     static func iso(_ seconds: Double) -> String {
@@ -55,6 +58,7 @@ struct SessionJSON: Encodable {
         case averagePace = "avg_pace_s_per_km"
         case fixesAccepted = "fixes_accepted"
         case fixesRejected = "fixes_rejected"
+        case distanceSource = "distance_source"
     }
 }
 

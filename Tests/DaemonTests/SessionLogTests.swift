@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Harness
 import SessionCore
+import SpeedSensors
 import Testing
 import TrackCore
 
@@ -89,6 +90,42 @@ struct SessionLogTests {
         let journal = try log.journal(of: "hr")
         #expect(journal.entries == samples.map { .heartRate($0) } && journal.nextSeq == 3)
         #expect(try log.detail(matching: "hr").beatCount == 2)
+    }
+
+    /// Footpod and treadmill samples go into `speed` whole (their bytes too), the session says
+    /// where its distance comes from, and the journal gives them back in sequence with the beats.
+    @Test func speedSamplesAndTheDistanceSourceComeBackExactly() async throws {
+        let directory = try temporaryDirectory("speed")
+        let log = try SessionLog.open(directory: directory)
+        let samples = [
+            SpeedSensorSample(
+                source: .footpod,
+                reading: SpeedSample(speed: 3.0, cadence: 172, strideLength: 1.05, totalDistance: 1234.5),
+                receivedAt: 10.25,
+                payload: [0x07, 0x00, 0x03, 0xAC, 0x69, 0x00, 0x39, 0x30, 0x00, 0x00],
+                time: 1_700_000_001
+            ),
+            SpeedSensorSample(
+                source: .treadmill,
+                reading: SpeedSample(speed: 2.5, totalDistance: 400, inclination: 1.5, elapsedTime: 160),
+                receivedAt: 10.75,
+                payload: [0x0C, 0x04],
+                time: 1_700_000_001.5
+            ),
+        ]
+        var rows: [SessionRow] = [
+            .begin(
+                sessionID: "in",
+                activity: .running,
+                startedAt: TimeAnchor(source: .system, seconds: 1_700_000_000),
+                source: .treadmill
+            )
+        ]
+        for (i, sample) in samples.enumerated() { rows.append(.speed(sessionID: "in", seq: i + 1, sample)) }
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
+        let journal = try log.journal(of: "in")
+        #expect(journal.entries == samples.map { .speed($0) } && journal.nextSeq == 3)
+        #expect(try log.sessions().first?.distanceSource == "treadmill")
     }
 
     /// A batch is one transaction: when SQLite cannot take it (here `max_page_count`, as a full

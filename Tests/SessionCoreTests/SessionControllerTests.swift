@@ -172,7 +172,7 @@ struct SessionControllerTests {
         #expect(next != old)
         #expect(
             output.rows.contains {
-                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 86_400)) = $0 {
+                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 86_400), .gps) = $0 {
                     true
                 } else {
                     false
@@ -189,7 +189,8 @@ struct SessionControllerTests {
         ])
         #expect(recorder.controller.session == nil)
         recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 5))
-        guard case .begin(_, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0))? = recorder.rows.first else {
+        guard case .begin(_, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0), .gps)? = recorder.rows.first
+        else {
             Issue.record("\(recorder.rows.first.map { "\($0)" } ?? "nothing")")
             return
         }

@@ -18,8 +18,8 @@ while [ -e /sys/class/bluetooth/hci0 ]; do
   i=$((i+1)); [ $i -gt 100 ] && { echo "hci0 stayed after the strap's controller went"; exit 2; }
   sleep 0.1
 done
-"$VENV/bin/python" "$WORLD" --shared "$SHARED" --sent-log "$OUT/sensors-sent.jsonl" --duration "$SECONDS_TO_RUN" \
-  --footpod-drop-after 20 --footpod-away-for 8 --footpod-malformed-every 9 --strap > "$OUT/world.log" 2>&1 &
+"$VENV/bin/python" "$WORLD" --shared "$SHARED" --sent-log "$OUT/sensors-sent.jsonl" --duration 200 \
+  --footpod-drop-after 20 --footpod-away-for 8 --footpod-drops 3 --footpod-malformed-every 9 --strap > "$OUT/world.log" 2>&1 &
 WORLD_PID=$!
 i=0
 until grep -q READY "$OUT/world.log" 2>/dev/null; do
@@ -41,5 +41,56 @@ wait $T; echo "treadmill_rc=$?" >> "$OUT/sensors-timings"
 echo "tools_end=$(uptime_now)" >> "$OUT/sensors-timings"
 sleep 2
 "$B" scan --seconds 4 --json --adapter hci0 > "$OUT/scan.json" 2> "$OUT/scan.log" || exit 7
+
+# The daemon: first with the strap alone, then with the strap, the footpod and the treadmill, each
+# for DAEMON_SECONDS with a session open (its CPU and memory compared); the second session indoor.
+D=/tmp/wearbridge-sensors
+run_daemon() {  # NAME EXTRA_CONFIG START_FLAGS
+  rm -rf "$D"; mkdir -p "$D/data"
+  cat > "$D/wearbridge.toml" <<CONF
+[gpsd]
+host = "127.0.0.1"
+port = 2947
+[storage]
+directory = "$D/data"
+[control]
+socket = "$D/control.sock"
+[cues]
+enabled = false
+[strap]
+address = "F1:F1:F1:F1:F1:F1"
+$2
+CONF
+  C="--config $D/wearbridge.toml"
+  "$B" run $C > "$OUT/daemon-$1.log" 2>&1 &
+  PID=$!
+  i=0
+  until [ -S "$D/control.sock" ]; do
+    i=$((i+1)); [ $i -gt 200 ] && { echo "control socket never appeared"; cat "$OUT/daemon-$1.log"; exit 2; }
+    kill -0 $PID 2>/dev/null || { echo "daemon died"; cat "$OUT/daemon-$1.log"; exit 2; }
+    sleep 0.05
+  done
+  "$B" ctl start $3 $C > "$OUT/start-$1.txt" || { cat "$OUT/start-$1.txt"; exit 3; }
+  # Settle (connections made), then measure over DAEMON_SECONDS.
+  sleep 12
+  cat "/proc/$PID/stat" > "$OUT/stat-$1-begin.txt"
+  echo "$(uptime_now)" > "$OUT/uptime-$1-begin.txt"
+  sleep "$DAEMON_SECONDS"
+  cat "/proc/$PID/stat" > "$OUT/stat-$1-end.txt"
+  echo "$(uptime_now)" > "$OUT/uptime-$1-end.txt"
+  grep -E 'VmRSS|VmHWM' "/proc/$PID/status" > "$OUT/mem-$1.txt"
+  "$B" ctl status --json $C > "$OUT/status-$1.json"
+  "$B" ctl status $C > "$OUT/status-$1.txt"
+  "$B" ctl end $C > /dev/null || exit 4
+  kill -TERM $PID
+  wait $PID
+  echo "daemon_$1_rc=$?" >> "$OUT/sensors-timings"
+  "$B" sessions --json $C > "$OUT/sessions-$1.json"
+  cp "$D/data/wearbridge.sqlite" "$OUT/data-$1.sqlite"
+}
+DAEMON_SECONDS=${DAEMON_SECONDS:-40}
+getconf CLK_TCK > "$OUT/clk-tck.txt"
+run_daemon strap "" ""
+run_daemon sensors "$(printf '[footpod]\naddress = "F2:F2:F2:F2:F2:F2"\n[treadmill]\naddress = "F3:F3:F3:F3:F3:F3"')" --indoor
 kill $WORLD_PID
 exit 0

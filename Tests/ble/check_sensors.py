@@ -4,6 +4,7 @@ and treadmill sent (Tests/ble/sensor_world.py's log), and `wearbridge scan`'s ty
 figures; exits 1 naming what is wrong. Usage: check_sensors.py OUT_DIR"""
 import json
 import os
+import sqlite3
 import sys
 
 
@@ -57,6 +58,74 @@ def check_stream(name, printed, sent, problems):
     }
 
 
+def cpu_and_memory(out, name):
+    """The daemon's share of a core over its measured window, and its peak RSS (kB)."""
+    tick = int(open(os.path.join(out, "clk-tck.txt")).read())
+
+    def jiffies(which):
+        fields = open(os.path.join(out, f"stat-{name}-{which}.txt")).read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+
+    def uptime(which):
+        return float(open(os.path.join(out, f"uptime-{name}-{which}.txt")).read())
+
+    seconds = uptime("end") - uptime("begin")
+    cpu = (jiffies("end") - jiffies("begin")) / tick / seconds * 100
+    memory = {line.split(":")[0]: int(line.split()[1]) for line in open(os.path.join(out, f"mem-{name}.txt"))}
+    return {"cpu_percent": round(cpu, 2), "window_s": round(seconds, 1), "rss_kB": memory["VmRSS"],
+            "peak_rss_kB": memory["VmHWM"]}
+
+
+def check_daemon(out, sent, problems):
+    """The indoor session the daemon recorded: its distance is what the treadmill counted while it
+    was followed, every sample logged (bytes as sent), the footpod's cadence, drop and return."""
+    db = sqlite3.connect(f"file:{os.path.join(out, 'data-sensors.sqlite')}?mode=ro", uri=True)
+    session = db.execute("SELECT id, distance_m, distance_source, state FROM session").fetchall()
+    if len(session) != 1:
+        problems.append(f"daemon: {len(session)} sessions recorded, not 1")
+        return {}
+    sid, distance, source, state = session[0]
+    if source != "treadmill" or state != "ended":
+        problems.append(f"daemon: the session is {state} with distance from {source!r}, not an ended treadmill one")
+    figures = {"distance_m": distance, "source": source}
+    for device in ("treadmill", "footpod"):
+        rows = db.execute("SELECT seq, hex(payload), total_m, speed, cadence FROM speed "
+                          "WHERE session_id = ? AND source = ? ORDER BY seq", (sid, device)).fetchall()
+        logged = [{"kind": "sample", "hex": row[1].lower(), "speed_mps": row[3], "total_m": row[2]} for row in rows]
+        malformed = [json.loads(row[0]) for row in db.execute(
+            "SELECT detail FROM event WHERE session_id = ? AND kind = ? ORDER BY seq", (sid, f"{device}_malformed"))]
+        # The log keeps samples and malformed payloads in their own places: check the samples in
+        # order against what was sent whole, and every malformed one against what was cut short.
+        whole = [e for e in sent if e["device"] == device and e["kind"] == "valid"]
+        result = check_stream(f"daemon {device}", logged, whole, problems)
+        cut = {e["hex"] for e in sent if e["device"] == device and e["kind"] == "malformed"}
+        if any(m["payload"] not in cut for m in malformed):
+            problems.append(f"daemon {device}: a malformed event whose bytes were never sent cut short")
+        result["malformed"] = len(malformed)
+        if device == "treadmill" and rows:
+            counted = rows[-1][2] - rows[0][2]
+            result["counted_m"] = counted
+            if abs(distance - counted) > 1e-6:
+                problems.append(f"daemon: session distance {distance} m, the treadmill counted {counted} m")
+        if device == "footpod":
+            cadences = {row[4] for row in rows}
+            if cadences != {172}:
+                problems.append(f"daemon footpod: cadence logged as {cadences}, the footpod sent 172")
+            kinds = [row[0] for row in db.execute(
+                "SELECT kind FROM event WHERE session_id = ? AND kind LIKE 'footpod_%' ORDER BY seq", (sid,))]
+            result["events"] = sorted(set(kinds))
+            if "footpod_lost" not in kinds or "footpod_connected" not in kinds[kinds.index("footpod_lost"):]:
+                problems.append(f"daemon footpod: no drop and return in the session's events: {kinds}")
+        figures[device] = result
+    status = json.load(open(os.path.join(out, "status-sensors.json"))).get("status", {})
+    sensors = {s["kind"]: s for s in status.get("speed_sensors", [])}
+    if status.get("distance_source") != "treadmill" or sensors.get("treadmill", {}).get("link") != "streaming":
+        problems.append(f"daemon: ctl status does not show the treadmill's session: {status}")
+    if sensors.get("footpod", {}).get("cadence") != 172:
+        problems.append(f"daemon: ctl status shows no footpod cadence: {sensors.get('footpod')}")
+    return figures
+
+
 def main():
     out = sys.argv[1]
     problems = []
@@ -83,6 +152,14 @@ def main():
                           ("F1:F1:F1:F1:F1:F1", "heart_rate")):
         if types.get(address) != kind:
             problems.append(f"scan: {address} is {types.get(address)!r}, not {kind}")
+    figures["daemon"] = check_daemon(out, sent, problems)
+    strap = cpu_and_memory(out, "strap")
+    three = cpu_and_memory(out, "sensors")
+    figures["daemon_cost"] = {
+        "strap_only": strap, "strap_footpod_treadmill": three,
+        "cpu_ratio": round(three["cpu_percent"] / strap["cpu_percent"], 2) if strap["cpu_percent"] else None,
+        "rss_delta_kB": three["peak_rss_kB"] - strap["peak_rss_kB"],
+    }
     print(json.dumps(figures, indent=1))
     for problem in problems:
         print(f"FAIL {problem}", file=sys.stderr)

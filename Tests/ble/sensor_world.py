@@ -8,11 +8,11 @@ behind one /dev/vhci controller (hci0 to the kernel).
   footpod's own count, which goes on while it is out of range, as a real one does), RSC Feature
   0x2A54, Sensor Location 0x2A5D, SC Control Point 0x2A55 (never written by wearbridge), Battery.
   Its stride drifts: it reports `--footpod-scale` times the true distance, the scale moving by
-  `--footpod-drift` over the run. Faults: drops the link once after `--footpod-drop-after` s and
-  stays away `--footpod-away-for` s; every `--footpod-malformed-every`th notification is cut short.
+  `--footpod-drift` over the run. Faults: drops the link `--footpod-drops` times, each after
+  `--footpod-drop-after` s connected, staying away `--footpod-away-for` s; every `--footpod-malformed-every`th notification is cut short.
 * Treadmill F3:F3:F3:F3:F3:F3: Fitness Machine 0x1826, Treadmill Data 0x2ACD notified once a
   second (speed, total distance in whole metres, inclination and ramp angle, elapsed time) while
-  its belt runs a workout of steps (`--workout 0:2.5,20:3.3,...`: from second, m/s), Fitness
+  its belt runs a workout of steps, over and over (`--workout 0:2.5,...`: from second, m/s), Fitness
   Machine Status 0x2ADA ("started" when the workout starts), Feature 0x2ACC, Control Point
   0x2AD9 (never written).
 * The strap (F1:F1:F1:F1:F1:F1) as ../shared/ble-vm/hr_peripheral_bumble.py makes it, 1 Hz.
@@ -184,7 +184,7 @@ async def main(args):
     footpod_total = 0.0     # what the footpod counts (its stride off by the scale)
     treadmill_total = 0.0   # the belt's metres
     treadmill_started = None
-    footpod_dropped = False
+    footpod_drops = 0
     n = 0
     last = time.monotonic()
     while True:
@@ -198,10 +198,10 @@ async def main(args):
         scale = args.footpod_scale + args.footpod_drift * min(1.0, t / args.duration)
         footpod_true += speed * dt
         footpod_total += speed * dt * scale
-        if (args.footpod_drop_after and not footpod_dropped and footpod.connected_at
+        if (args.footpod_drop_after and footpod_drops < args.footpod_drops and footpod.connected_at
                 and now - footpod.connected_at > args.footpod_drop_after):
-            footpod_dropped = True
-            log(f"footpod: dropping the link, away {args.footpod_away_for} s")
+            footpod_drops += 1
+            log(f"footpod: dropping the link ({footpod_drops} of {args.footpod_drops}), away {args.footpod_away_for} s")
             await footpod.drop(args.footpod_away_for)
         if footpod.device.connections:
             cadence = 172
@@ -221,7 +221,9 @@ async def main(args):
             continue
         if treadmill_started is not None:
             elapsed = now - treadmill_started
-            belt = [s for start, s in steps if start <= elapsed][-1] if elapsed >= steps[0][0] else 0.0
+            # The workout repeats: every session that follows the belt sees its steps.
+            within = elapsed % args.workout_cycle
+            belt = [s for start, s in steps if start <= within][-1] if within >= steps[0][0] else 0.0
             treadmill_total += belt * dt
             if treadmill.device.connections:
                 payload = treadmill_payload(belt, treadmill_total, args.grade, int(elapsed))
@@ -241,8 +243,10 @@ if __name__ == "__main__":
     ap.add_argument("--footpod-drift", type=float, default=0.0, help="the scale moves this much over the run")
     ap.add_argument("--footpod-drop-after", type=float, default=0)
     ap.add_argument("--footpod-away-for", type=float, default=0)
+    ap.add_argument("--footpod-drops", type=int, default=1, help="how many times the link is dropped")
     ap.add_argument("--footpod-malformed-every", type=int, default=0)
     ap.add_argument("--workout", default="0:2.5,20:3.3,40:4.0,60:2.0", help="from second:m/s, ...")
+    ap.add_argument("--workout-cycle", type=float, default=80, help="the workout starts again after this (s)")
     ap.add_argument("--grade", type=float, default=1.0, help="the treadmill's incline (%%)")
     ap.add_argument("--strap", action="store_true", help="the strap too (1 Hz, 140 bpm)")
     a = ap.parse_args()

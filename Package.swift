@@ -31,7 +31,10 @@ let package = Package(
         .target(name: "TrackCore"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
-        .target(name: "SessionCore", dependencies: ["TrackCore", "HeartRate", "SpeedSensors", "RaceCore"]),
+        .target(
+            name: "SessionCore",
+            dependencies: ["TrackCore", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore"]
+        ),
         // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
         // write queue and what it asks of the store.
         .target(
@@ -135,7 +138,7 @@ let package = Package(
                 "HexCoding",
                 "PhoneLinkMessages", "Engine",
                 "TrackCore", "SessionCore", "HeartRate", "SpeedSensors", "PhoneLinkWire", "PhoneLinkContract",
-                "RaceCore",
+                "RaceCore", "StrideCalibration",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
@@ -342,7 +345,8 @@ let package = Package(
             name: "wearbridge",
             dependencies: [
                 "HexCoding",
-                "GATT", "SpeedSensors", "TrackCore", "SessionCore", "GPSD", "Replay", "Store", "Config", "Control",
+                "GATT", "SpeedSensors", "StrideCalibration", "TrackCore", "SessionCore", "GPSD", "Replay", "Store",
+                "Config", "Control",
                 "GPSDLink",
                 "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
@@ -374,7 +378,10 @@ let package = Package(
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
         .testTarget(
             name: "SessionCoreTests",
-            dependencies: ["SyntheticReceivers", "SessionCore", "TrackCore", "HeartRate", "SpeedSensors"]
+            dependencies: [
+                "SyntheticReceivers", "Harness", "SessionCore", "TrackCore", "HeartRate", "SpeedSensors",
+                "StrideCalibration",
+            ]
         ),
         .testTarget(
             name: "EngineTests",

@@ -122,8 +122,22 @@ public struct Daemon: Service {
                 metadata: ["session": "\(stored.id)", "entries": "\(journal.entries.count)"]
             )
         }
+        var session = config.controller
+        // The footpod's calibration so far: learnt outdoors in earlier sessions, applied indoors.
+        var footpod: String?
+        if case .address(let address, _) = config.footpod.choice { footpod = address }
+        if config.footpod.choice != .none {
+            session.footpodStretches = try store.calibrationStretches(footpod: footpod)
+            logger.info(
+                "footpod calibration",
+                metadata: [
+                    "stretches": "\(session.footpodStretches.count)",
+                    "factor": "\(FootpodCalibration(stretches: session.footpodStretches).factors.factors)",
+                ]
+            )
+        }
         let configuration = SessionEngine.Configuration(
-            session: config.controller,
+            session: session,
             strapConfigured: config.strap.choice != .none,
             speedSensors: SpeedSensorKind.allCases.filter { config.speedSensor($0).choice != .none },
             traceFixes: traceFixes,

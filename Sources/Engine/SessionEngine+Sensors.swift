@@ -88,6 +88,7 @@ extension SessionEngine {
                 into: &output
             )
         case .connected:
+            if event.kind == .footpod { controller.footpodConnected(event.address) }
             controller.event(.speedSensor(.connected(source, address: event.address)), receivedAt: at, into: &output)
         case .lost(let reason):
             controller.event(.speedSensor(.lost(source, reason: reason)), receivedAt: at, into: &output)

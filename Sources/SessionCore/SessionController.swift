@@ -1,3 +1,4 @@
+import StrideCalibration
 import TrackCore
 
 /// A session's own logic: commands, fixes, beats and events in; rows and announcements out.
@@ -21,8 +22,9 @@ public struct SessionController: Sendable {
         /// What an indoor session takes its distance from (the treadmill when one is configured,
         /// else the footpod); nil: indoor sessions are refused.
         public var indoorSource: DistanceSource?
-        /// The footpod's calibration, applied to its distance indoors.
-        public var footpodFactor: Double
+        /// The footpod's calibration learnt so far (stored), and what a stretch must be to teach it.
+        public var footpodStretches: [CalibrationStretch]
+        public var calibration: CalibrationSettings
 
         public init(
             activity: Activity = .running,
@@ -32,7 +34,8 @@ public struct SessionController: Sendable {
             heartRateZones: HeartRateZones? = nil,
             indoorByDefault: Bool = false,
             indoorSource: DistanceSource? = nil,
-            footpodFactor: Double = 1
+            footpodStretches: [CalibrationStretch] = [],
+            calibration: CalibrationSettings = CalibrationSettings()
         ) {
             self.activity = activity
             self.autostart = autostart
@@ -41,7 +44,8 @@ public struct SessionController: Sendable {
             self.heartRateZones = heartRateZones
             self.indoorByDefault = indoorByDefault
             self.indoorSource = indoorSource
-            self.footpodFactor = footpodFactor
+            self.footpodStretches = footpodStretches
+            self.calibration = calibration
         }
     }
 
@@ -79,10 +83,16 @@ public struct SessionController: Sendable {
     /// Sequence of the next logged row in the open session; rows of a session are totally ordered.
     public internal(set) var nextSeq = 1
     private var lastEnded: String?
+    /// The footpod's calibration: learnt outdoors, applied indoors.
+    public internal(set) var footpodCalibration: FootpodCalibration
 
     public init(configuration: Configuration, ids: SessionIDGenerator) {
         self.configuration = configuration
         self.ids = ids
+        footpodCalibration = FootpodCalibration(
+            settings: configuration.calibration,
+            stretches: configuration.footpodStretches
+        )
     }
 
     // MARK: Inputs
@@ -227,6 +237,7 @@ public struct SessionController: Sendable {
         }
         output.rows.append(.fix(sessionID: session!.id, seq: takeSeq(), fix, verdict))
         for event in outcome.events { record(event, receivedAt: fix.receivedAt, into: &output) }
+        learnStride(from: fix, outcome, into: &output)
     }
 
     /// The passage of time: GPS loss by silence, abandoned sessions.
@@ -276,6 +287,9 @@ public struct SessionController: Sendable {
         if sample.time == nil { sample.time = sessionTime(atReceive: sample.receivedAt)?.seconds }
         if !isRecovering {
             output.rows.append(.speed(sessionID: session!.id, seq: takeSeq(), sample))
+        }
+        if sample.source == .footpod, let total = sample.reading.totalDistance, let speed = sample.reading.speed {
+            footpodCalibration.footpod(total: total, speed: speed, receivedAt: sample.receivedAt)
         }
         guard sample.source == session!.track.distanceSource, let time = sample.time else { return }
         if !isRecovering { session!.lastSample = sample.receivedAt }
@@ -342,7 +356,7 @@ public struct SessionController: Sendable {
         return TrackSession(
             indoor: activity,
             source: indoor,
-            factor: indoor == .footpod ? configuration.footpodFactor : 1,
+            factors: indoor == .footpod ? footpodCalibration.factors : .uncalibrated,
             profile: profile,
             heartRateZones: configuration.heartRateZones
         )
@@ -432,6 +446,9 @@ public struct SessionController: Sendable {
         receivedAt: Double?,
         into output: inout SessionOutput
     ) {
+        if let stretch = footpodCalibration.sessionEnded(), !open.recovering {
+            calibrationLearnt(stretch, sessionID: open.id, into: &output)
+        }
         record(.ended(reason), time: open.track.lastFixTime, receivedAt: receivedAt, into: &output)
         output.rows.append(.finish(sessionID: open.id, summary: open.track.summary, reason: reason, endedAt: endedAt))
         lifecycle.finish()

@@ -1,3 +1,4 @@
+import StrideCalibration
 import TrackCore
 
 /// One row of the data log, typed until Store writes it. A session's rows share one sequence
@@ -13,6 +14,8 @@ public enum SessionRow: Sendable, Equatable {
     case heartRate(sessionID: String, seq: Int, HeartRateSample, time: GPSTime?)
     /// A footpod's or treadmill's reading (dated on the session's clock).
     case speed(sessionID: String, seq: Int, SpeedSensorSample)
+    /// A stretch that taught the footpod's calibration (its history, kept across sessions).
+    case calibration(sessionID: String, footpod: String, CalibrationStretch)
     /// The lifecycle moved.
     case state(sessionID: String, SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)
@@ -23,6 +26,7 @@ public enum SessionRow: Sendable, Equatable {
         switch self {
         case .fix: .fix
         case .heartRate, .speed: .beat
+        case .calibration: .notice
         case .event(_, let announcement): announcement.event.isCritical ? .critical : .notice
         case .begin, .command, .state, .finish: .critical
         }
@@ -32,7 +36,7 @@ public enum SessionRow: Sendable, Equatable {
     public var isUrgent: Bool {
         switch self {
         case .begin, .state, .finish, .command: true
-        case .fix, .event, .heartRate, .speed: false
+        case .fix, .event, .heartRate, .speed, .calibration: false
         }
     }
 

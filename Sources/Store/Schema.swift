@@ -153,6 +153,28 @@ enum Schema {
                     """
             )
         }
+        migrator.registerMigration("v8-calibration") { db in
+            // The stretches that taught each footpod's factor, kept across sessions: a straight,
+            // steady stretch with good GPS (kind gps) or a distance the runner declared (fixed).
+            try db.execute(
+                sql: """
+                    CREATE TABLE calibration (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        footpod TEXT NOT NULL,
+                        session_id TEXT,
+                        kind TEXT NOT NULL,
+                        start REAL NOT NULL,
+                        end REAL NOT NULL,
+                        gps_m REAL NOT NULL,
+                        footpod_m REAL NOT NULL,
+                        speed REAL NOT NULL,
+                        band INTEGER NOT NULL,
+                        recorded_at REAL
+                    );
+                    CREATE INDEX calibration_footpod ON calibration(footpod, seq);
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -120,6 +120,19 @@ extension SessionLog {
                     Data(sample.payload),
                 ]
             )
+        case .calibration(let id, let footpod, let stretch):
+            // Dated by the session's start on its own clock: a stretch's instants are monotonic.
+            try db.execute(
+                sql: """
+                    INSERT INTO calibration (footpod, session_id, kind, start, end, gps_m, footpod_m, speed, band,
+                        recorded_at)
+                    VALUES (?, ?, 'gps', ?, ?, ?, ?, ?, ?, (SELECT started_at FROM session WHERE id = ?))
+                    """,
+                arguments: [
+                    footpod, id, stretch.start, stretch.end, stretch.gpsMetres, stretch.footpodMetres, stretch.speed,
+                    stretch.band, id,
+                ]
+            )
         case .state(let id, let state):
             try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):

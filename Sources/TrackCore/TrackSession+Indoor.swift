@@ -17,26 +17,28 @@ public struct StrideReading: Sendable, Equatable {
 /// An indoor session's distance sensor and what is needed to difference its count.
 struct IndoorStride: Sendable {
     let source: DistanceSource
-    /// The footpod's calibration (runner's metres per footpod metre); 1 for a treadmill.
-    let factor: Double
+    /// The footpod's calibration by pace band; none for a treadmill.
+    let factors: StrideFactors
     var lastTotal: Double?
+    /// The last speed, calibrated (m/s), and as the sensor sent it.
     var lastSpeed = 0.0
+    var lastRawSpeed = 0.0
 }
 
 extension TrackSession {
     /// An indoor session: no fix is asked for; `stride` readings of `source` (a footpod or a
-    /// treadmill) carry the distance, the timers, auto-pause and splits. `factor` scales the
-    /// footpod's distance and speed (its calibration).
+    /// treadmill) carry the distance, the timers, auto-pause and splits. `factors` scale the
+    /// footpod's distance and speed (its calibration, by its pace band).
     public init(
         indoor activity: Activity,
         source: DistanceSource,
-        factor: Double = 1,
+        factors: StrideFactors = .uncalibrated,
         profile: ActivityProfile? = nil,
         heartRateZones: HeartRateZones? = nil
     ) {
         precondition(source != .gps, "an indoor session's distance comes from a footpod or a treadmill")
         self.init(activity: activity, profile: profile, heartRateZones: heartRateZones)
-        indoor = IndoorStride(source: source, factor: factor.isFinite && factor > 0 ? factor : 1)
+        indoor = IndoorStride(source: source, factors: factors)
     }
 
     /// Indoors, a footpod's or treadmill's reading takes the place of a fix: the difference of its
@@ -48,7 +50,9 @@ extension TrackSession {
         guard var current = indoor else { return [] }
         defer { indoor = current }
         let time = reading.time
-        let speed = reading.speed.map { $0 * current.factor }
+        let factor = current.factors.factor(forSpeed: reading.speed ?? current.lastRawSpeed)
+        let speed = reading.speed.map { $0 * factor }
+        if let raw = reading.speed { current.lastRawSpeed = raw }
         let previousTotal = current.lastTotal
         if let total = reading.totalDistance { current.lastTotal = total }
         guard let last = lastUsable else {
@@ -79,7 +83,7 @@ extension TrackSession {
         }
         var step: Double
         if let total = reading.totalDistance, let previousTotal {
-            step = total >= previousTotal ? (total - previousTotal) * current.factor : 0
+            step = total >= previousTotal ? (total - previousTotal) * factor : 0
         } else {
             step = 0.5 * (current.lastSpeed + (speed ?? current.lastSpeed)) * dt
         }

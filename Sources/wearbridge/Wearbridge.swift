@@ -14,7 +14,7 @@ struct Wearbridge: AsyncParsableCommand {
             RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
             ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, SensorCommand.self,
             OutboxCommand.self,
-            IdentityCommand.self, SayCommand.self, CuesCommand.self, ExportCommand.self,
+            IdentityCommand.self, SayCommand.self, CuesCommand.self, ExportCommand.self, CalibrationCommand.self,
         ]
     )
 }

@@ -37,7 +37,11 @@ struct IndoorTrackTests {
     }
 
     @Test func aFootpodsFactorScalesItsDistanceAndSpeed() {
-        var session = TrackSession(indoor: .running, source: .footpod, factor: 1 / 1.07)
+        var session = TrackSession(
+            indoor: .running,
+            source: .footpod,
+            factors: StrideFactors(edges: [2.6, 4.0], factors: [0.5, 1 / 1.07, 2])
+        )
         _ = run(&session, seconds: 300, speed: 3.21)
         #expect(abs(session.distance - 300 * 3.21 / 1.07) < 1e-6)
         #expect(abs((session.currentSpeed ?? 0) - 3.0) < 1e-9)

@@ -1,0 +1,80 @@
+import StrideCalibration
+import TrackCore
+
+/// A footpod's calibration as the session core keeps it: every stretch learnt (in this session and
+/// the ones before, on this wearable), the learning under way outdoors, and the factors an indoor
+/// session applies. Pure: fixes and footpod readings in, stretches out.
+public struct FootpodCalibration: Sendable {
+    public private(set) var calibrator: StrideCalibrator
+    /// The footpod the stretches are of, once it has connected (its address).
+    public private(set) var footpod: String?
+    /// The session's own frame, so that a stretch's straightness is judged in one plane whatever the
+    /// track filter does with its own.
+    private var frame: LocalFrame?
+    private var last: (total: Double, speed: Double, receivedAt: Double)?
+    /// A footpod reading older than this at a fix (s) says nothing about where the runner is.
+    static let freshness = 2.5
+
+    public init(settings: CalibrationSettings = CalibrationSettings(), stretches: [CalibrationStretch] = []) {
+        calibrator = StrideCalibrator(settings: settings, stretches: stretches)
+    }
+
+    /// The footpod connected: stretches from now on are its own.
+    mutating func connected(_ address: String) {
+        if footpod != address { last = nil }
+        footpod = address
+    }
+
+    /// A footpod reading with its cumulative count and speed.
+    mutating func footpod(total: Double, speed: Double, receivedAt: Double) {
+        last = (total, speed, receivedAt)
+    }
+
+    /// A fix the session used: an epoch for the calibrator, with the footpod's count carried on to the
+    /// fix's receive instant at its speed. Returns the stretch it closed, if one was worth learning.
+    mutating func fix(
+        at receivedAt: Double,
+        position: GeoPoint,
+        gpsDistance: Double,
+        usable: Bool
+    ) -> CalibrationStretch? {
+        guard let last, receivedAt - last.receivedAt <= Self.freshness, receivedAt >= last.receivedAt else {
+            return calibrator.finish()
+        }
+        let frame = self.frame ?? LocalFrame(origin: position)
+        self.frame = frame
+        let here = frame.project(position)
+        return calibrator.take(
+            StrideCalibrator.Epoch(
+                time: receivedAt,
+                gpsUsable: usable,
+                east: here.east,
+                north: here.north,
+                gpsDistance: gpsDistance,
+                footpodDistance: last.total + last.speed * (receivedAt - last.receivedAt),
+                footpodSpeed: last.speed
+            )
+        )
+    }
+
+    /// The session ended: the open stretch is closed, the next session starts its own frame.
+    mutating func sessionEnded() -> CalibrationStretch? {
+        frame = nil
+        last = nil
+        return calibrator.finish()
+    }
+
+    /// The factors an indoor session applies: each pace band's own where the data show the stride
+    /// changes with pace, else the overall factor; ones before the first stretch.
+    public var factors: StrideFactors {
+        let edges = calibrator.settings.bandEdges
+        guard calibrator.overall != nil, !edges.isEmpty else {
+            return StrideFactors(edges: [], factors: [calibrator.overall?.factor ?? 1])
+        }
+        // A speed inside each band: below the first edge, between edges, above the last.
+        var speeds = [edges[0] - 0.1]
+        for index in 1..<edges.count { speeds.append((edges[index - 1] + edges[index]) / 2) }
+        speeds.append(edges[edges.count - 1] + 0.1)
+        return StrideFactors(edges: edges, factors: speeds.map { calibrator.factor(forSpeed: $0)?.factor ?? 1 })
+    }
+}

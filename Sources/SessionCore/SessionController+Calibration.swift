@@ -1,0 +1,39 @@
+import StrideCalibration
+import TrackCore
+
+extension SessionController {
+    /// The footpod (re)connected: the stretches learnt from now on are its own.
+    public mutating func footpodConnected(_ address: String) {
+        footpodCalibration.connected(address)
+    }
+
+    /// An outdoor session's fix and the footpod beside it: a straight, steady stretch run with GPS
+    /// the core judged good (accepted, not bridged or reset, not paused, not lost) teaches the
+    /// footpod's factor.
+    mutating func learnStride(from fix: Fix, _ outcome: FixOutcome, into output: inout SessionOutput) {
+        guard let open = session, open.track.distanceSource == .gps, let receivedAt = fix.receivedAt,
+            case .accepted(let point) = outcome.verdict
+        else { return }
+        let broken = outcome.events.contains { event in
+            switch event {
+            case .gapBridged, .filterReset, .timelineReset, .gpsLost, .autoPaused: true
+            default: false
+            }
+        }
+        let usable = !broken && !open.track.isGPSLost && !open.track.isAutoPaused && lifecycle.state == .active
+        let learnt = footpodCalibration.fix(
+            at: receivedAt,
+            position: point.position,
+            gpsDistance: open.track.distance,
+            usable: usable
+        )
+        if let learnt, !isRecovering { calibrationLearnt(learnt, sessionID: open.id, into: &output) }
+    }
+
+    /// A stretch learnt: a row for the calibration's stored history.
+    mutating func calibrationLearnt(_ stretch: CalibrationStretch, sessionID: String, into output: inout SessionOutput)
+    {
+        guard let footpod = footpodCalibration.footpod else { return }
+        output.rows.append(.calibration(sessionID: sessionID, footpod: footpod, stretch))
+    }
+}

@@ -369,7 +369,8 @@ let package = Package(
             dependencies: [
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "LineFraming", "Replay", "Harness",
-                "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract",
+                "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",
+                "StrideCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -291,7 +291,9 @@ public struct SessionController: Sendable {
         if sample.source == .footpod, let total = sample.reading.totalDistance, let speed = sample.reading.speed {
             footpodCalibration.footpod(total: total, speed: speed, receivedAt: sample.receivedAt)
         }
-        guard sample.source == session!.track.distanceSource, let time = sample.time else { return }
+        let outdoorFootpod = session!.track.distanceSource == .gps && sample.source == .footpod
+        guard sample.source == session!.track.distanceSource || outdoorFootpod, let time = sample.time else { return }
+        if outdoorFootpod { session!.track.useFootpod(footpodCalibration.factors) }
         if !isRecovering { session!.lastSample = sample.receivedAt }
         let reading = StrideReading(
             time: GPSTime(seconds: time),

@@ -45,9 +45,10 @@ extension TrackSession {
     /// cumulative count is the distance (nothing lost to a notification that never came, or to the
     /// time the link was down); without a count, its speed over the time between readings. A count
     /// that went back (the sensor reset) or jumped faster than the activity allows credits nothing
-    /// and is the new baseline. Outdoors it changes nothing (yet).
+    /// and is the new baseline. Outdoors, a footpod's reading carries the distance through gaps
+    /// (`useFootpod`).
     public mutating func stride(_ reading: StrideReading) -> [TrackEvent] {
-        guard var current = indoor else { return [] }
+        guard var current = indoor else { return footpodReading(reading) }
         defer { indoor = current }
         let time = reading.time
         let factor = current.factors.factor(forSpeed: reading.speed ?? current.lastRawSpeed)

@@ -43,6 +43,10 @@ public struct TrackSession: Sendable {
     private var impossibleStreak = 0
     /// Indoors: the footpod or treadmill that takes the place of fixes; nil outdoors.
     var indoor: IndoorStride?
+    /// Outdoors: the footpod beside the GPS, which carries the distance through gaps.
+    var footpod: FootpodTrail?
+    /// Metres the footpod credited live since the last fix the session used (a gap under way).
+    var gapCarried = 0.0
 
     /// Where this session's distance comes from: `gps` outdoors.
     public var distanceSource: DistanceSource { indoor?.source ?? .gps }
@@ -374,23 +378,29 @@ public struct TrackSession: Sendable {
         }
         let speedAfter = fix.speed.flatMap { $0.isFinite ? $0 : nil } ?? chord / dt
         let integral = 0.5 * (current.lastSpeed + speedAfter) * dt
-        var bridged = dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor)
-        bridged = min(bridged, profile.maxSpeed * dt)
         let from = current.filter.time
+        // A footpod that counted the gap knows its path; GPS alone knows only the chord.
+        let walked = footpodPath(from: from, to: time, chord: chord, allowance: allowance)
+        var bridged =
+            walked
+            ?? (dt > profile.longGap ? chord : min(max(chord, integral), chord * profile.maxDetourFactor))
+        bridged = min(bridged, profile.maxSpeed * dt)
         let (filter, doppler) = freshFilter(at: time, position: position, fix: fix, measurement: measurement)
         let credited = current.stillness.bridge(
-            chord: chord,
+            chord: walked ?? chord,
             bridged: bridged,
             to: position,
             sigma: filter.positionSigma,
             time: time,
             velocity: filter.velocity,
-            significant: model.isSignificant(doppler),
-            coherence: model.coherence(at: time)
+            significant: walked != nil || model.isSignificant(doppler),
+            coherence: walked != nil ? nil : model.coherence(at: time)
         )
         current.filter = filter
         current.lastSpeed = filter.speed
-        distance += credited
+        // What the footpod already credited live through the gap is part of this, not on top of it.
+        distance += max(0, credited - gapCarried)
+        gapCarried = 0
         covered += dt
         bridgedGapCount += 1
         events.append(.gapBridged(from: from, to: time, distance: credited))
@@ -488,6 +498,7 @@ public struct TrackSession: Sendable {
     /// `counted` false for a fix whose Doppler alone was used (`coast`): it does not end the warm-up.
     mutating func markUsed(_ time: GPSTime, counted: Bool = true) {
         impossibleStreak = 0
+        gapCarried = 0
         gate.commit(time, counted: counted)
         lastUsable = time
     }

@@ -10,6 +10,7 @@ struct Bench: AsyncParsableCommand {
             "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
         subcommands: [
             Accuracy.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self, RelayScale.self,
+            FootpodBench.self,
         ],
         defaultSubcommand: Accuracy.self
     )

@@ -9,7 +9,7 @@ public struct CueCatalog: Sendable, Equatable {
         "paused", "resumed", "auto_paused", "auto_resumed",
         "split", "split_pace", "split_heart_rate",
         "summary_distance_in", "summary_distance", "summary_elapsed", "summary_average_pace", "summary_current_pace",
-        "summary_heart_rate", "summary_average_heart_rate",
+        "summary_heart_rate", "summary_average_heart_rate", "summary_cadence",
         "zone_entered", "zone_above", "zone_below", "zone_in",
         "gps_lost", "gps_still_lost", "gps_regained",
         "strap_lost", "strap_regained", "contact_lost", "battery_low",
@@ -121,6 +121,7 @@ public struct CueCatalog: Sendable, Equatable {
         case .heartRate(let bpm): fill("summary_heart_rate", ["heart_rate": String(bpm)])
         case .averageHeartRate(let bpm):
             fill("summary_average_heart_rate", ["heart_rate": say.number(bpm, decimals: 0)])
+        case .cadence(let steps): fill("summary_cadence", ["cadence": String(steps)])
         case .gap(let partner, let metres):
             fill(
                 metres >= 0 ? "summary_gap_ahead" : "summary_gap_behind",

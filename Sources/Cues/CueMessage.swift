@@ -69,6 +69,8 @@ public enum SummaryFigure: Sendable, Equatable {
     case currentPace(Double)
     case heartRate(Int)
     case averageHeartRate(Double)
+    /// Steps per minute, from the footpod.
+    case cadence(Int)
     /// In a race: the gap to the partner (m, positive when I lead).
     case gap(partner: String, metres: Double)
 }

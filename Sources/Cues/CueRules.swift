@@ -209,6 +209,8 @@ public struct CueRules: Sendable {
                 if let bpm = reading.heartRate { figures.append(.heartRate(bpm)) }
             case .averageHeartRate:
                 if let bpm = reading.averageHeartRate { figures.append(.averageHeartRate(bpm)) }
+            case .cadence:
+                if let steps = reading.cadence { figures.append(.cadence(steps)) }
             }
         }
         if let partner = reading.racePartner, let gap = reading.raceGap {

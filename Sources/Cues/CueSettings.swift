@@ -10,6 +10,8 @@ public struct CueSettings: Sendable, Equatable {
         case currentPace = "current_pace"
         case heartRate = "heart_rate"
         case averageHeartRate = "average_heart_rate"
+        /// The footpod's steps per minute.
+        case cadence
     }
 
     /// The kinds spoken (a summary also needs a trigger below: none by default).

@@ -14,6 +14,11 @@ extension SessionEngine {
             heartRate: beat?.link == .streaming ? beat?.bpm : nil,
             at: now.monotonic
         )
+        if let footpod = speedSensors.first(where: { $0.kind == .footpod })?.report(now: now.monotonic),
+            footpod.link == .streaming, (footpod.lastSampleAge ?? .infinity) < 5
+        {
+            reading.cadence = footpod.cadence
+        }
         if let race, race.session == session.id {
             let status = race.tracker.status(now: now.monotonic)
             reading.racePartner = status.partner

@@ -2,16 +2,18 @@
 /// so far, or (`beats`) one row per beat with its RR intervals.
 public struct CSVExporter: Exporter {
     public let beats: Bool
+    private var source = "gps"
 
     public init(beats: Bool = false) {
         self.beats = beats
     }
 
     public mutating func begin(_ session: ExportSession, into file: OutputFile) throws(ExportError) {
+        source = session.distanceSource.rawValue
         try file.write(
             beats
                 ? "time,bpm,rr_ms\r\n"
-                : "time,lat,lon,smoothed_lat,smoothed_lon,speed_mps,error_m,verdict,distance_m,heart_rate\r\n"
+                : "time,lat,lon,smoothed_lat,smoothed_lon,speed_mps,error_m,verdict,distance_m,heart_rate,cadence_spm\r\n"
         )
     }
 
@@ -22,7 +24,15 @@ public struct CSVExporter: Exporter {
                 UTCTime.text(point.time), number(point.raw?.latitude, 7), number(point.raw?.longitude, 7),
                 number(point.smoothed?.latitude, 7), number(point.smoothed?.longitude, 7), number(point.speed, 2),
                 number(point.error, 1), point.verdict, number(point.distance, 2),
-                point.heartRate.map(String.init) ?? "",
+                point.heartRate.map(String.init) ?? "", point.cadence.map(String.init) ?? "",
+            ]
+            try file.write(fields.joined(separator: ",") + "\r\n")
+        case .stride(let stride) where !beats:
+            // Indoors: no position; the verdict column names where the distance came from.
+            let fields = [
+                UTCTime.text(stride.time), "", "", "", "", number(stride.speed, 2), "", source,
+                number(stride.distance, 2), stride.heartRate.map(String.init) ?? "",
+                stride.cadence.map(String.init) ?? "",
             ]
             try file.write(fields.joined(separator: ",") + "\r\n")
         case .beat(let beat) where beats:

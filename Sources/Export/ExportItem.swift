@@ -6,6 +6,8 @@ import TrackCore
 public enum ExportItem: Sendable, Equatable {
     case point(ExportPoint)
     case beat(ExportBeat)
+    /// Indoors, a reading of the footpod or treadmill the distance comes from: a record with no position.
+    case stride(ExportStride)
     /// The timer stopped (auto-pause or by hand) at this GPS time.
     case stop(at: Double)
     /// The timer started again at this GPS time.
@@ -33,8 +35,21 @@ public struct ExportPoint: Sendable, Equatable {
     public var distance: Double
     /// The last beat within `ExportReplay.heartRateHold` before this fix.
     public var heartRate: Int?
+    /// The footpod's last cadence (steps per minute) within the same hold.
+    public var cadence: Int? = nil
 
     public var isAccepted: Bool { smoothed != nil }
+}
+
+/// One indoor reading as the session took it: its instant on the session's clock, the session's
+/// distance after it, its speed (calibrated) and cadence.
+public struct ExportStride: Sendable, Equatable {
+    public var time: Double
+    public var distance: Double
+    public var speed: Double?
+    /// Steps per minute.
+    public var cadence: Int?
+    public var heartRate: Int?
 }
 
 /// One beat: its GPS time when fixes had taught the clock, its rate and RR intervals (s).

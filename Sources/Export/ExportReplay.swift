@@ -11,20 +11,33 @@ public struct ExportReplay {
 
     private var controller: SessionController
     private var lastBeat: (time: Double, bpm: Int)?
+    private var lastCadence: (time: Double, steps: Int)?
     private var stopped = false
     public private(set) var firstTime: Double?
     public private(set) var lastTime: Double?
 
-    public init(activity: Activity) {
+    /// `footpod`: the factors the session applied to its footpod (indoors), as its log keeps them.
+    public init(activity: Activity, distanceSource: DistanceSource = .gps, footpod: StrideFactors? = nil) {
         // Zones only shape time in zone, which no format carries; average and maximum need the stats.
+        let indoor = distanceSource == .gps ? nil : distanceSource
         let configuration = SessionController.Configuration(
             activity: activity,
             abandonAfter: .infinity,
-            heartRateZones: HeartRateZones(maxHeartRate: 190)
+            heartRateZones: HeartRateZones(maxHeartRate: 190),
+            indoorSource: indoor,
+            footpodFactors: footpod
         )
         controller = SessionController(configuration: configuration, ids: SessionIDGenerator(seed: 1))
         var output = SessionOutput()
-        _ = controller.handle(.start, id: "export", activity: activity, receivedAt: 0, systemTime: 0, into: &output)
+        _ = controller.handle(
+            .start,
+            id: "export",
+            activity: activity,
+            indoor: indoor != nil,
+            receivedAt: 0,
+            systemTime: 0,
+            into: &output
+        )
     }
 
     /// The session's figures as replayed so far (after the last input: the session's own).
@@ -61,9 +74,8 @@ public struct ExportReplay {
                 case .accepted(let smoothed): point.smoothed = smoothed
                 case .rejected(let reason): point.verdict = reason.rawValue
                 }
-                if let beat = lastBeat, fixTime >= beat.time, fixTime - beat.time <= Self.heartRateHold {
-                    point.heartRate = beat.bpm
-                }
+                point.heartRate = held(lastBeat, at: fixTime)
+                point.cadence = held(lastCadence, at: fixTime)
                 try emit(.point(point))
             }
             try follow(output, emit, starts: false)
@@ -77,6 +89,25 @@ public struct ExportReplay {
             )
         case .speed(let sample):
             controller.speed(sample, into: &output)
+            guard let at = sample.time else { break }
+            if let cadence = sample.reading.cadence { lastCadence = (at, cadence) }
+            guard let session = controller.session, sample.source == session.track.distanceSource else { break }
+            // Moving again at this reading: it belongs to the new stretch, so the start comes first.
+            try follow(output, emit, starts: true)
+            firstTime = firstTime ?? at
+            lastTime = at
+            try emit(
+                .stride(
+                    ExportStride(
+                        time: at,
+                        distance: session.track.distance,
+                        speed: session.track.currentSpeed,
+                        cadence: held(lastCadence, at: at),
+                        heartRate: held(lastBeat, at: at)
+                    )
+                )
+            )
+            try follow(output, emit, starts: false)
         case .command(.start, _), .command(.end, _):
             // Begun at `init`; left open at the end, so that its figures can still be read.
             break
@@ -85,6 +116,16 @@ public struct ExportReplay {
             try follow(output, emit, starts: true)
             try follow(output, emit, starts: false)
         }
+    }
+
+    /// A value logged at most `heartRateHold` before `time`.
+    private func held(_ value: (time: Double, steps: Int)?, at time: Double) -> Int? {
+        guard let value, time >= value.time, time - value.time <= Self.heartRateHold else { return nil }
+        return value.steps
+    }
+
+    private func held(_ beat: (time: Double, bpm: Int)?, at time: Double) -> Int? {
+        held(beat.map { (time: $0.time, steps: $0.bpm) } as (time: Double, steps: Int)?, at: time)
     }
 
     /// Pauses and resumes, by hand or auto, as timer stops and starts (`starts`: only the

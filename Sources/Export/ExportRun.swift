@@ -46,7 +46,11 @@ public enum ExportRun {
         _ exporter: inout Format,
         _ file: OutputFile
     ) throws -> SessionSummary {
-        var replay = ExportReplay(activity: session.activity)
+        var replay = ExportReplay(
+            activity: session.activity,
+            distanceSource: session.distanceSource,
+            footpod: session.footpodFactors
+        )
         try exporter.begin(session, into: file)
         try journal { entry, time in
             try replay.take(entry, time: time) { item in try exporter.take(item, into: file) }

@@ -15,12 +15,26 @@ public struct ExportSession: Sendable {
     public var startedAt: Double
     /// Export the smoothed track (what the distance was measured on) or the raw fixes.
     public var smoothed: Bool
+    /// gps, or indoors the footpod or treadmill the distance came from: an indoor session has no
+    /// track, its records carry distance, speed and cadence.
+    public var distanceSource: DistanceSource
+    /// The factors an indoor session applied to its footpod, as its log keeps them.
+    public var footpodFactors: StrideFactors?
 
-    public init(id: String, activity: Activity, startedAt: Double, smoothed: Bool = true) {
+    public init(
+        id: String,
+        activity: Activity,
+        startedAt: Double,
+        smoothed: Bool = true,
+        distanceSource: DistanceSource = .gps,
+        footpodFactors: StrideFactors? = nil
+    ) {
         self.id = id
         self.activity = activity
         self.startedAt = startedAt
         self.smoothed = smoothed
+        self.distanceSource = distanceSource
+        self.footpodFactors = footpodFactors
     }
 }
 

@@ -10,6 +10,8 @@ public struct FITExporter: Exporter {
     private var stopped = false
     private var pendingRR: [UInt64] = []
     private var laps = LapTracker()
+    /// sub_sport: treadmill (1) for a treadmill session, generic (0) otherwise.
+    private var subSport: UInt64 = 0
     public private(set) var records = 0
 
     public init() {}
@@ -17,6 +19,7 @@ public struct FITExporter: Exporter {
     public mutating func begin(_ session: ExportSession, into file: OutputFile) throws(ExportError) {
         smoothed = session.smoothed
         sport = Self.sport(session.activity)
+        subSport = session.distanceSource == .treadmill ? 1 : 0
         try file.write([UInt8](repeating: 0, count: 14))
         let created = FIT.time(session.startedAt)
         try file.write(FIT.fileID.definition)
@@ -38,6 +41,18 @@ public struct FITExporter: Exporter {
                     FIT.time(point.time), FIT.semicircles(position.latitude), FIT.semicircles(position.longitude),
                     FIT.scaled(point.distance, 100), point.heartRate.map(UInt64.init),
                     point.speed.flatMap { FIT.scaled($0, 1000) }, point.altitude.flatMap { FIT.scaled($0 + 500, 5) },
+                    point.cadence.map { UInt64($0 / 2) },
+                ])
+            )
+            records += 1
+        case .stride(let stride):
+            // Indoors: a record with no position.
+            guard !stopped else { return }
+            try file.write(
+                FIT.record.data([
+                    FIT.time(stride.time), nil, nil, FIT.scaled(stride.distance, 100),
+                    stride.heartRate.map(UInt64.init), stride.speed.flatMap { FIT.scaled($0, 1000) }, nil,
+                    stride.cadence.map { UInt64($0 / 2) },
                 ])
             )
             records += 1
@@ -73,7 +88,7 @@ public struct FITExporter: Exporter {
                 summary.heartRate?.average.map { UInt64($0.rounded()) },
                 summary.heartRate?.maximum.map(UInt64.init), UInt64(laps.count), 0, 8, 1, 0,
                 summary.moving > 0 ? FIT.scaled(summary.distance / summary.moving, 1000) : nil,
-                FIT.scaled(summary.maxSpeed, 1000),
+                FIT.scaled(summary.maxSpeed, 1000), subSport,
             ])
         )
         try file.write(FIT.activity.definition)

@@ -103,14 +103,15 @@ enum FIT {
         ]
     )
     /// timestamp, position lat/long, distance (m * 100), heart rate, enhanced speed (m/s * 1000),
-    /// enhanced altitude ((m + 500) * 5).
+    /// enhanced altitude ((m + 500) * 5), cadence (rpm: a runner's steps per minute halved, as
+    /// Garmin's devices write it).
     static let record = FITMessage(
         global: 20,
         local: 3,
         fields: [
             .init(number: 253, type: .uint32), .init(number: 0, type: .sint32), .init(number: 1, type: .sint32),
             .init(number: 5, type: .uint32), .init(number: 3, type: .uint8), .init(number: 73, type: .uint32),
-            .init(number: 78, type: .uint32),
+            .init(number: 78, type: .uint32), .init(number: 4, type: .uint8),
         ]
     )
     /// RR intervals (s * 1000), five to a message.
@@ -141,6 +142,7 @@ enum FIT {
             .init(number: 25, type: .uint16), .init(number: 0, type: .enumeration),
             .init(number: 1, type: .enumeration), .init(number: 254, type: .uint16),
             .init(number: 124, type: .uint32), .init(number: 125, type: .uint32),
+            .init(number: 6, type: .enumeration),
         ]
     )
     /// timestamp, total timer time, sessions, type (manual), event (activity), event type (stop).

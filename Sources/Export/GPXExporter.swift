@@ -44,9 +44,12 @@ public struct GPXExporter: Exporter {
                 "   <trkpt lat=\"\(Decimals.text(position.latitude, 7))\" lon=\"\(Decimals.text(position.longitude, 7))\">"
                 + (point.altitude.map { "<ele>\(Decimals.text($0, 2))</ele>" } ?? "")
                 + "<time>\(UTCTime.text(point.time))</time>"
-            if let bpm = point.heartRate {
+            if point.heartRate != nil || point.cadence != nil {
+                // The schema's order: hr, then cad (per leg, as Garmin writes a runner's cadence).
                 line +=
-                    "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(bpm)</gpxtpx:hr>"
+                    "<extensions><gpxtpx:TrackPointExtension>"
+                    + (point.heartRate.map { "<gpxtpx:hr>\($0)</gpxtpx:hr>" } ?? "")
+                    + (point.cadence.map { "<gpxtpx:cad>\($0 / 2)</gpxtpx:cad>" } ?? "")
                     + "</gpxtpx:TrackPointExtension></extensions>"
             }
             try file.write(line + "</trkpt>\n")
@@ -56,7 +59,8 @@ public struct GPXExporter: Exporter {
             try closeSegment(file)
         case .start:
             stopped = false
-        case .beat, .split:
+        case .beat, .split, .stride:
+            // Indoors there is no track: GPX has nothing else to carry.
             break
         }
     }

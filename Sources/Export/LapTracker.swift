@@ -46,6 +46,11 @@ struct LapTracker {
             distanceDone += split.distance
             timerDone = split.endTimer
             return lap
+        case .stride(let stride):
+            start = start ?? stride.time
+            if let bpm = stride.heartRate { maximumHeartRate = max(maximumHeartRate, bpm) }
+            if let speed = stride.speed, speed.isFinite { maximumSpeed = max(maximumSpeed, speed) }
+            return nil
         case .beat, .stop, .start:
             return nil
         }

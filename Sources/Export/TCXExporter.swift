@@ -56,7 +56,21 @@ public struct TCXExporter: Exporter {
                 + (point.altitude.map { "<AltitudeMeters>\(Decimals.text($0, 2))</AltitudeMeters>" } ?? "")
                 + "<DistanceMeters>\(Decimals.text(point.distance, 2))</DistanceMeters>"
             if let bpm = point.heartRate { line += "<HeartRateBpm><Value>\(bpm)</Value></HeartRateBpm>" }
-            try file.write(line + "</Trackpoint>\n")
+            try file.write(line + Self.extensions(speed: nil, cadence: point.cadence) + "</Trackpoint>\n")
+            points += 1
+        case .stride(let stride):
+            // Indoors: a trackpoint with no position, its speed and cadence in Garmin's extension.
+            guard !stopped else { return }
+            while lap + 1 < laps.count, stride.time > laps[lap].end { try openLap(lap + 1, file) }
+            if !inTrack {
+                try file.write("     <Track>\n")
+                inTrack = true
+            }
+            var line =
+                "      <Trackpoint><Time>\(UTCTime.text(stride.time))</Time>"
+                + "<DistanceMeters>\(Decimals.text(stride.distance, 2))</DistanceMeters>"
+            if let bpm = stride.heartRate { line += "<HeartRateBpm><Value>\(bpm)</Value></HeartRateBpm>" }
+            try file.write(line + Self.extensions(speed: stride.speed, cadence: stride.cadence) + "</Trackpoint>\n")
             points += 1
         case .stop:
             stopped = true
@@ -106,6 +120,15 @@ public struct TCXExporter: Exporter {
         guard lap >= 0, lap < laps.count else { return }
         try closeTrack(file)
         try file.write("   </Lap>\n")
+    }
+
+    /// Garmin's ActivityExtension v2: speed (m/s) and a runner's cadence (per leg, as Garmin writes it).
+    private static func extensions(speed: Double?, cadence: Int?) -> String {
+        guard speed != nil || cadence != nil else { return "" }
+        return "<Extensions><TPX xmlns=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\">"
+            + (speed.map { "<Speed>\(Decimals.text($0, 3))</Speed>" } ?? "")
+            + (cadence.map { "<RunCadence>\($0 / 2)</RunCadence>" } ?? "")
+            + "</TPX></Extensions>"
     }
 
     private mutating func closeTrack(_ file: OutputFile) throws(ExportError) {

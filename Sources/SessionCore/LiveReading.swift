@@ -19,6 +19,8 @@ public struct LiveReading: Sendable, Equatable {
     /// The strap's latest beat while it streams; nil when it is silent, lost or absent.
     public var heartRate: Int?
     public var averageHeartRate: Double?
+    /// The footpod's steps per minute while it streams; nil without one.
+    public var cadence: Int? = nil
     /// From the summary the session ended with.
     public var isFinal: Bool
     /// In a virtual race: the partner's name and the gap to them (m, positive when I lead).

@@ -25,6 +25,9 @@ public struct SessionController: Sendable {
         /// The footpod's calibration learnt so far (stored), and what a stretch must be to teach it.
         public var footpodStretches: [CalibrationStretch]
         public var calibration: CalibrationSettings
+        /// The footpod's factors as a logged session applied them, instead of the stretches' (an
+        /// export or a recovery gives the session the distance it had).
+        public var footpodFactors: StrideFactors?
 
         public init(
             activity: Activity = .running,
@@ -35,7 +38,8 @@ public struct SessionController: Sendable {
             indoorByDefault: Bool = false,
             indoorSource: DistanceSource? = nil,
             footpodStretches: [CalibrationStretch] = [],
-            calibration: CalibrationSettings = CalibrationSettings()
+            calibration: CalibrationSettings = CalibrationSettings(),
+            footpodFactors: StrideFactors? = nil
         ) {
             self.activity = activity
             self.autostart = autostart
@@ -46,6 +50,7 @@ public struct SessionController: Sendable {
             self.indoorSource = indoorSource
             self.footpodStretches = footpodStretches
             self.calibration = calibration
+            self.footpodFactors = footpodFactors
         }
     }
 
@@ -275,7 +280,7 @@ public struct SessionController: Sendable {
         guard session != nil else { return }
         if sample.countsForFigures { session!.track.heartRate(bpm: sample.bpm, at: sample.receivedAt) }
         guard !isRecovering else { return }
-        let time = gpsTime(atReceive: sample.receivedAt)
+        let time = sessionTime(atReceive: sample.receivedAt)
         output.rows.append(.heartRate(sessionID: session!.id, seq: takeSeq(), sample, time: time))
     }
 
@@ -358,7 +363,7 @@ public struct SessionController: Sendable {
         return TrackSession(
             indoor: activity,
             source: indoor,
-            factors: indoor == .footpod ? footpodCalibration.factors : .uncalibrated,
+            factors: indoor == .footpod ? configuration.footpodFactors ?? footpodCalibration.factors : .uncalibrated,
             profile: profile,
             heartRateZones: configuration.heartRateZones
         )
@@ -429,7 +434,15 @@ public struct SessionController: Sendable {
             recovering: false
         )
         nextSeq = 1
-        output.rows.append(.begin(sessionID: id, activity: activity, startedAt: anchor, source: indoor ?? .gps))
+        output.rows.append(
+            .begin(
+                sessionID: id,
+                activity: activity,
+                startedAt: anchor,
+                source: indoor ?? .gps,
+                factors: indoor == .footpod ? session?.track.footpodFactors : nil
+            )
+        )
         let time = anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil
         record(.started(anchor), time: time, receivedAt: nil, into: &output)
         return id

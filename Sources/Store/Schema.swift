@@ -150,6 +150,7 @@ enum Schema {
                         PRIMARY KEY (session_id, seq)
                     ) WITHOUT ROWID;
                     ALTER TABLE session ADD COLUMN distance_source TEXT NOT NULL DEFAULT 'gps';
+                    ALTER TABLE session ADD COLUMN stride_factors TEXT;
                     """
             )
         }

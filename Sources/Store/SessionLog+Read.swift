@@ -9,7 +9,7 @@ import TrackCore
 extension SessionLog {
     private static let sessionColumns = """
         id, state, activity, started_at, start_anchor, ended_at, end_reason, distance_m, elapsed_s, moving_s,
-        paused_s, fixes_accepted, fixes_rejected, summary, distance_source
+        paused_s, fixes_accepted, fixes_rejected, summary, distance_source, stride_factors
         """
 
     /// All sessions, newest first.
@@ -248,7 +248,10 @@ extension SessionLog {
             fixesAccepted: row["fixes_accepted"],
             fixesRejected: row["fixes_rejected"],
             summaryJSON: row["summary"],
-            distanceSource: row["distance_source"] ?? "gps"
+            distanceSource: row["distance_source"] ?? "gps",
+            footpodFactors: (row["stride_factors"] as String?).flatMap {
+                try? JSONDecoder().decode(StrideFactors.self, from: Data($0.utf8))
+            }
         )
     }
 

@@ -38,13 +38,17 @@ extension SessionLog {
 
     private static func insert(_ row: SessionRow, _ db: Database) throws {
         switch row {
-        case .begin(let id, let activity, let anchor, let source):
+        case .begin(let id, let activity, let anchor, let source, let factors):
+            let factorsJSON = try factors.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
             try db.execute(
                 sql: """
-                    INSERT INTO session (id, state, activity, started_at, start_anchor, distance_source)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (id, state, activity, started_at, start_anchor, distance_source, stride_factors)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue, source.rawValue]
+                arguments: [
+                    id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue, source.rawValue,
+                    factorsJSON,
+                ]
             )
         case .fix(let id, let seq, let fix, let verdict):
             var smoothed: GeoPoint?

@@ -21,6 +21,8 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public var summaryJSON: String?
     /// gps, or indoors footpod or treadmill: where `distance` came from.
     public var distanceSource = "gps"
+    /// An indoor footpod session's calibration as applied.
+    public var footpodFactors: StrideFactors? = nil
 
     /// Average pace over moving time, seconds per kilometre.
     public var averagePace: Double? { distance > 1 ? moving / distance * 1000 : nil }

@@ -1,7 +1,7 @@
 /// A footpod's calibration as an indoor session applies it: a factor per pace band (runner's
 /// metres per footpod metre), chosen by the footpod's own speed. One band when the stride does not
 /// change with pace; all ones when the footpod was never calibrated.
-public struct StrideFactors: Sendable, Equatable {
+public struct StrideFactors: Sendable, Equatable, Codable {
     /// Upper bounds (m/s) of the bands, slowest first; the last band is open above.
     public var edges: [Double]
     /// One per band: `edges.count + 1` factors.

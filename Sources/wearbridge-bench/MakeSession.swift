@@ -6,6 +6,7 @@ import HeartRate
 import Logging
 import Replay
 import SessionCore
+import SpeedSensors
 import Store
 import TrackCore
 
@@ -46,6 +47,12 @@ struct MakeSession: AsyncParsableCommand {
     @Option(help: "The storage directory (created).")
     var out: String
 
+    @Option(help: "Instead of GPS: an indoor session on a treadmill (a workout of speed steps) or a footpod.")
+    var indoor: DistanceSource?
+
+    @Option(help: "Indoors: minutes of running.")
+    var minutes = 30.0
+
     func validate() throws {
         guard Activity(rawValue: activityName) != nil else {
             throw ValidationError("--activity-name: running, walking or cycling")
@@ -53,6 +60,7 @@ struct MakeSession: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let indoor { return try await runIndoors(indoor) }
         let path: String
         if let hours {
             path = "\(out)/generated.jsonl"
@@ -127,4 +135,75 @@ struct MakeSession: AsyncParsableCommand {
             "\(session?.id ?? "?") \(fixes.count) fixes, \(Int(session?.distance ?? 0)) m, moving \(Int(session?.moving ?? 0)) s"
         )
     }
+
+    /// An indoor session: a reading a second from the treadmill (steps of 2.5, 3.3, 4.0, 0 and 3.0
+    /// m/s, five minutes each, over and over) or the footpod (a 7 % long count, cadence 172, the
+    /// same paces), with beats and pauses as outdoors.
+    private func runIndoors(_ source: DistanceSource) async throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let log = try SessionLog.open(directory: out)
+        var controller = SessionController(
+            configuration: .init(
+                activity: activity,
+                heartRateZones: HeartRateZones(maxHeartRate: 190),
+                indoorSource: source
+            ),
+            ids: SessionIDGenerator(seed: UInt64.random(in: 0...UInt64.max))
+        )
+        let first = 100.0
+        var output = SessionOutput()
+        _ = controller.handle(
+            .start,
+            id: "make-start",
+            activity: activity,
+            indoor: true,
+            receivedAt: first,
+            systemTime: systemClock ?? 1_750_000_000,
+            into: &output
+        )
+        var pauses = pauseAt.sorted().map { first + $0 }
+        var resumeAt: Double?
+        var generator = SplitMix(seed: 11)
+        var total = 0.0
+        let seconds = Int(minutes * 60)
+        for k in 0...seconds {
+            let now = first + Double(k)
+            if let pause = pauses.first, now >= pause {
+                pauses.removeFirst()
+                _ = controller.handle(.pause, id: "pause-\(pause)", receivedAt: now, systemTime: now, into: &output)
+                resumeAt = now + pauseFor
+            }
+            if let resume = resumeAt, now >= resume {
+                resumeAt = nil
+                _ = controller.handle(.resume, id: "resume-\(resume)", receivedAt: now, systemTime: now, into: &output)
+            }
+            let speed = [2.5, 3.3, 4.0, 0, 3.0][(k / 300) % 5]
+            total += speed
+            if beats {
+                let bpm = 125 + Int(30 * speed / 4) + Int(generator.gaussian() * 2)
+                let rr = UInt16(60.0 / Double(bpm) * 1024)
+                let beat = HeartRateSample(bpm: bpm, contact: .detected, rrIntervals: [rr], receivedAt: now - 0.7)
+                controller.heartRate(beat, into: &output)
+            }
+            let reading =
+                source == .treadmill
+                ? SpeedSample(speed: speed, totalDistance: total.rounded(.down), inclination: 1.0, elapsedTime: k)
+                : SpeedSample(
+                    speed: speed * 1.07,
+                    cadence: speed > 0 ? 172 : 0,
+                    strideLength: speed * 1.07 * 60 / 172,
+                    totalDistance: (total * 1.07 * 10).rounded(.down) / 10
+                )
+            controller.speed(SpeedSensorSample(source: source, reading: reading, receivedAt: now), into: &output)
+        }
+        let last = first + Double(seconds)
+        _ = controller.handle(.end, id: "make-end", receivedAt: last, systemTime: last, into: &output)
+        try await log.write(WriteBatch(id: 1, rows: output.rows.map(LogRow.session)))
+        let session = try log.sessions().first
+        StandardOutput.line(
+            "\(session?.id ?? "?") indoor (\(source.rawValue)), \(Int(session?.distance ?? 0)) m, moving \(Int(session?.moving ?? 0)) s"
+        )
+    }
 }
+
+extension DistanceSource: ExpressibleByArgument {}

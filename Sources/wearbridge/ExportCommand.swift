@@ -108,7 +108,9 @@ struct ExportCommand: ParsableCommand {
             id: stored.id,
             activity: activity,
             startedAt: try startTime(stored, log),
-            smoothed: track == .smoothed
+            smoothed: track == .smoothed,
+            distanceSource: DistanceSource(rawValue: stored.distanceSource) ?? .gps,
+            footpodFactors: stored.footpodFactors
         )
         do {
             let file = try OutputFile(target: target)
@@ -122,7 +124,7 @@ struct ExportCommand: ParsableCommand {
             try file.commit(overwrite: force || output != nil)
             if let target {
                 StandardOutput.line(
-                    "wrote   \(target) (\(format.rawValue), \(kilometres(summary.distance)) km, \(summary.accepted) fixes)"
+                    "wrote   \(target) (\(format.rawValue), \(kilometres(summary.distance)) km, \(summary.accepted) \(session.distanceSource == .gps ? "fixes" : "readings"))"
                 )
             }
         } catch let error as ExportError {

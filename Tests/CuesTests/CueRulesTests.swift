@@ -129,6 +129,27 @@ struct CueRulesTests {
         #expect(made[1].1.message == .summary([.distanceIn(distance: 180, elapsed: 60)]))
     }
 
+    @Test func aSummaryCanSpeakTheFootpodsCadenceAndLeavesItOutWithoutOne() throws {
+        var rules = CueRules(
+            settings: CueSettings(
+                groups: Set(CueGroup.allCases),
+                summaryEvery: 60,
+                summaryFigures: [.distance, .cadence]
+            )
+        )
+        var script: [(Double, SessionNews)] = [(0, announce(.started(TimeAnchor(source: .gps, seconds: 0)), at: 0))]
+        for k in 1...120 {
+            guard case .reading(var live) = reading(at: Double(k), distance: Double(k) * 3) else { continue }
+            // The footpod streams for the first minute only.
+            live.cadence = k <= 60 ? 172 : nil
+            script.append((Double(k), .reading(live)))
+        }
+        let summaries = run(&rules, script).filter { $0.1.kind == .summary }.map(\.1.message)
+        #expect(summaries == [.summary([.distance(180), .cadence(172)]), .summary([.distance(360)])])
+        let catalog = try CueCatalogs(directory: nil).catalog("en")
+        #expect(catalog.text(.summary([.distance(180), .cadence(172)]), units: .metric).contains("cadence 172"))
+    }
+
     @Test func gpsLostIsRepeatedWhileItStaysLostAndRegainedOnce() {
         var rules = CueRules(settings: CueSettings(gpsReminder: 100))
         var script: [(Double, SessionNews)] = [(0, announce(.started(TimeAnchor(source: .gps, seconds: 0)), at: 0))]

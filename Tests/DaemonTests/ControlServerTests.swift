@@ -11,7 +11,18 @@ import Glibc
 #endif
 
 /// Sends raw bytes on a Unix socket and reads reply lines, as a misbehaving client would.
-private func exchange(_ path: String, _ bytes: [UInt8], replies: Int) throws -> [[String: Any]] {
+/// The exchange on a thread of its own: its recv blocks, and on a two-core machine a blocked
+/// cooperative thread can be the one the server needs to answer (a flake seen under load).
+private func exchange(_ path: String, _ bytes: [UInt8], replies: Int) async throws -> [[String: Any]] {
+    let lines = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Data], any Error>) in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try blockingExchange(path, bytes, replies: replies) })
+        }
+    }
+    return lines.compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+}
+
+private func blockingExchange(_ path: String, _ bytes: [UInt8], replies: Int) throws -> [Data] {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     guard let address = UnixSocketAddress(path: path), address.withSockAddr({ connect(fd, $0, $1) }) == 0 else {
@@ -27,9 +38,7 @@ private func exchange(_ path: String, _ bytes: [UInt8], replies: Int) throws -> 
         guard count > 0 else { break }
         received += buffer[0..<count]
     }
-    return received.split(separator: 10).compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
-    }
+    return received.split(separator: 10).map { Data($0) }
 }
 
 @Suite("Control socket", .serialized)
@@ -59,7 +68,7 @@ struct ControlServerTests {
             let input =
                 Array("this is not json\n[1,2]\n{\"command\":\"fly\",\"id\":\"x\"}\n{\"id\":\"x\"}\n".utf8)
                 + [0xff, 0xfe, 0x00, 0x0a] + Array("{\"command\":\"status\"}\n".utf8)
-            let replies = try exchange(path, input, replies: 6)
+            let replies = try await exchange(path, input, replies: 6)
             try #require(replies.count == 6)
             #expect(
                 replies[0]["ok"] as? Bool == false && (replies[0]["error"] as? String)?.contains("JSON object") == true
@@ -75,10 +84,10 @@ struct ControlServerTests {
     @Test func anOversizedRequestIsRefusedWithoutBufferingIt() async throws {
         try await withServer { path in
             let huge = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20) + [10]
-            let replies = try exchange(path, huge, replies: 1)
+            let replies = try await exchange(path, huge, replies: 1)
             #expect((replies.first?["error"] as? String)?.contains("longer than 4096") == true)
             // The server is still there for the next client.
-            let next = try exchange(path, Array("{\"command\":\"status\"}\n".utf8), replies: 1)
+            let next = try await exchange(path, Array("{\"command\":\"status\"}\n".utf8), replies: 1)
             #expect(next.first?["ok"] as? Bool == true)
         }
     }

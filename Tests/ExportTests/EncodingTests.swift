@@ -35,7 +35,8 @@ struct EncodingTests {
         #expect(Array(bytes[9...12]) == [0x00, 0x00, 0x00, 0x20])
         #expect(bytes[17] == 0xFF, "no heart rate: uint8's invalid")
         #expect(Array(bytes[22...25]) == [0xFF, 0xFF, 0xFF, 0xFF], "no altitude: uint32's invalid")
-        #expect(bytes.count == 1 + 4 + 4 + 4 + 4 + 1 + 4 + 4)
+        #expect(bytes[26] == 0xFF, "no cadence: uint8's invalid")
+        #expect(bytes.count == 1 + 4 + 4 + 4 + 4 + 1 + 4 + 4 + 1)
     }
 
     @Test func decimalsHaveNoExponentAndNoTrailingZeros() {

@@ -299,7 +299,67 @@ def errors_are_clear_and_leave_nothing(work):
           "no accepted fix 65, another program's log 65, a 1970 system clock gives the GPS start")
 
 
-TESTS = [every_format_reads_back, errors_are_clear_and_leave_nothing]
+def indoor_sessions_read_back(work):
+    """Indoor sessions (a treadmill, a footpod): no track, and every format's records carry the
+    distance the session measured, its speed and the footpod's cadence, read back by the same
+    independent parsers."""
+    for source in ("treadmill", "footpod"):
+        directory = f"{work}/indoor-{source}"
+        run([f"{BIN}/wearbridge-bench", "make-session", "--indoor", source, "--minutes", "25", "--beats",
+             "--pause-at", "400", "--out", directory])
+        db = sqlite3.connect(f"file:{directory}/wearbridge.sqlite?mode=ro", uri=True)
+        sid, distance, moving, kind = db.execute(
+            "SELECT id, distance_m, moving_s, distance_source FROM session").fetchone()
+        assert kind == source, kind
+        readings = db.execute("SELECT count(*) FROM speed WHERE source = ?", (source,)).fetchone()[0]
+        cadences = {c for (c,) in db.execute("SELECT DISTINCT cadence FROM speed WHERE cadence > 0")}
+        figures = {"distance_m": round(distance, 1), "readings": readings}
+
+        from garmin_fit_sdk import Decoder, Stream
+        path = export(directory, sid, "fit", f"{work}/indoor-{source}.fit")
+        assert Decoder(Stream.from_file(path)).check_integrity()
+        messages, errors = Decoder(Stream.from_file(path)).read()
+        assert not errors, errors
+        session = messages["session_mesgs"][0]
+        assert abs(session["total_distance"] - distance) < 0.01, (session["total_distance"], distance)
+        assert abs(session["total_timer_time"] - moving) < 0.002
+        assert session.get("sub_sport") == ("treadmill" if source == "treadmill" else "generic"), session.get("sub_sport")
+        records = messages["record_mesgs"]
+        # A reading a second while the timer runs (pauses, by hand or the belt stopped, have none);
+        # none has a position.
+        assert abs(len(records) - moving) <= 5 and len(records) < readings, (len(records), moving, readings)
+        assert not any("position_lat" in r for r in records)
+        assert abs(records[-1]["distance"] - distance) < 0.01
+        assert all(r.get("heart_rate") for r in records[5:]), "heart rate on the records"
+        if source == "footpod":
+            assert {r["cadence"] for r in records if r.get("cadence")} == {c // 2 for c in cadences}, "cadence (rpm)"
+        figures["fit_records"] = len(records)
+
+        from tcxreader.tcxreader import TCXReader
+        path = export(directory, sid, "tcx", f"{work}/indoor-{source}.tcx")
+        # Read as a treadmill run is: keeping the trackpoints with no position.
+        read = TCXReader().read(path, only_gps=False)
+        assert abs(read.distance - distance) < 0.01, (read.distance, distance)
+        assert len(read.trackpoints) == len(records), (len(read.trackpoints), len(records))
+        assert all(p.latitude is None for p in read.trackpoints)
+        if source == "footpod":
+            assert all(p.tpx_ext.get("RunCadence") == 86 for p in read.trackpoints if p.tpx_ext.get("Speed")), \
+                "RunCadence in Garmin's extension"
+        figures["tcx_trackpoints"] = len(read.trackpoints)
+
+        path = export(directory, sid, "gpx", f"{work}/indoor-{source}.gpx")
+        gpx = ET.parse(path).getroot()
+        assert not list(gpx.iter("{http://www.topografix.com/GPX/1/1}trkpt")), "no track indoors"
+        path = export(directory, sid, "csv", f"{work}/indoor-{source}.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        # As outdoors every fix is a row, indoors every reading is, pauses included.
+        assert len(rows) == readings and all(r["verdict"] == source and not r["lat"] for r in rows), len(rows)
+        assert abs(float(rows[-1]["distance_m"]) - distance) < 0.01
+        print(f"  {source}: {json.dumps(figures)}")
+
+
+TESTS = [every_format_reads_back, indoor_sessions_read_back, errors_are_clear_and_leave_nothing]
 
 
 def main():

@@ -388,7 +388,7 @@ let package = Package(
             name: "EngineTests",
             dependencies: [
                 "SyntheticReceivers", "Engine", "PhoneLinkMessages", "SessionCore", "TrackCore", "HeartRate", "ATT",
-                "RaceCore",
+                "RaceCore", "GATT", "SpeedSensors",
             ]
         ),
         .testTarget(

@@ -49,6 +49,8 @@ extension SessionEngine {
     }
 
     /// Arms the countdown: only with a GPS fix (and so GPS time) now and no session under way.
+    /// Indoors (`[session] indoor` with a footpod or treadmill) no fix is asked for: the countdown
+    /// runs on the system clock, synchronised by NTP, and the start says so.
     private mutating func arm(_ order: RaceOrder, activity: Activity?, _ now: Instant) -> (RefusalCode?, String) {
         if let race, race.order.run == order.run, race.isArmed {
             return (nil, "already armed for this race")
@@ -56,10 +58,14 @@ extension SessionEngine {
         guard controller.lifecycle.state == .idle else {
             return (.alreadyActive, "not ready: a session is already \(controller.lifecycle.state.name)")
         }
-        guard let usable = lastUsableAt, now.monotonic - usable <= Self.raceFixFreshness,
-            raceClock.source == .gps
-        else {
-            return (.notReady, "not ready: no GPS fix yet")
+        let indoor = configuration.session.indoorByDefault && configuration.session.indoorSource != nil
+        if indoor {
+            raceClock.system(utc: now.system, monotonic: now.monotonic)
+        } else {
+            guard let usable = lastUsableAt, now.monotonic - usable <= Self.raceFixFreshness, raceClock.source == .gps
+            else {
+                return (.notReady, "not ready: no GPS fix yet")
+            }
         }
         guard let start = raceClock.monotonic(forUTC: order.startAt), start > now.monotonic else {
             return (.expired, "the agreed start has passed")
@@ -67,7 +73,8 @@ extension SessionEngine {
         race = WearableRace(order: order, start: start, now: now.monotonic, settings: configuration.race)
         raceActivity = activity
         if let next = race?.nextCallAt { actions.append(.wake(at: next)) }
-        raceEvent(.armed(run: order.run, partner: order.partner, startsIn: start - now.monotonic, clock: .gps), now)
+        let clock = raceClock.source ?? .system
+        raceEvent(.armed(run: order.run, partner: order.partner, startsIn: start - now.monotonic, clock: clock), now)
         let seconds = Int((start - now.monotonic).rounded())
         return (nil, "armed: the race with \(order.partner) starts in \(seconds) s")
     }
@@ -150,6 +157,17 @@ extension SessionEngine {
             let distance = controller.session?.track.distance
         else { return }
         for news in race.own(gpsTime: time.seconds, distance: distance, now: now.monotonic) {
+            raceEvent(.news(news), now)
+        }
+        self.race = race
+    }
+
+    /// Indoors, my progress comes with the footpod's or treadmill's readings, dated by the race clock.
+    mutating func raceStride(receivedAt: Double, _ now: Instant) {
+        guard var race, let session = race.session, let open = controller.session, open.id == session,
+            open.track.distanceSource != .gps, let utc = raceClock.utc(atMonotonic: receivedAt)
+        else { return }
+        for news in race.own(gpsTime: utc, distance: open.track.distance, now: now.monotonic) {
             raceEvent(.news(news), now)
         }
         self.race = race

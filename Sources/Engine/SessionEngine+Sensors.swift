@@ -81,6 +81,7 @@ extension SessionEngine {
             }
             let sample = SpeedSensorSample(source: source, reading: reading, receivedAt: at, payload: payload)
             controller.speed(sample, into: &output)
+            raceStride(receivedAt: at, now)
         case .malformed(let payload, let reason):
             controller.event(
                 .speedSensor(.malformed(source, payload: payload, reason: reason)),

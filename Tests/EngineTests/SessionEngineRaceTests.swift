@@ -1,7 +1,9 @@
 import Engine
+import GATT
 import PhoneLinkMessages
 import RaceCore
 import SessionCore
+import SpeedSensors
 import SyntheticReceivers
 import Testing
 import TrackCore
@@ -72,6 +74,62 @@ struct SessionEngineRaceTests {
                 if case .outbox(.raceStarted(_, let run, _, _), _) = $0 { run == "run-1" } else { false }
             }
         )
+    }
+
+    @Test func indoorsTheRaceArmsWithoutAFixCountsDownOnTheSystemClockAndTheTreadmillCarriesIt() {
+        var harness = EngineHarness(.init(indoorByDefault: true, indoorSource: .treadmill), phoneLink: true)
+        let startAt = harness.now.system + 40
+        let token = harness.raceCommand(.race, id: "r", order(startAt: startAt))
+        #expect(answer(harness, token)?.accepted == true, "no fix is asked for indoors")
+        let armed = raceEvents(harness).compactMap { if case .armed(_, _, _, let clock) = $0 { clock } else { nil } }
+        #expect(armed == [.system])
+        var woken = 0
+        while let wake = harness.actions.reversed().compactMap({ if case .wake(let at) = $0 { at } else { nil } })
+            .first,
+            harness.sessionID == nil, woken < 20
+        {
+            woken += 1
+            let step = max(0, wake - harness.now.monotonic)
+            harness.now.monotonic += step
+            harness.now.system += step
+            harness.send(.tick)
+        }
+        let started = raceEvents(harness).compactMap {
+            if case .started(_, _, _, let offset, let clock) = $0 { (offset, clock) } else { nil }
+        }
+        #expect(started.count == 1 && started.first?.1 == .system && abs(started.first?.0 ?? 999) <= 1)
+        #expect(harness.engine.controller.session?.track.distanceSource == .treadmill)
+        // The belt at 3 m/s for 20 s; the partner, 50 m behind at 20 s, sends their figures.
+        for k in 0...20 {
+            harness.now.monotonic += 1
+            harness.now.system += 1
+            let reading = SpeedSample(speed: 3, totalDistance: Double(1000 + 3 * k))
+            harness.send(
+                .speedSensor(
+                    SpeedSensorLinkEvent(
+                        kind: .treadmill,
+                        address: "F3",
+                        what: .sample(reading, payload: []),
+                        receivedAt: harness.now.monotonic
+                    )
+                )
+            )
+        }
+        harness.send(
+            .partnerSnapshot(
+                PartnerSnapshotReport(
+                    run: "run-1",
+                    sequence: 1,
+                    distance: 10,
+                    gpsTime: nil,
+                    elapsed: 20,
+                    paused: false,
+                    expiresAt: nil
+                )
+            )
+        )
+        let status = harness.engine.race?.tracker.status(now: harness.now.monotonic)
+        #expect(abs((status?.gapMetres ?? 0) - 50) <= 4, "\(String(describing: status))")
     }
 
     @Test func aRaceIsNotArmedOverARunningSession() {

@@ -20,6 +20,7 @@ extension ControlRequest {
         case .pause: command = .pause
         case .resume: command = .resume
         case .end: command = .end
+        case .calibrate: command = .calibrate
         }
         guard let id else {
             return .refuse(.failure("\(command.rawValue) needs an \"id\" so that a retry is not applied twice"))
@@ -31,8 +32,11 @@ extension ControlRequest {
             }
             activity = parsed
         }
-        return .ask { [activity, indoor] token in
-            .command(CommandRequest(command, id: id, activity: activity, indoor: indoor, token: token))
+        if let metres, !(metres.isFinite && metres > 0 && metres <= 100_000) {
+            return .refuse(.failure("\"metres\" must be a distance run, more than 0 and at most 100 km", id: id))
+        }
+        return .ask { [activity, indoor, metres] token in
+            .command(CommandRequest(command, id: id, activity: activity, indoor: indoor, metres: metres, token: token))
         }
     }
 }

@@ -2,6 +2,8 @@
 public struct ControlRequest: Sendable, Codable, Equatable {
     public enum Command: String, Sendable, Codable, CaseIterable {
         case start, pause, resume, end, status
+        /// The footpod's fixed-distance calibration: mark now, or with `metres` learn from it.
+        case calibrate
     }
 
     public var command: Command
@@ -12,11 +14,20 @@ public struct ControlRequest: Sendable, Codable, Equatable {
     /// For `start`: true begins an indoor session (distance from the footpod or treadmill), false
     /// an outdoor one; the configured `session.indoor` when absent.
     public var indoor: Bool?
+    /// For `calibrate`: the distance run since the mark (m).
+    public var metres: Double?
 
-    public init(command: Command, id: String? = nil, activity: String? = nil, indoor: Bool? = nil) {
+    public init(
+        command: Command,
+        id: String? = nil,
+        activity: String? = nil,
+        indoor: Bool? = nil,
+        metres: Double? = nil
+    ) {
         self.command = command
         self.id = id
         self.activity = activity
         self.indoor = indoor
+        self.metres = metres
     }
 }

@@ -17,6 +17,8 @@ public struct CommandRequest: Sendable, Equatable {
     public var activity: Activity?
     /// For `start`: indoors or not; the configured default when nil.
     public var indoor: Bool?
+    /// For `calibrate`: the distance run since the mark (m); nil marks.
+    public var metres: Double?
     public var token: ReplyToken
     public var origin: Origin
     /// A race's command: the race it arms or cancels, or the partner's event.
@@ -27,6 +29,7 @@ public struct CommandRequest: Sendable, Equatable {
         id: String,
         activity: Activity? = nil,
         indoor: Bool? = nil,
+        metres: Double? = nil,
         token: ReplyToken,
         origin: Origin = .local,
         race: RaceInstruction? = nil
@@ -36,6 +39,7 @@ public struct CommandRequest: Sendable, Equatable {
         self.id = id
         self.activity = activity
         self.indoor = indoor
+        self.metres = metres
         self.token = token
         self.origin = origin
     }

@@ -72,6 +72,8 @@ extension SessionEngine {
                     receivedAt: first.receivedAt,
                     into: &output
                 )
+            } else if request.command == .calibrate {
+                reply = calibrationCommand(request, receivedAt: first.receivedAt, now)
             } else if !request.command.isSessionCommand {
                 reply = raceCommand(request, receivedAt: first.receivedAt, now)
             } else {

@@ -101,6 +101,8 @@ public struct SessionEngine: Sendable {
     public internal(set) var race: WearableRace?
     /// The activity the armed race's session starts with.
     var raceActivity: Activity?
+    /// A fixed-distance calibration under way: the footpod's count where it began.
+    var calibrationMark: (total: Double, at: Double)?
 
     /// A new engine; `startup` is what recovery produced, written at the first input.
     public init(configuration: Configuration, controller: SessionController, startup: SessionOutput = SessionOutput()) {

@@ -16,6 +16,9 @@ struct SpeedSensorStatus: Sendable {
     private(set) var speed: Double?
     private(set) var cadence: Int?
 
+    /// The sensor's own count (m) at its last reading that carried one, and when it came.
+    private(set) var count: (total: Double, at: Double)?
+
     init(kind: SpeedSensorKind) {
         self.kind = kind
     }
@@ -29,6 +32,7 @@ struct SpeedSensorStatus: Sendable {
             lost = false
             speed = sample.speed ?? speed
             cadence = sample.cadence ?? cadence
+            if let total = sample.totalDistance { count = (total, event.receivedAt) }
         case .malformed: malformed += 1
         case .lost: lost = true
         case .connected: lost = false

@@ -57,6 +57,24 @@ public struct FootpodCalibration: Sendable {
         )
     }
 
+    /// A fixed-distance calibration: `declared` metres run while the footpod counted `counted`,
+    /// between two monotonic instants. Nil when it teaches nothing (too short, implausible).
+    mutating func fixed(declared: Double, counted: Double, from start: Double, to end: Double) -> CalibrationStretch? {
+        guard declared >= 50, counted > 0, end > start, abs(declared / counted - 1) <= calibrator.settings.implausible
+        else { return nil }
+        let speed = counted / (end - start)
+        let stretch = CalibrationStretch(
+            start: start,
+            end: end,
+            gpsMetres: declared,
+            footpodMetres: counted,
+            speed: speed,
+            band: calibrator.settings.band(of: speed)
+        )
+        calibrator.add(stretch)
+        return stretch
+    }
+
     /// The session ended: the open stretch is closed, the next session starts its own frame.
     mutating func sessionEnded() -> CalibrationStretch? {
         frame = nil

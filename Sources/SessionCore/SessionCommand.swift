@@ -10,12 +10,15 @@ public enum SessionCommand: String, CaseIterable, Sendable, Codable {
     case cancelRace = "cancel_race"
     /// Something the partner did: applied once per id, like any command, but not to the session.
     case partnerEvent = "partner_event"
+    /// A fixed-distance calibration of the footpod: mark its count now, or (with the distance run
+    /// since) learn from it. Local only: the phone does not send it.
+    case calibrate
 
-    /// Commands the session's lifecycle answers; the others are the race's.
+    /// Commands the session's lifecycle answers; the others are the race's and the calibration's.
     public var isSessionCommand: Bool {
         switch self {
         case .start, .pause, .resume, .end: true
-        case .race, .cancelRace, .partnerEvent: false
+        case .race, .cancelRace, .partnerEvent, .calibrate: false
         }
     }
 }

@@ -30,6 +30,22 @@ extension SessionController {
         if let learnt, !isRecovering { calibrationLearnt(learnt, sessionID: open.id, into: &output) }
     }
 
+    /// A fixed-distance calibration ended: `declared` metres over what the footpod counted since
+    /// the mark. The stretch (logged in the session if one is open) or nil when it teaches nothing.
+    public mutating func calibrateFixed(
+        declared: Double,
+        counted: Double,
+        from start: Double,
+        to end: Double,
+        into output: inout SessionOutput
+    ) -> CalibrationStretch? {
+        guard let footpod = footpodCalibration.footpod,
+            let stretch = footpodCalibration.fixed(declared: declared, counted: counted, from: start, to: end)
+        else { return nil }
+        output.rows.append(.calibration(sessionID: session?.id, footpod: footpod, stretch, fixed: true))
+        return stretch
+    }
+
     /// A stretch learnt: a row for the calibration's stored history.
     mutating func calibrationLearnt(_ stretch: CalibrationStretch, sessionID: String, into output: inout SessionOutput)
     {

@@ -83,6 +83,8 @@ public struct SessionLifecycle: Sendable, Equatable {
             return .failure(Refusal(.notActive, "no session is active"))
         case (.race, _), (.cancelRace, _), (.partnerEvent, _):
             return .failure(Refusal(.invalid, "\(command.rawValue) is a race's command, not the session's"))
+        case (.calibrate, _):
+            return .failure(Refusal(.invalid, "calibrate is the footpod's command, not the session's"))
         }
     }
 

@@ -21,8 +21,9 @@ public enum SessionRow: Sendable, Equatable {
     case heartRate(sessionID: String, seq: Int, HeartRateSample, time: GPSTime?)
     /// A footpod's or treadmill's reading (dated on the session's clock).
     case speed(sessionID: String, seq: Int, SpeedSensorSample)
-    /// A stretch that taught the footpod's calibration (its history, kept across sessions).
-    case calibration(sessionID: String, footpod: String, CalibrationStretch)
+    /// A stretch that taught the footpod's calibration (its history, kept across sessions): learnt
+    /// in a session outdoors, or (`fixed`, no session needed) a distance the runner declared.
+    case calibration(sessionID: String?, footpod: String, CalibrationStretch, fixed: Bool = false)
     /// The lifecycle moved.
     case state(sessionID: String, SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)

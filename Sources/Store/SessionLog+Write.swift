@@ -124,17 +124,18 @@ extension SessionLog {
                     Data(sample.payload),
                 ]
             )
-        case .calibration(let id, let footpod, let stretch):
-            // Dated by the session's start on its own clock: a stretch's instants are monotonic.
+        case .calibration(let id, let footpod, let stretch, let fixed):
+            // Dated by the session's start on its own clock (a stretch's instants are monotonic); a
+            // fixed one outside a session, by the batch's wall clock.
             try db.execute(
                 sql: """
                     INSERT INTO calibration (footpod, session_id, kind, start, end, gps_m, footpod_m, speed, band,
                         recorded_at)
-                    VALUES (?, ?, 'gps', ?, ?, ?, ?, ?, ?, (SELECT started_at FROM session WHERE id = ?))
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce((SELECT started_at FROM session WHERE id = ?), ?))
                     """,
                 arguments: [
-                    footpod, id, stretch.start, stretch.end, stretch.gpsMetres, stretch.footpodMetres, stretch.speed,
-                    stretch.band, id,
+                    footpod, id, fixed ? "fixed" : "gps", stretch.start, stretch.end, stretch.gpsMetres,
+                    stretch.footpodMetres, stretch.speed, stretch.band, id, Date().timeIntervalSince1970,
                 ]
             )
         case .state(let id, let state):

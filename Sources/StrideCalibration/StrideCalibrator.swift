@@ -79,6 +79,11 @@ public struct StrideCalibrator: Sendable, Equatable {
         return close()
     }
 
+    /// A stretch measured another way (a fixed distance the runner declared) joins the history.
+    public mutating func add(_ stretch: CalibrationStretch) {
+        stretches.append(stretch)
+    }
+
     /// The session ended: the open stretch is closed.
     public mutating func finish() -> CalibrationStretch? {
         defer { reset(at: nil) }

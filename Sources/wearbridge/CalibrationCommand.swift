@@ -56,6 +56,8 @@ private struct CalibrationJSON: Encodable {
     }
 
     struct Stretch: Encodable {
+        /// gps (learnt outdoors) or fixed (a declared distance).
+        var kind: String
         var session_id: String?
         var recorded_at: Double?
         var gps_m: Double
@@ -101,6 +103,7 @@ private struct CalibrationJSON: Encodable {
         }
         self.history = stored.suffix(count).map {
             Stretch(
+                kind: $0.kind,
                 session_id: $0.sessionID,
                 recorded_at: $0.recordedAt,
                 gps_m: $0.stretch.gpsMetres,
@@ -134,7 +137,8 @@ private struct CalibrationJSON: Encodable {
         }
         for stretch in history {
             lines.append(
-                "  \(stretch.session_id.map { String($0.prefix(8)) } ?? "fixed   ")  gps \(TextFormat.format(stretch.gps_m, 1)) m"
+                "  \(stretch.kind.padding(5))  \(stretch.session_id.map { String($0.prefix(8)) } ?? "-       ")"
+                    + "  \(stretch.kind == "fixed" ? "run" : "gps") \(TextFormat.format(stretch.gps_m, 1)) m"
                     + "  footpod \(TextFormat.format(stretch.footpod_m, 1)) m  ratio \(TextFormat.format(stretch.ratio, 4))"
                     + "  at \(TextFormat.format(stretch.speed_mps, 2)) m/s"
             )

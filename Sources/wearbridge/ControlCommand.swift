@@ -36,6 +36,11 @@ struct ControlCommand: AsyncParsableCommand {
     )
     var indoor: Bool?
 
+    @Option(
+        help: "For calibrate: the distance run since `ctl calibrate` marked the footpod (m), e.g. 400 for a lap."
+    )
+    var metres: Double?
+
     @Option(help: "Seconds to wait for the daemon's reply before giving up (exit 69).")
     var timeout: Double = 15
 
@@ -47,7 +52,8 @@ struct ControlCommand: AsyncParsableCommand {
             command: command,
             id: command == .status ? nil : (id ?? UUID().uuidString.lowercased()),
             activity: activity,
-            indoor: indoor
+            indoor: indoor,
+            metres: metres
         )
         let reply: ControlReply
         do {

@@ -42,7 +42,7 @@ struct FootpodCalibrationTests {
         #expect(learnt.stretches >= 5)
         #expect(learnt.standardError < 0.01)
         let rows = output.rows.compactMap {
-            if case .calibration(_, let footpod, let stretch) = $0 { (footpod, stretch) } else { nil }
+            if case .calibration(_, let footpod, let stretch, _) = $0 { (footpod, stretch) } else { nil }
         }
         #expect(rows.count == learnt.stretches && rows.allSatisfy { $0.0 == "F2:F2:F2:F2:F2:F2" })
 
@@ -67,7 +67,7 @@ struct FootpodCalibrationTests {
         _ = controller.handle(.start, id: "a", receivedAt: 999, systemTime: 0, into: &output)
         runOutdoors(&controller, scale: 0.95, into: &output)
         _ = controller.handle(.end, id: "b", receivedAt: 3000, systemTime: 0, into: &output)
-        let stored = output.rows.compactMap { if case .calibration(_, _, let stretch) = $0 { stretch } else { nil } }
+        let stored = output.rows.compactMap { if case .calibration(_, _, let stretch, _) = $0 { stretch } else { nil } }
         let restarted = SessionController(
             configuration: .init(indoorSource: .footpod, footpodStretches: stored),
             ids: SessionIDGenerator(seed: 7)

@@ -173,6 +173,8 @@ extension SessionCommand {
         case .race: .race
         case .cancelRace: .raceCancel
         case .partnerEvent: .partnerEvent
+        // Never sent to the phone: a local command.
+        case .calibrate: .unspecified
         }
     }
 

@@ -69,6 +69,8 @@ extension PhoneCommand {
         switch kind {
         case .start, .pause, .resume, .end:
             return nil
+        case .calibrate:
+            throw UnreadableCommand("calibrate is the wearable's own command, not the phone's")
         case .race, .cancelRace:
             let order = command.race
             guard !order.run.isEmpty, order.run.utf8.count <= maxNameBytes else {

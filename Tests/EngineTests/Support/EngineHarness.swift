@@ -1,4 +1,5 @@
 import Engine
+import GATT
 import HeartRate
 import RaceCore
 import SessionCore
@@ -42,12 +43,14 @@ struct EngineHarness {
         disk: [SessionRow] = [],
         startingAt monotonic: Double = 1000,
         phoneLink: Bool = false,
-        readings: Bool = false
+        readings: Bool = false,
+        speedSensors: [SpeedSensorKind] = []
     ) {
         logged = disk.map(LogRow.session)
         let engineConfiguration = SessionEngine.Configuration(
             session: configuration,
             strapConfigured: strap,
+            speedSensors: speedSensors,
             retryInterval: 2,
             maxPendingRows: maxPendingRows,
             traceFixes: true,
@@ -103,10 +106,15 @@ struct EngineHarness {
 
     /// A command with a fresh token; the token, to look up its replies.
     @discardableResult
-    mutating func command(_ command: SessionCommand, id: String, activity: Activity? = nil) -> ReplyToken {
+    mutating func command(
+        _ command: SessionCommand,
+        id: String,
+        activity: Activity? = nil,
+        metres: Double? = nil
+    ) -> ReplyToken {
         let token = ReplyToken(nextToken)
         nextToken += 1
-        send(.command(CommandRequest(command, id: id, activity: activity, token: token)))
+        send(.command(CommandRequest(command, id: id, activity: activity, metres: metres, token: token)))
         return token
     }
 

@@ -3,15 +3,23 @@
 # Tests/ble/sensor_world.py (a footpod, a treadmill and the strap on one virtual controller), then
 # `wearbridge sensor` follows the footpod and the treadmill at once for SECONDS, and `wearbridge scan`
 # names what it hears.
-# Usage: sensors-e2e-guest.sh WEARBRIDGE_BINARY VENV WORLD_SCRIPT SHARED SECONDS
+# Last, a tunnel outdoors: gpsfake plays a route through a bending tunnel to a real gpsd while the
+# footpod runs the same route; one daemon with the footpod, one with the GPS alone.
+# Usage: sensors-e2e-guest.sh WEARBRIDGE_BINARY VENV WORLD_SCRIPT SHARED SECONDS ROUTE_SCRIPT
 set -u
 B=$1
 VENV=$2
 WORLD=$3
 SHARED=$4
 SECONDS_TO_RUN=$5
+ROUTE_SCRIPT=$6
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
 
+# The route of the tunnel run at the end (the footpod needs its truth from the start).
+ROUTE_DIR=/tmp/wearbridge-route
+mkdir -p "$ROUTE_DIR"
+python3 "$ROUTE_SCRIPT" "$ROUTE_DIR/tunnel.nmea" "$OUT/route.json" --preroll 20 > "$OUT/route.log"
+cp "$ROUTE_DIR/tunnel.nmea" "$OUT/tunnel.nmea"
 pkill -f hr_peripheral_bumble.py
 i=0
 while [ -e /sys/class/bluetooth/hci0 ]; do
@@ -19,7 +27,8 @@ while [ -e /sys/class/bluetooth/hci0 ]; do
   sleep 0.1
 done
 "$VENV/bin/python" "$WORLD" --shared "$SHARED" --sent-log "$OUT/sensors-sent.jsonl" --duration 200 \
-  --footpod-drop-after 20 --footpod-away-for 8 --footpod-drops 3 --footpod-malformed-every 9 --strap > "$OUT/world.log" 2>&1 &
+  --footpod-drop-after 20 --footpod-away-for 8 --footpod-drops 3 --footpod-malformed-every 9 --footpod-drift 0.02 --strap \
+  --route "$OUT/route.json" --route-go "$OUT/route-go" > "$OUT/world.log" 2>&1 &
 WORLD_PID=$!
 i=0
 until grep -q READY "$OUT/world.log" 2>/dev/null; do
@@ -92,5 +101,56 @@ DAEMON_SECONDS=${DAEMON_SECONDS:-40}
 getconf CLK_TCK > "$OUT/clk-tck.txt"
 run_daemon strap "" ""
 run_daemon sensors "$(printf '[footpod]\naddress = "F2:F2:F2:F2:F2:F2"\n[treadmill]\naddress = "F3:F3:F3:F3:F3:F3"')" --indoor
+# A tunnel outdoors: gpsfake plays a route with a bending tunnel (over two minutes without a fix)
+# to a real gpsd; from the instant it starts, the world's footpod runs the same route, 3 % long.
+# Two daemons read the same gpsd: one with the footpod, one with the GPS alone.
+start_route_daemon() {  # NAME EXTRA_CONFIG
+  R="$ROUTE_DIR/$1"
+  rm -rf "$R"; mkdir -p "$R/data"
+  cat > "$R/wearbridge.toml" <<CONF
+[gpsd]
+host = "127.0.0.1"
+port = 2947
+[storage]
+directory = "$R/data"
+[control]
+socket = "$R/control.sock"
+[cues]
+enabled = false
+$2
+CONF
+  "$B" run --config "$R/wearbridge.toml" > "$OUT/daemon-route-$1.log" 2>&1 &
+  echo $! > "$R/pid"
+  i=0
+  until [ -S "$R/control.sock" ]; do
+    i=$((i+1)); [ $i -gt 200 ] && { echo "control socket never appeared"; cat "$OUT/daemon-route-$1.log"; exit 2; }
+    sleep 0.05
+  done
+}
+# gpsfake talks to gpsd through a pty (the guest's /dev has no devpts of its own yet), and the
+# daemons to gpsd over loopback (the guest brings up no interface by itself).
+mkdir -p /dev/pts
+mountpoint -q /dev/pts || mount -t devpts devpts /dev/pts
+ip link set lo up
+# gpsfake first (its start is the route's instant 0 for the footpod), then the daemons: the moving
+# part begins after 20 s standing, time for both to connect, the footpod too, and start.
+cut -d' ' -f1 /proc/uptime > "$OUT/route-go.part"
+gpsfake -1 -q -c 0.5 -P 2947 "$ROUTE_DIR/tunnel.nmea" > "$OUT/gpsfake.log" 2>&1 &
+GPSFAKE=$!
+mv "$OUT/route-go.part" "$OUT/route-go"
+start_route_daemon footpod "$(printf '[footpod]\naddress = "F2:F2:F2:F2:F2:F2"')"
+start_route_daemon alone ""
+sleep 10  # gpsd has a fix (still the pre-roll): the sessions begin standing at the start
+for name in footpod alone; do "$B" ctl start --config "$ROUTE_DIR/$name/wearbridge.toml" > /dev/null || exit 5; done
+wait $GPSFAKE
+sleep 2
+for name in footpod alone; do
+  C="--config $ROUTE_DIR/$name/wearbridge.toml"
+  "$B" ctl status --json $C > "$OUT/status-route-$name.json"
+  "$B" ctl end $C > /dev/null || exit 6
+  kill -TERM "$(cat "$ROUTE_DIR/$name/pid")"
+  wait "$(cat "$ROUTE_DIR/$name/pid")"
+  cp "$ROUTE_DIR/$name/data/wearbridge.sqlite" "$OUT/data-route-$name.sqlite"
+done
 kill $WORLD_PID
 exit 0

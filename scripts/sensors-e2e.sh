@@ -4,8 +4,10 @@
 # the link dropped once, a truncated payload every 9th), a virtual treadmill (a workout of speed
 # steps) and the strap on the guest's controller. `wearbridge sensor` follows the footpod and the
 # treadmill; then the daemon runs twice, with the strap alone and with all three (an indoor session
-# on the treadmill), its CPU and memory measured each time. Afterwards what was printed and recorded
-# is checked against every payload the devices sent (Tests/ble/check_sensors.py).
+# on the treadmill), its CPU and memory measured each time; last, a tunnel outdoors (gpsfake plays a
+# route through a bending tunnel to a real gpsd, the footpod runs the same route; one daemon with it,
+# one with the GPS alone). Afterwards what was printed and recorded is checked against every payload
+# the devices sent and the route's truth (Tests/ble/check_sensors.py).
 # Needs root (apt-get for qemu and bluez, /dev/vhci in the guest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,12 +22,12 @@ swift build --product wearbridge
 mkdir -p "$WORK/bin"
 BIN="$WORK/bin/wearbridge-sensors"
 cp "$(swift build --show-bin-path)/wearbridge" "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
-cp scripts/sensors-e2e-guest.sh Tests/ble/sensor_world.py "$WORK/bin/"
+cp scripts/sensors-e2e-guest.sh Tests/ble/sensor_world.py Tests/ble/tunnel_route.py "$WORK/bin/"
 for boot in 1 2 3; do
     TESTS=cmd \
-    GUEST_CMD="sh $WORK/bin/sensors-e2e-guest.sh $BIN $WORK/venv $WORK/bin/sensor_world.py $SHARED $DURATION" \
-    GUEST_CMD_TIMEOUT=$((DURATION + 330)) \
-    QEMU_TIMEOUT=$((DURATION + 520)) \
+    GUEST_CMD="sh $WORK/bin/sensors-e2e-guest.sh $BIN $WORK/venv $WORK/bin/sensor_world.py $SHARED $DURATION $WORK/bin/tunnel_route.py" \
+    GUEST_CMD_TIMEOUT=$((DURATION + 700)) \
+    QEMU_TIMEOUT=$((DURATION + 900)) \
       "$SHARED/ble-vm/run-ble-e2e.sh" > "$WORK/sensors-run.log" 2>&1 && run=0 || run=$?
     if grep -aq 'stage2_shell' "$WORK/console.log" || ! grep -aq 'Kernel panic' "$WORK/console.log"; then
         break

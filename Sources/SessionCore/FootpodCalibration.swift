@@ -12,8 +12,13 @@ public struct FootpodCalibration: Sendable {
     /// track filter does with its own.
     private var frame: LocalFrame?
     private var last: (total: Double, speed: Double, receivedAt: Double)?
+    /// The receive instant of the last fix taken, to notice the GPS falling silent.
+    private var lastFixAt: Double?
     /// A footpod reading older than this at a fix (s) says nothing about where the runner is.
     static let freshness = 2.5
+    /// No fix for this long (s) while the footpod counts on: the stretch under way ends there, so
+    /// that what it taught already carries the footpod through the gap (a tunnel).
+    static let silence = 3.0
 
     public init(settings: CalibrationSettings = CalibrationSettings(), stretches: [CalibrationStretch] = []) {
         calibrator = StrideCalibrator(settings: settings, stretches: stretches)
@@ -25,9 +30,13 @@ public struct FootpodCalibration: Sendable {
         footpod = address
     }
 
-    /// A footpod reading with its cumulative count and speed.
-    mutating func footpod(total: Double, speed: Double, receivedAt: Double) {
+    /// A footpod reading with its cumulative count and speed; the stretch it closed, if the GPS
+    /// has fallen silent since the last fix.
+    mutating func footpod(total: Double, speed: Double, receivedAt: Double) -> CalibrationStretch? {
         last = (total, speed, receivedAt)
+        guard let lastFixAt, receivedAt - lastFixAt > Self.silence else { return nil }
+        self.lastFixAt = nil
+        return calibrator.finish()
     }
 
     /// A fix the session used: an epoch for the calibrator, with the footpod's count carried on to the
@@ -38,6 +47,7 @@ public struct FootpodCalibration: Sendable {
         gpsDistance: Double,
         usable: Bool
     ) -> CalibrationStretch? {
+        lastFixAt = receivedAt
         guard let last, receivedAt - last.receivedAt <= Self.freshness, receivedAt >= last.receivedAt else {
             return calibrator.finish()
         }
@@ -79,6 +89,7 @@ public struct FootpodCalibration: Sendable {
     mutating func sessionEnded() -> CalibrationStretch? {
         frame = nil
         last = nil
+        lastFixAt = nil
         return calibrator.finish()
     }
 

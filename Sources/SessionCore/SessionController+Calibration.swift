@@ -27,7 +27,15 @@ extension SessionController {
             gpsDistance: open.track.distance,
             usable: usable
         )
-        if let learnt, !isRecovering { calibrationLearnt(learnt, sessionID: open.id, into: &output) }
+        if let learnt { strideLearnt(learnt, into: &output) }
+    }
+
+    /// A stretch learnt in the open session: its row, and what it taught carries the session
+    /// through the next tunnel already.
+    mutating func strideLearnt(_ learnt: CalibrationStretch, into output: inout SessionOutput) {
+        guard let open = session else { return }
+        if open.track.distanceSource == .gps { session?.track.useFootpod(footpodCalibration.factors) }
+        if !isRecovering { calibrationLearnt(learnt, sessionID: open.id, into: &output) }
     }
 
     /// A fixed-distance calibration ended: `declared` metres over what the footpod counted since

@@ -293,8 +293,10 @@ public struct SessionController: Sendable {
         if !isRecovering {
             output.rows.append(.speed(sessionID: session!.id, seq: takeSeq(), sample))
         }
-        if sample.source == .footpod, let total = sample.reading.totalDistance, let speed = sample.reading.speed {
-            footpodCalibration.footpod(total: total, speed: speed, receivedAt: sample.receivedAt)
+        if sample.source == .footpod, let total = sample.reading.totalDistance, let speed = sample.reading.speed,
+            let learnt = footpodCalibration.footpod(total: total, speed: speed, receivedAt: sample.receivedAt)
+        {
+            strideLearnt(learnt, into: &output)
         }
         let outdoorFootpod = session!.track.distanceSource == .gps && sample.source == .footpod
         guard sample.source == session!.track.distanceSource || outdoorFootpod, let time = sample.time else { return }

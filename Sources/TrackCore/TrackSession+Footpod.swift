@@ -1,7 +1,7 @@
 /// Outdoors, the footpod's count on the session's clock, calibrated: what it says of a stretch
 /// the GPS could not see.
 struct FootpodTrail: Sendable {
-    let factors: StrideFactors
+    var factors: StrideFactors
     /// (instant, calibrated cumulative metres) of recent readings, oldest first.
     var readings: [(time: GPSTime, metres: Double)] = []
     var lastTotal: Double?
@@ -26,10 +26,11 @@ struct FootpodTrail: Sendable {
 extension TrackSession {
     /// Outdoors with a footpod beside the GPS: its readings carry the distance while no fix is used
     /// (a tunnel, a canyon, a receiver judged unusable), so that the gap is not a straight chord and
-    /// the figure does not stand still and then jump. `factors`: its calibration.
+    /// the figure does not stand still and then jump. `factors`: its calibration; called again as
+    /// the session learns it, the new factors apply from the next reading on.
     public mutating func useFootpod(_ factors: StrideFactors) {
-        guard indoor == nil, footpod == nil else { return }
-        footpod = FootpodTrail(factors: factors)
+        guard indoor == nil else { return }
+        if footpod == nil { footpod = FootpodTrail(factors: factors) } else { footpod?.factors = factors }
     }
 
     /// An outdoor footpod reading, on the session's (GPS) clock.

@@ -71,4 +71,15 @@ struct TunnelTests {
         // The figure grew through the tunnel at the footpod's pace and did not leap at the exit.
         #expect(carried.exitStep < 3.2 * 3, "the largest step at the exit: \(carried.exitStep) m")
     }
+
+    @Test func aFootpodNeverCalibratedLearnsOnTheWayInAndIsRightThroughTheTunnel() {
+        // 5 % long and never calibrated (1.4 % over the tunnel alone): the first straight teaches it;
+        // the stretch ends as the GPS
+        // falls silent at the tunnel's mouth, so the tunnel is carried at the learnt factor.
+        let uncalibrated = run(footpod: 1.05)
+        #expect(
+            abs(uncalibrated.distance / uncalibrated.truth - 1) < 0.01,
+            "learnt on the way in: \(uncalibrated.distance) of \(uncalibrated.truth) m"
+        )
+    }
 }

@@ -126,6 +126,33 @@ def check_daemon(out, sent, problems):
     return figures
 
 
+def check_tunnel(out, problems):
+    """The tunnel outdoors: with the footpod, the session's distance is within 1 % of the route's
+    truth; with the GPS alone it bridges the tunnel with the chord, well short of it."""
+    route = json.load(open(os.path.join(out, "route.json")))
+    truth = route["distance_m"]
+    figures = {"truth_m": truth, "tunnel_s": route["tunnel_s"]}
+    for name in ("footpod", "alone"):
+        db = sqlite3.connect(f"file:{os.path.join(out, f'data-route-{name}.sqlite')}?mode=ro", uri=True)
+        rows = db.execute("SELECT id, distance_m FROM session").fetchall()
+        if len(rows) != 1:
+            problems.append(f"tunnel ({name}): {len(rows)} sessions, not 1")
+            continue
+        sid, distance = rows[0]
+        bridged = [json.loads(d) for (d,) in db.execute(
+            "SELECT detail FROM event WHERE session_id = ? AND kind = 'gap_bridged'", (sid,))]
+        figures[name] = {"distance_m": round(distance, 1), "error_pct": round((distance / truth - 1) * 100, 2),
+                         "bridged": [(round(b["duration_s"]), round(b["distance_m"], 1)) for b in bridged]}
+        if not any(b["duration_s"] > 120 for b in bridged):
+            problems.append(f"tunnel ({name}): no gap of over two minutes bridged: {bridged}")
+    with_footpod, alone = figures.get("footpod"), figures.get("alone")
+    if with_footpod and abs(with_footpod["error_pct"]) > 1:
+        problems.append(f"tunnel: with the footpod {with_footpod['error_pct']} % from the truth (goal 1 %)")
+    if alone and alone["error_pct"] > -5:
+        problems.append(f"tunnel: the GPS alone should bridge with the chord, well short: {alone}")
+    return figures
+
+
 def main():
     out = sys.argv[1]
     problems = []
@@ -153,6 +180,7 @@ def main():
         if types.get(address) != kind:
             problems.append(f"scan: {address} is {types.get(address)!r}, not {kind}")
     figures["daemon"] = check_daemon(out, sent, problems)
+    figures["tunnel"] = check_tunnel(out, problems)
     strap = cpu_and_memory(out, "strap")
     three = cpu_and_memory(out, "sensors")
     figures["daemon_cost"] = {

@@ -180,6 +180,20 @@ async def main(args):
     print("READY", flush=True)
 
     steps = workout_steps(args.workout)
+    # A route run outdoors (Tests/ble/tunnel_route.py): once the guest says when gpsfake began to
+    # play it (its CLOCK_MONOTONIC in --route-go), the footpod counts that route's metres.
+    route = json.load(open(args.route)) if args.route else None
+    route_t0 = None
+    route_base = 0.0
+
+    def route_metres(elapsed):
+        truth = route["truth_m"]
+        if elapsed <= 0:
+            return 0.0
+        index = int(elapsed)
+        if index + 1 >= len(truth):
+            return truth[-1]
+        return truth[index] + (truth[index + 1] - truth[index]) * (elapsed - index)
     footpod_true = 0.0      # metres run (truth)
     footpod_total = 0.0     # what the footpod counts (its stride off by the scale)
     treadmill_total = 0.0   # the belt's metres
@@ -196,14 +210,31 @@ async def main(args):
         # The runner: 3.0 m/s with a slow swing; the footpod's stride drifts.
         speed = 3.0 + 0.4 * math.sin(t / 15)
         scale = args.footpod_scale + args.footpod_drift * min(1.0, t / args.duration)
-        footpod_true += speed * dt
-        footpod_total += speed * dt * scale
+        if route and route_t0 is None and os.path.exists(args.route_go):
+            route_t0 = float(open(args.route_go).read().split()[0])
+            route_base = footpod_total
+            log(f"route mode: gpsfake began at {route_t0:.2f} (monotonic), now {now:.2f}")
+        if route_t0 is not None:
+            # The route's moving part begins after its still pre-roll, plus gpsfake's start-up.
+            elapsed = now - route_t0 - route["preroll"] - args.route_latency
+            scale = args.route_scale
+            run_now = route_metres(elapsed)
+            speed = (route_metres(elapsed + 0.5) - route_metres(elapsed - 0.5))
+            footpod_true = run_now
+            footpod_total = route_base + run_now * scale
+        else:
+            footpod_true += speed * dt
+            footpod_total += speed * dt * scale
         if (args.footpod_drop_after and footpod_drops < args.footpod_drops and footpod.connected_at
                 and now - footpod.connected_at > args.footpod_drop_after):
             footpod_drops += 1
             log(f"footpod: dropping the link ({footpod_drops} of {args.footpod_drops}), away {args.footpod_away_for} s")
             await footpod.drop(args.footpod_away_for)
-        if footpod.device.connections:
+            dropped_now = True
+        else:
+            dropped_now = False
+        # Nothing to a link just dropped (it may be listed until its disconnection is processed).
+        if footpod.device.connections and not dropped_now:
             cadence = 172
             payload = rsc_payload(speed * scale, cadence, speed * scale * 60 / cadence, footpod_total)
             kind = "valid"
@@ -212,9 +243,11 @@ async def main(args):
             await footpod.device.notify_subscribers(rsc, payload)
             record({"device": "footpod", "n": n, "t": round(t, 3), "hex": payload.hex(), "kind": kind,
                     "speed": round(speed * scale, 4), "total_m": int(footpod_total * 10) / 10,
-                    "true_m": round(footpod_true, 3), "scale": round(scale, 5)})
-        # The treadmill's belt runs from its first subscriber on.
-        if treadmill.device.connections and treadmill_started is None:
+                    "true_m": round(footpod_true, 3), "scale": round(scale, 5), "route": route_t0 is not None})
+        # The treadmill's belt runs from its first subscriber on: 3 s after the connection, once
+        # it has had time to subscribe (a status sent before would reach nobody).
+        if (treadmill.device.connections and treadmill_started is None and treadmill.connected_at
+                and now - treadmill.connected_at >= 3):
             treadmill_started = now
             await treadmill.device.notify_subscribers(status, bytes([0x04]))
             record({"device": "treadmill", "n": n, "t": round(t, 3), "hex": "04", "kind": "status"})
@@ -249,6 +282,10 @@ if __name__ == "__main__":
     ap.add_argument("--workout-cycle", type=float, default=80, help="the workout starts again after this (s)")
     ap.add_argument("--grade", type=float, default=1.0, help="the treadmill's incline (%%)")
     ap.add_argument("--strap", action="store_true", help="the strap too (1 Hz, 140 bpm)")
+    ap.add_argument("--route", default="", help="a route's truth (tunnel_route.py's JSON)")
+    ap.add_argument("--route-go", default="", help="the file whose appearance starts the route")
+    ap.add_argument("--route-scale", type=float, default=1.03, help="footpod distance / true on the route")
+    ap.add_argument("--route-latency", type=float, default=0.3, help="gpsfake's start to its first epoch (s)")
     a = ap.parse_args()
     try:
         asyncio.run(main(a))

@@ -7,21 +7,9 @@ extension SessionEngine {
 
     /// A fixed-distance calibration ("run 400 m on the track, then say done"): without `metres`
     /// it marks the footpod's count now; with them, what the footpod counted since the mark is
-    /// compared with the distance run and joins the footpod's calibration. Answered like any
-    /// command: durable (the stretch's row in the same batch), once per id.
-    mutating func calibrationCommand(_ request: CommandRequest, receivedAt: Double, _ now: Instant) -> CommandReply {
-        let (refusal, message) = calibrationAnswer(request, now)
-        return controller.answer(
-            request.command,
-            id: request.id,
-            refusal: refusal,
-            message: message,
-            receivedAt: receivedAt,
-            into: &output
-        )
-    }
-
-    private mutating func calibrationAnswer(_ request: CommandRequest, _ now: Instant) -> (RefusalCode?, String) {
+    /// compared with the distance run and joins the footpod's calibration (the stretch's row in
+    /// the batch of the command's own); the refusal, if any, and what to say.
+    mutating func calibrationAnswer(_ request: CommandRequest, _ now: Instant) -> (RefusalCode?, String) {
         guard let footpod = speedSensors.first(where: { $0.kind == .footpod }) else {
             return (.notReady, "no footpod is configured")
         }

@@ -72,10 +72,19 @@ extension SessionEngine {
                     receivedAt: first.receivedAt,
                     into: &output
                 )
-            } else if request.command == .calibrate {
-                reply = calibrationCommand(request, receivedAt: first.receivedAt, now)
             } else if !request.command.isSessionCommand {
-                reply = raceCommand(request, receivedAt: first.receivedAt, now)
+                // A race's or the footpod's: answered like any command (durable, once per id),
+                // never by the lifecycle.
+                let (refusal, message) =
+                    request.command == .calibrate ? calibrationAnswer(request, now) : raceAnswer(request, now)
+                reply = controller.answer(
+                    request.command,
+                    id: id,
+                    refusal: refusal,
+                    message: message,
+                    receivedAt: first.receivedAt,
+                    into: &output
+                )
             } else {
                 reply = controller.handle(
                     request.command,

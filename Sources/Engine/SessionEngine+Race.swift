@@ -7,20 +7,8 @@ extension SessionEngine {
     static let raceFixFreshness = 5.0
 
     /// A race's command, once the log said its id is new: armed, cancelled, followed or a partner
-    /// event applied. Answered like any command (durable, once per id), never by the lifecycle.
-    mutating func raceCommand(_ request: CommandRequest, receivedAt: Double, _ now: Instant) -> CommandReply {
-        let (refusal, message) = raceAnswer(request, now)
-        return controller.answer(
-            request.command,
-            id: request.id,
-            refusal: refusal,
-            message: message,
-            receivedAt: receivedAt,
-            into: &output
-        )
-    }
-
-    private mutating func raceAnswer(_ request: CommandRequest, _ now: Instant) -> (RefusalCode?, String) {
+    /// event applied; the refusal, if any, and what to say.
+    mutating func raceAnswer(_ request: CommandRequest, _ now: Instant) -> (RefusalCode?, String) {
         switch (request.command, request.race) {
         case (.race, .order(let order)?):
             return order.session == nil ? arm(order, activity: request.activity, now) : follow(order, now)

@@ -10,8 +10,9 @@ public struct ExportReplay {
     public static let heartRateHold = 5.0
 
     private var controller: SessionController
-    private var lastBeat: (time: Double, bpm: Int)?
-    private var lastCadence: (time: Double, steps: Int)?
+    /// The last beat's rate and the footpod's last cadence, each with its time.
+    private var lastBeat: (time: Double, value: Int)?
+    private var lastCadence: (time: Double, value: Int)?
     private var stopped = false
     public private(set) var firstTime: Double?
     public private(set) var lastTime: Double?
@@ -119,13 +120,9 @@ public struct ExportReplay {
     }
 
     /// A value logged at most `heartRateHold` before `time`.
-    private func held(_ value: (time: Double, steps: Int)?, at time: Double) -> Int? {
-        guard let value, time >= value.time, time - value.time <= Self.heartRateHold else { return nil }
-        return value.steps
-    }
-
-    private func held(_ beat: (time: Double, bpm: Int)?, at time: Double) -> Int? {
-        held(beat.map { (time: $0.time, steps: $0.bpm) } as (time: Double, steps: Int)?, at: time)
+    private func held(_ logged: (time: Double, value: Int)?, at time: Double) -> Int? {
+        guard let logged, time >= logged.time, time - logged.time <= Self.heartRateHold else { return nil }
+        return logged.value
     }
 
     /// Pauses and resumes, by hand or auto, as timer stops and starts (`starts`: only the

@@ -100,10 +100,10 @@ public struct FootpodCalibration: Sendable {
         guard calibrator.overall != nil, !edges.isEmpty else {
             return StrideFactors(edges: [], factors: [calibrator.overall?.factor ?? 1])
         }
-        // A speed inside each band: below the first edge, between edges, above the last.
-        var speeds = [edges[0] - 0.1]
-        for index in 1..<edges.count { speeds.append((edges[index - 1] + edges[index]) / 2) }
-        speeds.append(edges[edges.count - 1] + 0.1)
-        return StrideFactors(edges: edges, factors: speeds.map { calibrator.factor(forSpeed: $0)?.factor ?? 1 })
+        let settings = calibrator.settings
+        return StrideFactors(
+            edges: edges,
+            factors: (0...edges.count).map { calibrator.factor(forSpeed: settings.speed(inBand: $0))?.factor ?? 1 }
+        )
     }
 }

@@ -30,4 +30,17 @@ public struct CalibrationSettings: Sendable, Equatable {
     public func band(of speed: Double) -> Int {
         bandEdges.firstIndex { speed < $0 } ?? bandEdges.count
     }
+
+    /// A speed inside `band` (m/s): between its edges, or 0.1 m/s beyond the only one it has;
+    /// what asks `StrideCalibrator.factor(forSpeed:)` for a band's factor.
+    public func speed(inBand band: Int) -> Double {
+        let from = band > 0 && band <= bandEdges.count ? bandEdges[band - 1] : nil
+        let below = band >= 0 && band < bandEdges.count ? bandEdges[band] : nil
+        switch (from, below) {
+        case (let from?, let below?): return (from + below) / 2
+        case (let from?, nil): return from + 0.1
+        case (nil, let below?): return below - 0.1
+        case (nil, nil): return 0
+        }
+    }
 }

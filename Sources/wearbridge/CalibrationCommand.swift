@@ -88,17 +88,13 @@ private struct CalibrationJSON: Encodable {
             let own = stored.map(\.stretch).filter { $0.band == band }
             let from: Double? = band == 0 ? nil : edges[band - 1]
             let below: Double? = band == edges.count ? nil : edges[band]
-            // A speed inside the band: between its edges, or just beyond the only one it has.
-            let low: Double = from ?? (below ?? 0) - 0.2
-            let high: Double = below ?? (from ?? 0) + 0.2
-            let probe = (low + high) / 2
             return Band(
                 band: band,
                 from_mps: from,
                 below_mps: below,
                 stretches: own.count,
                 own_factor: CalibrationFactor(of: own)?.factor,
-                applied_factor: calibrator.factor(forSpeed: probe)?.factor
+                applied_factor: calibrator.factor(forSpeed: calibrator.settings.speed(inBand: band))?.factor
             )
         }
         self.history = stored.suffix(count).map {

@@ -16,45 +16,19 @@ struct SensorCommand: AsyncParsableCommand {
     @Argument(help: "footpod or treadmill.")
     var kind: SpeedSensorKind
 
-    @Argument(help: "The sensor's address, or first-seen.")
-    var address: String
-
-    @Option(help: "The address type: random (most sensors) or public.")
-    var type: BluetoothAddress.Kind = .random
-
-    @Option(help: "Stop after this many seconds (default: run until interrupted).")
-    var seconds: Double?
-
-    @Option(help: "The adapter.")
-    var adapter = "hci0"
-
-    @Flag(help: "One JSON object per line: samples with their payload, events.")
-    var json = false
+    @OptionGroup var device: DeviceOptions
 
     @OptionGroup var logging: LoggingOptions
 
-    func validate() throws {
-        if address != "first-seen", BluetoothAddress(address, kind: type) == nil {
-            throw ValidationError("\"\(address)\" is not an address like F1:F1:F1:F1:F1:F1 (or first-seen)")
-        }
-    }
-
     func run() async throws {
         let logger = logging.bootstrap(label: "wearbridge.sensor", default: .warning)
-        let target: SpeedSensorLink.Target = BluetoothAddress(address, kind: type).map { .address($0) } ?? .firstSeen
-        let link = SpeedSensorLink(kind: kind, target: target, adapter: adapter, logger: logger)
-        let json = self.json
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await link.run { event in
-                    StandardOutput.line(json ? SpeedSensorEventText.json(event) : SpeedSensorEventText.text(event))
-                    StandardOutput.flush()
-                }
-            }
-            if let seconds {
-                group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
-                await group.next()
-                group.cancelAll()
+        let target: SpeedSensorLink.Target = device.peer.map { .address($0) } ?? .firstSeen
+        let link = SpeedSensorLink(kind: kind, target: target, adapter: device.adapter, logger: logger)
+        let json = device.json
+        await device.follow {
+            await link.run { event in
+                StandardOutput.line(json ? SpeedSensorEventText.json(event) : SpeedSensorEventText.text(event))
+                StandardOutput.flush()
             }
         }
     }

@@ -175,3 +175,16 @@ struct SyntheticRun {
         #expect(abs(distance.metres - 36) < 1e-9)
     }
 }
+
+@Suite("Pace bands")
+struct PaceBandTests {
+    @Test func eachBandIsAskedForAtASpeedInsideIt() {
+        let settings = CalibrationSettings()
+        let speeds = (0...settings.bandEdges.count).map { settings.speed(inBand: $0) }
+        #expect(zip(speeds, [2.5, 2.95, 3.65, 4.1]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(speeds)")
+        #expect(speeds.enumerated().allSatisfy { settings.band(of: $1) == $0 })
+        var none = settings
+        none.bandEdges = []
+        #expect(none.speed(inBand: 0) == 0 && none.band(of: 0) == 0)
+    }
+}

@@ -273,7 +273,7 @@ let package = Package(
                 "TOMLConfig",
                 "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
-                "HeartRate", "RelayContract",
+                "HeartRate", "RelayContract", "SpeedSensors",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -396,7 +396,7 @@ let package = Package(
             dependencies: [
                 "PhoneLinkMessages", "Engine",
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
-                "Store", "PhoneServer", "WearableLinkClient",
+                "Store", "PhoneServer", "WearableLinkClient", "SpeedSensors",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]

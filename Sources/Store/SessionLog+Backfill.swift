@@ -3,17 +3,24 @@ import GRDB
 import PhoneLinkContract
 
 extension SessionLog {
-    /// The session's rows after `seq`, in order (fixes, beats, events and commands share the
-    /// session's sequence), at most `limit`: one backfill chunk. Nil when there is no such session.
-    public func backfillRows(
+    /// The session's rows after `seq`, in order (fixes, beats, speed readings, events and commands
+    /// share the session's sequence), at most `limit`: one backfill chunk. Nil when there is no such
+    /// session.
+    /// The chunk also says what replaying the rows needs: the session's distance source and the
+    /// footpod factors it applied.
+    public func backfillChunk(
         session: String,
         after seq: Int,
         limit: Int
-    ) throws -> (rows: [Wearbridge_Link_V1_BackfillRow], done: Bool)? {
+    ) throws -> Wearbridge_Link_V1_BackfillChunk? {
         try reader.read { db in
-            guard try Int.fetchOne(db, sql: "SELECT 1 FROM session WHERE id = ?", arguments: [session]) != nil else {
-                return nil
-            }
+            guard
+                let stored = try Row.fetchOne(
+                    db,
+                    sql: "SELECT distance_source, stride_factors FROM session WHERE id = ?",
+                    arguments: [session]
+                )
+            else { return nil }
             let arguments: StatementArguments = [session, seq, limit + 1]
             var rows: [Wearbridge_Link_V1_BackfillRow] = []
             for row in try Row.fetchAll(
@@ -71,6 +78,32 @@ extension SessionLog {
             }
             for row in try Row.fetchAll(
                 db,
+                sql: """
+                    SELECT seq, time, received, source, speed, cadence, stride, total_m, incline, elapsed_s, payload
+                    FROM speed WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """,
+                arguments: arguments
+            ) {
+                rows.append(
+                    .with {
+                        $0.seq = UInt64(row["seq"] as Int)
+                        $0.speed = .with {
+                            $0.time = row["time"] ?? 0
+                            $0.received = row["received"] ?? .nan
+                            $0.source = row["source"]
+                            $0.speed = row["speed"] ?? .nan
+                            if let cadence = row["cadence"] as Int? { $0.cadence = UInt32(clamping: cadence) }
+                            $0.stride = row["stride"] ?? .nan
+                            $0.totalM = row["total_m"] ?? .nan
+                            $0.incline = row["incline"] ?? .nan
+                            if let elapsed = row["elapsed_s"] as Int? { $0.elapsedS = UInt32(clamping: elapsed) }
+                            $0.payload = row["payload"] ?? Data()
+                        }
+                    }
+                )
+            }
+            for row in try Row.fetchAll(
+                db,
                 sql: "SELECT seq, time, kind, detail FROM event WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 arguments: arguments
             ) {
@@ -103,8 +136,14 @@ extension SessionLog {
                 )
             }
             rows.sort { $0.seq < $1.seq }
-            let done = rows.count <= limit
-            return (Array(rows.prefix(limit)), done)
+            return .with {
+                $0.session = session
+                $0.afterSeq = UInt64(clamping: seq)
+                $0.rows = Array(rows.prefix(limit))
+                $0.done = rows.count <= limit
+                $0.distanceSource = stored["distance_source"] ?? "gps"
+                $0.strideFactorsJson = stored["stride_factors"] ?? ""
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ struct PhoneExportCommand: ParsableCommand {
         discussion: """
             The session must be backfilled completely (`wearbridge-phone show SESSION`). Exit \
             status: 0; 1 on a write error; 65 when the session is not (completely) backfilled or has \
-            no accepted fix; 66 when the phone has never heard of it.
+            no accepted fix (indoors: no reading); 66 when the phone has never heard of it.
             """
     )
 
@@ -40,7 +40,14 @@ struct PhoneExportCommand: ParsableCommand {
             let file = try OutputFile(target: output == "-" ? nil : output)
             let summary = try ExportRun.write(
                 format,
-                ExportSession(id: session, activity: start.activity, startedAt: start.startedAt, smoothed: !raw),
+                ExportSession(
+                    id: session,
+                    activity: start.activity,
+                    startedAt: start.startedAt,
+                    smoothed: !raw,
+                    distanceSource: start.distanceSource,
+                    footpodFactors: start.footpodFactors
+                ),
                 journal: { body in try inbox.streamJournal(session: session, body) },
                 into: file,
                 beats: beats

@@ -5,6 +5,7 @@ import PhoneLinkContract
 import PhoneLinkMessages
 import PhoneServer
 import SessionCore
+import SpeedSensors
 import Store
 import Testing
 import TrackCore
@@ -144,12 +145,13 @@ struct BackfillStoreTests {
             .event(seq: 8, Announcement(.paused, sessionID: id, time: GPSTime(seconds: 8), receivedAt: 8))
         )
         try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
-        let first = try #require(try log.backfillRows(session: id, after: 0, limit: 5))
+        let first = try #require(try log.backfillChunk(session: id, after: 0, limit: 5))
         #expect(first.rows.map(\.seq) == [1, 2, 3, 4, 5] && !first.done)
-        let rest = try #require(try log.backfillRows(session: id, after: 5, limit: 5))
+        let rest = try #require(try log.backfillChunk(session: id, after: 5, limit: 5))
         #expect(rest.rows.map(\.seq) == [6, 7, 8] && rest.done)
         #expect(rest.rows.last?.event.kind == "paused")
-        #expect(try log.backfillRows(session: "nope", after: 0, limit: 5) == nil)
+        #expect(rest.distanceSource == "gps" && rest.strideFactorsJson.isEmpty && rest.afterSeq == 5)
+        #expect(try log.backfillChunk(session: "nope", after: 0, limit: 5) == nil)
     }
 
     @Test func thePhoneKeepsEachChunkWithItsCursorAndOnlyWhatItAskedFor() async throws {
@@ -175,5 +177,90 @@ struct BackfillStoreTests {
         let state = try #require(try inbox.backfillState(session: "s"))
         #expect(state.state == "complete" && state.throughSeq == 5 && state.rows == 5)
         #expect(try inbox.backfillCounts(session: "s") == ["fix": 5])
+    }
+}
+
+/// An indoor session's copy on the phone: the footpod's readings, its distance source and factors
+/// come across, so the phone replays (and exports) the same session as the wearable.
+@Suite("Phone link: an indoor session's backfill")
+struct IndoorBackfillTests {
+    @Test func thePhonesCopyReplaysTheSameInputsWithTheSameSourceAndFactors() async throws {
+        let factors = StrideFactors(edges: [3.2], factors: [0.95, 0.93])
+        var controller = SessionController(
+            configuration: .init(indoorSource: .footpod, footpodFactors: factors),
+            ids: SessionIDGenerator(seed: 7)
+        )
+        var output = SessionOutput()
+        _ = controller.handle(.start, id: "c1", indoor: true, receivedAt: 100, systemTime: 1_750_000_000, into: &output)
+        for k in 0..<240 {
+            // A footpod speeding up through both pace bands, with and without cadence.
+            let speed = 2.8 + Double(k) / 300
+            controller.speed(
+                SpeedSensorSample(
+                    source: .footpod,
+                    reading: SpeedSample(
+                        speed: speed,
+                        cadence: k % 7 == 0 ? nil : 168 + k % 5,
+                        totalDistance: 3 * Double(k)
+                    ),
+                    receivedAt: 100.25 + Double(k),
+                    payload: [0x03, UInt8(k % 256)]
+                ),
+                into: &output
+            )
+        }
+        _ = controller.handle(.end, id: "c2", receivedAt: 400, systemTime: 1_750_000_300, into: &output)
+        let log = try SessionLog.open(directory: try temporaryDirectory("indoor-wearable"))
+        try await log.write(WriteBatch(id: 1, rows: output.rows.map(LogRow.session)))
+        guard case .begin(let id, _, _, _, _)? = output.rows.first,
+            let started = output.rows.first.flatMap(LinkMessage.init(reporting:))
+        else {
+            Issue.record("no begin row: \(output.rows.prefix(2))")
+            return
+        }
+
+        let inbox = try Inbox.open(directory: try temporaryDirectory("indoor-phone"))
+        let startedMessage = InboxMessage(
+            wearable: "pi",
+            epoch: "e1",
+            seq: 1,
+            messageClass: .critical,
+            kind: .sessionStarted,
+            session: id,
+            payload: try started.payload.serializedBytes(),
+            createdAtMs: 0,
+            receivedAt: 1,
+            answer: nil
+        )
+        #expect(try await inbox.commit(startedMessage))
+        try await inbox.requestBackfill(wearable: "pi", session: id, at: 2)
+        var after = 0
+        while true {
+            let chunk = try #require(try log.backfillChunk(session: id, after: after, limit: 50))
+            #expect(chunk.distanceSource == "footpod" && !chunk.strideFactorsJson.isEmpty)
+            try await inbox.commitBackfill(chunk, wearable: "pi")
+            after = Int(chunk.rows.last?.seq ?? UInt64(after))
+            if chunk.done { break }
+        }
+        #expect(try inbox.backfillState(session: id)?.state == "complete")
+        #expect(try inbox.backfillCounts(session: id)["speed"] == 240)
+
+        let start = try #require(try inbox.sessionStart(id))
+        #expect(start.distanceSource == .footpod && start.footpodFactors == factors)
+        var wearable: [SessionController.JournalEntry] = []
+        var wearableTimes: [Double?] = []
+        try log.streamJournal(of: id) {
+            wearable.append($0.entry)
+            wearableTimes.append($0.time)
+        }
+        var phone: [SessionController.JournalEntry] = []
+        var phoneTimes: [Double?] = []
+        try inbox.streamJournal(session: id) {
+            phone.append($0)
+            phoneTimes.append($1)
+        }
+        #expect(wearable.count > 240)
+        #expect(phone == wearable, "the phone's journal differs from the wearable's")
+        #expect(phoneTimes == wearableTimes)
     }
 }

@@ -167,10 +167,11 @@ def backfill_state(setup, session):
 
 
 def check_backfill(setup, session):
-    """The backfilled session equals the wearable's: every fix, beat, event and command, by seq."""
+    """The backfilled session equals the wearable's: every fix, beat, speed reading, event and command, by seq."""
     import sqlite3
     want = set()
-    for table, kind in (("fix", "fix"), ("heart_rate", "beat"), ("event", "event"), ("command", "command")):
+    for table, kind in (("fix", "fix"), ("heart_rate", "beat"), ("speed", "speed"), ("event", "event"),
+                        ("command", "command")):
         for (seq,) in setup.wear_query(f"SELECT seq FROM {table} WHERE session_id = '{session}'"):
             want.add((seq, kind))
     db = sqlite3.connect(f"file:{setup.phone_dir}/wearbridge-phone.sqlite?mode=ro", uri=True, timeout=5)

@@ -19,6 +19,9 @@ struct HistoryRoutes: Sendable {
                 "wearable": record.wearable,
                 "session": record.session,
                 "activity": JSONText.value(record.started?.activity),
+                "distance_source": JSONText.value(
+                    record.started.map { $0.distanceSource.isEmpty ? "gps" : $0.distanceSource }
+                ),
                 "started_at_ms": JSONText.value(record.started.map { $0.startedAtMs }),
                 "ended": record.ended != nil,
                 "backfill": JSONText.value(record.backfill),
@@ -68,7 +71,14 @@ struct HistoryRoutes: Sendable {
                 let file = try OutputFile(target: path)
                 _ = try ExportRun.write(
                     format,
-                    ExportSession(id: session, activity: start.activity, startedAt: start.startedAt, smoothed: true),
+                    ExportSession(
+                        id: session,
+                        activity: start.activity,
+                        startedAt: start.startedAt,
+                        smoothed: true,
+                        distanceSource: start.distanceSource,
+                        footpodFactors: start.footpodFactors
+                    ),
                     journal: { body in try inbox.streamJournal(session: session, body) },
                     into: file
                 )

@@ -44,7 +44,8 @@ struct TrackPiece {
             case "resumed", "auto_resumed", "started": paused = false
             default: break
             }
-        case .command, nil:
+        case .command, .speed, nil:
+            // The track is GPS's; an indoor session's distance reaches the page in its snapshots.
             break
         }
     }

@@ -40,10 +40,11 @@
 /// `partner_snapshot` (not acked, newest wins by `seq`, sent again on every connection). The
 /// wearable's `race_started` message names the run its session runs.
 ///
-/// Backfill: the phone pulls a session's whole record (fixes, beats, events, commands share one
-/// sequence per session) one chunk at a time: a request names the session and the last seq it has
-/// committed; the wearable answers one chunk of the rows after it (`done` on the last). Committing a
-/// chunk with its progress before asking for the next makes it resumable after any interruption.
+/// Backfill: the phone pulls a session's whole record (fixes, beats, footpod and treadmill readings,
+/// events, commands share one sequence per session) one chunk at a time: a request names the
+/// session and the last seq it has committed; the wearable answers one chunk of the rows after it
+/// (`done` on the last). Committing a chunk with its progress before asking for the next makes it
+/// resumable after any interruption.
 ///
 /// Forward compatibility: unknown fields and unknown `oneof` members must be ignored, with a
 /// log line, not treated as an error.

@@ -50,10 +50,11 @@
 /// `partner_snapshot` (not acked, newest wins by `seq`, sent again on every connection). The
 /// wearable's `race_started` message names the run its session runs.
 ///
-/// Backfill: the phone pulls a session's whole record (fixes, beats, events, commands share one
-/// sequence per session) one chunk at a time: a request names the session and the last seq it has
-/// committed; the wearable answers one chunk of the rows after it (`done` on the last). Committing a
-/// chunk with its progress before asking for the next makes it resumable after any interruption.
+/// Backfill: the phone pulls a session's whole record (fixes, beats, footpod and treadmill readings,
+/// events, commands share one sequence per session) one chunk at a time: a request names the
+/// session and the last seq it has committed; the wearable answers one chunk of the rows after it
+/// (`done` on the last). Committing a chunk with its progress before asking for the next makes it
+/// resumable after any interruption.
 ///
 /// Forward compatibility: unknown fields and unknown `oneof` members must be ignored, with a
 /// log line, not treated as an error.
@@ -732,6 +733,9 @@ public nonisolated struct Wearbridge_Link_V1_SessionStarted: Sendable {
   /// the command that started it, if one did
   public var commandID: String = String()
 
+  /// gps, or indoors footpod or treadmill; empty = gps (an older wearable)
+  public var distanceSource: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1208,6 +1212,13 @@ public nonisolated struct Wearbridge_Link_V1_BackfillChunk: Sendable {
   /// the wearable has no such session
   public var unknownSession: Bool = false
 
+  /// What replaying the record needs besides its rows (set on every answered chunk): where the
+  /// session's distance came from, and the footpod factors an indoor session applied (JSON, as the
+  /// wearable's log keeps them; empty = none).
+  public var distanceSource: String = String()
+
+  public var strideFactorsJson: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1254,6 +1265,14 @@ public nonisolated struct Wearbridge_Link_V1_BackfillRow: Sendable {
     set {row = .command(newValue)}
   }
 
+  public var speed: Wearbridge_Link_V1_SpeedRow {
+    get {
+      if case .speed(let v)? = row {return v}
+      return Wearbridge_Link_V1_SpeedRow()
+    }
+    set {row = .speed(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Row: Equatable, Sendable {
@@ -1261,6 +1280,7 @@ public nonisolated struct Wearbridge_Link_V1_BackfillRow: Sendable {
     case beat(Wearbridge_Link_V1_BeatRow)
     case event(Wearbridge_Link_V1_EventRow)
     case command(Wearbridge_Link_V1_CommandRow)
+    case speed(Wearbridge_Link_V1_SpeedRow)
 
   }
 
@@ -1341,6 +1361,65 @@ public nonisolated struct Wearbridge_Link_V1_BeatRow: Sendable {
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+}
+
+/// A footpod's or treadmill's reading, as the session logged it (indoors its distance, outdoors
+/// what carries the distance through a tunnel).
+public nonisolated struct Wearbridge_Link_V1_SpeedRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the session's clock (GPS time, or the indoor clock); 0 = unknown
+  public var time: Double = 0
+
+  /// the wearable's monotonic receive instant; NaN = none
+  public var received: Double = 0
+
+  /// footpod or treadmill
+  public var source: String = String()
+
+  /// m/s; NaN = none
+  public var speed: Double = 0
+
+  /// steps per minute
+  public var cadence: UInt32 {
+    get {_cadence ?? 0}
+    set {_cadence = newValue}
+  }
+  /// Returns true if `cadence` has been explicitly set.
+  public var hasCadence: Bool {self._cadence != nil}
+  /// Clears the value of `cadence`. Subsequent reads from it will return its default value.
+  public mutating func clearCadence() {self._cadence = nil}
+
+  /// m; NaN = none
+  public var stride: Double = 0
+
+  /// the sensor's cumulative distance, m; NaN = none
+  public var totalM: Double = 0
+
+  /// percent grade; NaN = none
+  public var incline: Double = 0
+
+  /// the treadmill's own workout clock
+  public var elapsedS: UInt32 {
+    get {_elapsedS ?? 0}
+    set {_elapsedS = newValue}
+  }
+  /// Returns true if `elapsedS` has been explicitly set.
+  public var hasElapsedS: Bool {self._elapsedS != nil}
+  /// Clears the value of `elapsedS`. Subsequent reads from it will return its default value.
+  public mutating func clearElapsedS() {self._elapsedS = nil}
+
+  /// the notification as the sensor sent it
+  public var payload: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _cadence: UInt32? = nil
+  fileprivate var _elapsedS: UInt32? = nil
 }
 
 public nonisolated struct Wearbridge_Link_V1_EventRow: Sendable {
@@ -2077,7 +2156,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Wearbridge_Link_V1_SessionStarted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionStarted"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}activity\0\u{3}started_at_ms\0\u{3}command_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}activity\0\u{3}started_at_ms\0\u{3}command_id\0\u{3}distance_source\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2089,6 +2168,7 @@ nonisolated extension Wearbridge_Link_V1_SessionStarted: SwiftProtobuf.Message, 
       case 2: try { try decoder.decodeSingularStringField(value: &self.activity) }()
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.startedAtMs) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.commandID) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.distanceSource) }()
       default: break
       }
     }
@@ -2107,6 +2187,9 @@ nonisolated extension Wearbridge_Link_V1_SessionStarted: SwiftProtobuf.Message, 
     if !self.commandID.isEmpty {
       try visitor.visitSingularStringField(value: self.commandID, fieldNumber: 4)
     }
+    if !self.distanceSource.isEmpty {
+      try visitor.visitSingularStringField(value: self.distanceSource, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2115,6 +2198,7 @@ nonisolated extension Wearbridge_Link_V1_SessionStarted: SwiftProtobuf.Message, 
     if lhs.activity != rhs.activity {return false}
     if lhs.startedAtMs != rhs.startedAtMs {return false}
     if lhs.commandID != rhs.commandID {return false}
+    if lhs.distanceSource != rhs.distanceSource {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2854,7 +2938,7 @@ nonisolated extension Wearbridge_Link_V1_BackfillRequest: SwiftProtobuf.Message,
 
 nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BackfillChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{3}after_seq\0\u{1}rows\0\u{1}done\0\u{3}unknown_session\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{3}after_seq\0\u{1}rows\0\u{1}done\0\u{3}unknown_session\0\u{3}distance_source\0\u{3}stride_factors_json\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2867,6 +2951,8 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.rows) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.done) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.unknownSession) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.distanceSource) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.strideFactorsJson) }()
       default: break
       }
     }
@@ -2888,6 +2974,12 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
     if self.unknownSession != false {
       try visitor.visitSingularBoolField(value: self.unknownSession, fieldNumber: 5)
     }
+    if !self.distanceSource.isEmpty {
+      try visitor.visitSingularStringField(value: self.distanceSource, fieldNumber: 6)
+    }
+    if !self.strideFactorsJson.isEmpty {
+      try visitor.visitSingularStringField(value: self.strideFactorsJson, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2897,6 +2989,8 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
     if lhs.rows != rhs.rows {return false}
     if lhs.done != rhs.done {return false}
     if lhs.unknownSession != rhs.unknownSession {return false}
+    if lhs.distanceSource != rhs.distanceSource {return false}
+    if lhs.strideFactorsJson != rhs.strideFactorsJson {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2904,7 +2998,7 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
 
 nonisolated extension Wearbridge_Link_V1_BackfillRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BackfillRow"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}fix\0\u{1}beat\0\u{1}event\0\u{1}command\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}fix\0\u{1}beat\0\u{1}event\0\u{1}command\0\u{1}speed\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2965,6 +3059,19 @@ nonisolated extension Wearbridge_Link_V1_BackfillRow: SwiftProtobuf.Message, Swi
           self.row = .command(v)
         }
       }()
+      case 6: try {
+        var v: Wearbridge_Link_V1_SpeedRow?
+        var hadOneofValue = false
+        if let current = self.row {
+          hadOneofValue = true
+          if case .speed(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.row = .speed(v)
+        }
+      }()
       default: break
       }
     }
@@ -2994,6 +3101,10 @@ nonisolated extension Wearbridge_Link_V1_BackfillRow: SwiftProtobuf.Message, Swi
     case .command?: try {
       guard case .command(let v)? = self.row else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .speed?: try {
+      guard case .speed(let v)? = self.row else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
     }()
     case nil: break
     }
@@ -3153,6 +3264,85 @@ nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftPr
     if lhs.rr1024 != rhs.rr1024 {return false}
     if lhs.contact != rhs.contact {return false}
     if lhs.received != rhs.received {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_SpeedRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SpeedRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}received\0\u{1}source\0\u{1}speed\0\u{1}cadence\0\u{1}stride\0\u{3}total_m\0\u{1}incline\0\u{3}elapsed_s\0\u{1}payload\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.time) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.received) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.source) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.speed) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self._cadence) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.stride) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.totalM) }()
+      case 8: try { try decoder.decodeSingularDoubleField(value: &self.incline) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self._elapsedS) }()
+      case 10: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.time.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.time, fieldNumber: 1)
+    }
+    if self.received.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.received, fieldNumber: 2)
+    }
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 3)
+    }
+    if self.speed.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.speed, fieldNumber: 4)
+    }
+    try { if let v = self._cadence {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 5)
+    } }()
+    if self.stride.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.stride, fieldNumber: 6)
+    }
+    if self.totalM.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.totalM, fieldNumber: 7)
+    }
+    if self.incline.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.incline, fieldNumber: 8)
+    }
+    try { if let v = self._elapsedS {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 9)
+    } }()
+    if !self.payload.isEmpty {
+      try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_SpeedRow, rhs: Wearbridge_Link_V1_SpeedRow) -> Bool {
+    if lhs.time != rhs.time {return false}
+    if lhs.received != rhs.received {return false}
+    if lhs.source != rhs.source {return false}
+    if lhs.speed != rhs.speed {return false}
+    if lhs._cadence != rhs._cadence {return false}
+    if lhs.stride != rhs.stride {return false}
+    if lhs.totalM != rhs.totalM {return false}
+    if lhs.incline != rhs.incline {return false}
+    if lhs._elapsedS != rhs._elapsedS {return false}
+    if lhs.payload != rhs.payload {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -6,7 +6,8 @@ import TrackCore
 /// the rows it reports (`SessionRow.outbox`), so no message exists without its cause.
 public enum LinkMessage: Sendable, Equatable {
     case snapshot(LinkSnapshot)
-    case started(sessionID: String, activity: Activity, startedAt: TimeAnchor)
+    /// `source`: where the session's distance comes from (indoors a footpod or a treadmill).
+    case started(sessionID: String, activity: Activity, startedAt: TimeAnchor, source: DistanceSource = .gps)
     case paused(sessionID: String, auto: Bool, distance: Double, elapsed: Double)
     case resumed(sessionID: String, auto: Bool, distance: Double, elapsed: Double)
     case ended(sessionID: String, reason: EndReason, summary: SessionSummary, endedAt: TimeAnchor?)
@@ -51,7 +52,7 @@ public enum LinkMessage: Sendable, Equatable {
     public var sessionID: String? {
         switch self {
         case .snapshot(let snapshot): snapshot.sessionID
-        case .started(let id, _, _), .paused(let id, _, _, _), .resumed(let id, _, _, _), .ended(let id, _, _, _),
+        case .started(let id, _, _, _), .paused(let id, _, _, _), .resumed(let id, _, _, _), .ended(let id, _, _, _),
             .split(let id, _), .raceStarted(let id, _, _, _):
             id
         case .commandReply(let reply): reply.sessionID

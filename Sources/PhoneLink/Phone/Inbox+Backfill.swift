@@ -75,6 +75,7 @@ extension Inbox {
                 case .beat: kind = "beat"
                 case .event: kind = "event"
                 case .command: kind = "command"
+                case .speed: kind = "speed"
                 case nil: kind = "unknown"
                 }
                 try db.execute(
@@ -86,9 +87,14 @@ extension Inbox {
             }
             try db.execute(
                 sql: """
-                    UPDATE backfill SET through_seq = ?, done = ?, rows = rows + ? WHERE wearable = ? AND session = ?
+                    UPDATE backfill SET through_seq = ?, done = ?, rows = rows + ?,
+                        distance_source = coalesce(?, distance_source), stride_factors = coalesce(?, stride_factors)
+                    WHERE wearable = ? AND session = ?
                     """,
-                arguments: [last, chunk.done ? 1 : 0, added, wearable, chunk.session]
+                arguments: [
+                    last, chunk.done ? 1 : 0, added, chunk.distanceSource.isEmpty ? nil : chunk.distanceSource,
+                    chunk.strideFactorsJson.isEmpty ? nil : chunk.strideFactorsJson, wearable, chunk.session,
+                ]
             )
             return added
         }
@@ -108,7 +114,7 @@ extension Inbox {
         }
     }
 
-    /// Backfilled rows of a session by kind (fix, beat, event, command).
+    /// Backfilled rows of a session by kind (fix, beat, speed, event, command).
     public func backfillCounts(session: String) throws -> [String: Int] {
         try pool.read { db in
             var counts: [String: Int] = [:]

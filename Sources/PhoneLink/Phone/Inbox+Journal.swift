@@ -3,12 +3,25 @@ import GRDB
 import HeartRate
 import PhoneLinkContract
 import SessionCore
+import SpeedSensors
 import SwiftProtobuf
 import TrackCore
 
+/// What replaying a backfilled session needs besides its rows, as the wearable logged it.
+public struct BackfilledStart: Sendable, Equatable {
+    public var activity: Activity
+    /// GPS time the session started (s since 1970 UTC).
+    public var startedAt: Double
+    /// gps, or indoors the footpod or treadmill its distance came from.
+    public var distanceSource: DistanceSource
+    /// The factors an indoor session applied to its footpod.
+    public var footpodFactors: StrideFactors?
+}
+
 extension Inbox {
-    /// A backfilled session's activity and start, from its `session_started` message.
-    public func sessionStart(_ session: String) throws -> (activity: Activity, startedAt: Double)? {
+    /// A session's activity and start from its `session_started` message, with its distance source
+    /// and footpod factors from the backfill (the wearable's log), else from that message.
+    public func sessionStart(_ session: String) throws -> BackfilledStart? {
         try pool.read { db in
             guard
                 let payload = try Data.fetchOne(
@@ -19,12 +32,25 @@ extension Inbox {
                 let started = try? Wearbridge_Link_V1_Payload(serializedBytes: payload).sessionStarted,
                 let activity = Activity(rawValue: started.activity)
             else { return nil }
-            return (activity, Double(started.startedAtMs) / 1000)
+            let replay = try Row.fetchOne(
+                db,
+                sql: "SELECT distance_source, stride_factors FROM backfill WHERE session = ? LIMIT 1",
+                arguments: [session]
+            )
+            let source = (replay?["distance_source"] as String?) ?? started.distanceSource
+            return BackfilledStart(
+                activity: activity,
+                startedAt: Double(started.startedAtMs) / 1000,
+                distanceSource: DistanceSource(rawValue: source) ?? .gps,
+                footpodFactors: (replay?["stride_factors"] as String?).flatMap {
+                    try? JSONDecoder().decode(StrideFactors.self, from: Data($0.utf8))
+                }
+            )
         }
     }
 
-    /// The backfilled copy of a session as the wearable logged its inputs (fixes, beats, applied
-    /// commands) in sequence order, one at a time, each with its GPS time: what exports replay.
+    /// The backfilled copy of a session as the wearable logged its inputs (fixes, beats, footpod and
+    /// treadmill readings, applied commands) in sequence order, one at a time, each with its GPS time: what exports replay.
     public func streamJournal(
         session: String,
         _ body: (SessionController.JournalEntry, Double?) throws -> Void
@@ -48,6 +74,9 @@ extension Inbox {
                         receivedAt: beat.received.isNaN ? 0 : beat.received
                     )
                     try body(.heartRate(sample), beat.time == 0 ? nil : beat.time)
+                case .speed(let speed):
+                    guard let sample = Self.speed(speed) else { continue }
+                    try body(.speed(sample), sample.time)
                 case .command(let command) where command.accepted:
                     guard let kind = SessionCommand(rawValue: command.command) else { continue }
                     try body(.command(kind, id: command.commandID), nil)
@@ -56,6 +85,26 @@ extension Inbox {
                 }
             }
         }
+    }
+
+    private static func speed(_ row: Wearbridge_Link_V1_SpeedRow) -> SpeedSensorSample? {
+        func value(_ number: Double) -> Double? { number.isNaN ? nil : number }
+        guard let source = DistanceSource(rawValue: row.source), source != .gps else { return nil }
+        let reading = SpeedSample(
+            speed: value(row.speed),
+            cadence: row.hasCadence ? Int(row.cadence) : nil,
+            strideLength: value(row.stride),
+            totalDistance: value(row.totalM),
+            inclination: value(row.incline),
+            elapsedTime: row.hasElapsedS ? Int(row.elapsedS) : nil
+        )
+        return SpeedSensorSample(
+            source: source,
+            reading: reading,
+            receivedAt: value(row.received) ?? 0,
+            payload: [UInt8](row.payload),
+            time: row.time == 0 ? nil : row.time
+        )
     }
 
     private static func fix(_ row: Wearbridge_Link_V1_FixRow) -> Fix {

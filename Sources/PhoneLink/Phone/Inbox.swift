@@ -88,6 +88,16 @@ public final class Inbox: Sendable {
             // The head of the wearable's outbox as its hello said: the dashboard's outbox depth.
             try db.execute(sql: "ALTER TABLE link ADD COLUMN hello_head INTEGER")
         }
+        migrator.registerMigration("v6-backfill-replay") { db in
+            // What replaying a backfilled session needs besides its rows, as the wearable's log says:
+            // where its distance came from, and the footpod factors an indoor session applied.
+            try db.execute(
+                sql: """
+                    ALTER TABLE backfill ADD COLUMN distance_source TEXT;
+                    ALTER TABLE backfill ADD COLUMN stride_factors TEXT;
+                    """
+            )
+        }
         return migrator
     }
 

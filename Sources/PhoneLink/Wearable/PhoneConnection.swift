@@ -194,7 +194,7 @@ struct PhoneConnection {
         chunk.afterSeq = request.afterSeq
         do {
             guard
-                let (rows, done) = try store.backfillRows(
+                let answer = try store.backfillChunk(
                     session: request.session,
                     after: Int(clamping: request.afterSeq),
                     limit: limit
@@ -208,8 +208,8 @@ struct PhoneConnection {
                 chunk.done = true
                 return chunk
             }
-            chunk.rows = rows
-            chunk.done = done
+            chunk = answer
+            chunk.afterSeq = request.afterSeq
         } catch {
             // Not answered: the phone asks again on its next round.
             logger.warning("cannot read a session for backfill", metadata: ["error": "\(error)"])

@@ -12,11 +12,12 @@ extension LinkMessage {
         switch self {
         case .snapshot(let snapshot):
             payload.snapshot = snapshot.wire
-        case .started(let id, let activity, let anchor):
+        case .started(let id, let activity, let anchor, let source):
             payload.sessionStarted = .with {
                 $0.session = id
                 $0.activity = activity.rawValue
                 $0.startedAtMs = Int64((anchor.seconds * 1000).rounded())
+                $0.distanceSource = source.rawValue
             }
         case .paused(let id, let auto, let distance, let elapsed):
             payload.sessionPaused = .with {

@@ -520,7 +520,8 @@
       const row = body.insertRow();
       row.dataset.session = s.session;
       const started = s.started_at_ms ? new Date(s.started_at_ms).toLocaleString() : s.session.slice(0, 8);
-      row.insertCell().textContent = `${started} · ${s.activity || "?"}`;
+      const indoor = s.distance_source && s.distance_source !== "gps" ? ` · indoor (${s.distance_source})` : "";
+      row.insertCell().textContent = `${started} · ${s.activity || "?"}${indoor}`;
       row.insertCell().textContent = s.distance_m != null ? `${km(s.distance_m)} km` : "–";
       row.insertCell().textContent = duration(s.elapsed_s);
       state.activity = s.activity;

@@ -159,8 +159,9 @@ let package = Package(
             name: "Control",
             dependencies: [
                 "Engine",
-                "SessionCore", "TrackCore", "LineFraming", "UnixSockets",
+                "SessionCore", "TrackCore", "LineFraming", "UnixSockets", "ProcessClock",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

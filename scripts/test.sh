@@ -26,6 +26,11 @@ status=0
 swift test --skip-build || status=$?
 scripts/no-leftovers.sh || status=1
 [ "$status" -eq 0 ] || exit "$status"
+# The control socket under a flood against the real daemon: 3000 connections sending garbage; the
+# daemon holds its cap, its memory and journal stay bounded, status answers (about 20 s).
+python3 Tests/control/flood.py || status=$?
+scripts/no-leftovers.sh || status=1
+[ "$status" -eq 0 ] || exit "$status"
 # The phone link end to end: both programs over real TLS, a fault proxy, kill -9, bad peers, a
 # Python grpcio phone, a lossy network namespace (PHONE_E2E=0 leaves it out).
 if [ "${PHONE_E2E:-1}" != 0 ]; then

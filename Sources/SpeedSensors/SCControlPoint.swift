@@ -1,6 +1,6 @@
 /// The SC Control Point (GATT characteristic 0x2A55): requests a footpod may take (written with a
-/// response expected by indication) and the response it indicates. Only what the runner asks for is
-/// sent: the cumulative distance set to zero at a session's start, a calibration, a location.
+/// response expected by indication) and the response it indicates. The daemon sends none today: a
+/// session differences the footpod's own count, so it never needs the count reset.
 public enum SCControlPoint {
     public enum Request: Sendable, Equatable {
         /// The footpod's total distance from now on counts from this (metres, sent in dm).

@@ -41,6 +41,22 @@ private func blockingExchange(_ path: String, _ bytes: [UInt8], replies: Int) th
     return received.split(separator: 10).map { Data($0) }
 }
 
+/// `count` connections, each sending a garbage line, left open.
+private func openFlood(_ path: String, count: Int) throws -> [Int32] {
+    var sockets: [Int32] = []
+    for _ in 0..<count {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard let address = UnixSocketAddress(path: path), address.withSockAddr({ connect(fd, $0, $1) }) == 0 else {
+            close(fd)
+            continue
+        }
+        let garbage = Array("not a request\n".utf8)
+        _ = garbage.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        sockets.append(fd)
+    }
+    return sockets
+}
+
 @Suite("Control socket", .serialized)
 struct ControlServerTests {
     private let logger = Logger(label: "test")
@@ -137,6 +153,45 @@ struct ControlServerTests {
         #expect(info.st_gid == entry.pointee.gr_gid)
         #expect(info.st_mode & 0o777 == 0o660)
         await server.close()
+    }
+
+    /// A local user opening hundreds of connections and sending garbage on them: the socket holds
+    /// at most its cap, the journal gets one line per interval, and `ctl status` still answers.
+    @Test func aFloodOfConnectionsAndGarbageIsBoundedAndStatusStillAnswers() async throws {
+        let records = LogRecords()
+        let directory = try temporaryDirectory("flood")
+        let path = "\(directory)/control.sock"
+        let server = try await ControlServer.bind(
+            path: path,
+            group: nil,
+            limits: .init(capacity: 8, grace: 0.2),
+            logger: records.logger()
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await server.serve { request in
+                    ControlReply(ok: true, id: request.id, command: request.command.rawValue, state: "idle")
+                }
+            }
+            defer { server.shutdown() }
+            // 300 connections held open, each sending a garbage line: most are refused or displaced.
+            let flood = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<[Int32], any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try openFlood(path, count: 300) })
+                }
+            }
+            defer { for fd in flood { close(fd) } }
+            try await Task.sleep(for: .milliseconds(500))
+            let counters = server.counters
+            #expect(counters.held <= 8, "held \(counters.held)")
+            #expect(counters.refused + counters.displaced >= 292)
+            let status = try await exchange(path, Array("{\"command\":\"status\"}\n".utf8), replies: 1)
+            #expect(status.first?["ok"] as? Bool == true)
+            let warnings = records.all.filter { $0.level == .warning }
+            #expect(warnings.count <= 2, "\(warnings.map(\.message))")
+            #expect(server.counters.warningsSuppressed > 0)
+        }
     }
 
     @Test func theClientSaysWhenNobodyListens() async throws {

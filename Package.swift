@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "wearbridge", targets: ["wearbridge"]),
         .executable(name: "wearbridge-phone", targets: ["wearbridge-phone"]),
         .executable(name: "wearbridge-bench", targets: ["wearbridge-bench"]),
+        .executable(name: "wearbridge-fuzz", targets: ["wearbridge-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -374,6 +375,20 @@ let package = Package(
                 "StrideCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Every parser of bytes we do not control under libFuzzer (scripts/fuzz.sh builds it with
+        // -sanitize=fuzzer,address -DFUZZING); the ordinary build replays kept inputs through it.
+        // libFuzzer's driver, declared for wearbridge-fuzz's entry point (linked only by -sanitize=fuzzer).
+        .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
+        .executableTarget(
+            name: "wearbridge-fuzz",
+            dependencies: [
+                "CLibFuzzer", "ATT", "Config", "Control", "GATT", "GPSD", "HeartRate", "PhoneLinkContract",
+                "PhoneLinkWire", "Replay",
+                "SpeedSensors", "TrackCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -26,6 +26,23 @@ status=0
 swift test --skip-build || status=$?
 scripts/no-leftovers.sh || status=1
 [ "$status" -eq 0 ] || exit "$status"
+# Every fuzz input kept (the seeds, and each input that once crashed a parser, in Fuzz/regressions)
+# and gpsd's regression logs, through the ordinary build's replay of the fuzz entry points.
+for target in gpsd att gatt payloads control config link; do
+    inputs=()
+    for dir in "Fuzz/seeds/$target" "Fuzz/regressions/$target"; do [ -d "$dir" ] && inputs+=("$dir"); done
+    [ "$target" = gpsd ] && inputs+=(../shared/benchmarks/gps-corpus)
+    [ "$target" = config ] && inputs+=(config)
+    [ "${#inputs[@]}" -eq 0 ] || .build/debug/wearbridge-fuzz "$target" "${inputs[@]}" || status=1
+done
+[ "$status" -eq 0 ] || exit "$status"
+# libFuzzer over every parser (scripts/fuzz.sh: the sanitized build, about 8 min from scratch, then a
+# fixed number of inputs per target from a fixed seed, about 2 min; FUZZ=0 leaves it out).
+if [ "${FUZZ:-1}" != 0 ]; then
+    FUZZ_RUNS=ci scripts/fuzz.sh all || status=$?
+    scripts/no-leftovers.sh || status=1
+    [ "$status" -eq 0 ] || exit "$status"
+fi
 # The control socket under a flood against the real daemon: 3000 connections sending garbage; the
 # daemon holds its cap, its memory and journal stay bounded, status answers (about 20 s).
 python3 Tests/control/flood.py || status=$?

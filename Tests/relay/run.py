@@ -573,17 +573,31 @@ def test_two_wearables(relay):
                              "the relay's result")
 
             # Both started at the agreed instant: by their race clocks (reported), and as each phone
-            # saw it (when the start message reached it, by this machine's clock: the link's delay
-            # and the GPS time gpsfake's pace gives are in it).
+            # saw it (when the start message reached it, by this machine's clock). The GPS time the
+            # feed gives lags this machine's clock by gpsfake's own start-up and pace (0.6 s on one
+            # machine, 1.1 s on another), measured from each wearable's fixes (GPS time against the
+            # monotonic receive instant, which this process's clock reads too); the start message
+            # must follow the instant the runner's GPS time said "start" within a second.
             offsets = dict(conn.execute("SELECT runner, start_offset_ms FROM relay.entries WHERE run_id = %s",
                                         (run,)).fetchall())
             outside = {runner.name: round(1000 * (harness.rows(
                 f"{runner.setup.phone_dir}/wearbridge-phone.sqlite",
                 "SELECT min(received_at) FROM inbox WHERE kind = 'session_started'")[0][0] - start_at))
                 for runner in (alice, bob)}
-            print(f"    start offsets: reported {offsets} ms; the start message at each phone {outside} ms")
+            wall = time.time() - time.monotonic()
+            lags = {}
+            for runner in (alice, bob):
+                fixes = harness.rows(f"{runner.setup.wear_dir}/wearbridge.sqlite",
+                                     "SELECT time, received FROM fix WHERE time BETWEEN ? AND ? AND received IS NOT NULL",
+                                     (start_at, start_at + 30))
+                lag = sorted(received + wall - gps for gps, received in fixes)
+                assert lag, f"{runner.name}: no fix after the start"
+                lags[runner.name] = round(1000 * lag[len(lag) // 2])
+            print(f"    start offsets: reported {offsets} ms; the start message at each phone {outside} ms; "
+                  f"the feed's GPS time behind this machine's clock {lags} ms")
             assert all(o is not None and abs(o) <= 1000 for o in offsets.values()), offsets
-            assert all(abs(o) <= 1000 for o in outside.values()), outside
+            assert all(0 <= lag <= 2000 for lag in lags.values()), lags
+            assert all(abs(outside[name] - lags[name]) <= 1000 for name in outside), (outside, lags)
 
             # The result from the final figures, which are each wearable's data log.
             state, winner = conn.execute("SELECT state, winner FROM relay.runs WHERE id = %s", (run,)).fetchone()

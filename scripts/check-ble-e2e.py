@@ -90,17 +90,22 @@ def main():
         return None
 
     # 1. Recorded beats against the valid payloads sent, in order (a subsequence, nothing extra).
+    # Matched from the end: when the strap sends the same payload twice running across the moment
+    # notifications come on (the same bpm and RR), the recorded one is the later; matching from the
+    # start would call the earlier recorded and the later lost while streaming.
     valid = [s for s in sent if s["kind"] == "valid"]
     recorded = [b["payload"] for b in beats]
-    j, matched, missed = 0, [], []
-    for s in valid:
-        if j < len(recorded) and recorded[j] == s["hex"]:
+    j, matched, missed = len(recorded), [], []
+    for s in reversed(valid):
+        if j > 0 and recorded[j - 1] == s["hex"]:
             matched.append(s)
-            j += 1
+            j -= 1
         else:
             missed.append(s)
-    check(j == len(recorded), f"every recorded beat is a valid payload the strap sent, in order "
-                              f"({j} of {len(recorded)} matched)")
+    matched.reverse()
+    missed.reverse()
+    check(j == 0, f"every recorded beat is a valid payload the strap sent, in order "
+                  f"({len(recorded) - j} of {len(recorded)} matched)")
     check(len(recorded) > 0, f"beats were recorded ({len(recorded)})")
     malformed_hex = {s["hex"] for s in sent if s["kind"] == "malformed"}
     check(not any(r in malformed_hex and r not in {v["hex"] for v in valid} for r in recorded),

@@ -14,8 +14,18 @@ def lines(path):
 
 
 def check_stream(name, printed, sent, problems):
-    """Every value printed is one the device sent, in order, none missing between the first and
-    the last, and read as the device meant it."""
+    """Every value printed is one the device sent, in order, none missing while subscribed (between
+    two values of one connection), and read as the device meant it. What a device sends between a
+    (re)connection and our subscription goes to nobody: at most three such per connection."""
+    # The connection each printed value came on: a value printed first after a "connected" opens it.
+    opens, seen_connected = set(), False
+    for index, entry in enumerate(printed):
+        if entry["kind"] == "connected":
+            seen_connected = True
+        elif entry["kind"] in ("sample", "malformed") and seen_connected:
+            opens.add(index)
+            seen_connected = False
+    opening = {id(printed[i]) for i in opens}
     values = [e for e in printed if e["kind"] in ("sample", "malformed")]
     sent_values = [e for e in sent if e["kind"] in ("valid", "malformed")]
     if not values:
@@ -27,11 +37,16 @@ def check_stream(name, printed, sent, problems):
     except ValueError:
         problems.append(f"{name}: the first value {values[0]['hex']} was never sent")
         return {}
-    position, missing = first, []
+    position, missing, unsubscribed = first, [], []
     for value in values:
+        skipped = []
         while position < len(by_hex) and by_hex[position] != value["hex"]:
-            missing.append(sent_values[position]["n"])
+            skipped.append(sent_values[position]["n"])
             position += 1
+        if id(value) in opening:
+            unsubscribed.append(len(skipped))
+        else:
+            missing += skipped
         if position == len(by_hex):
             problems.append(f"{name}: {value['hex']} printed but not sent (or out of order)")
             return {}
@@ -47,7 +62,9 @@ def check_stream(name, printed, sent, problems):
             problems.append(f"{name}: a whole payload {value['hex']} was called malformed: {value.get('reason')}")
         position += 1
     if missing:
-        problems.append(f"{name}: sent while connected but never printed: n={missing[:10]}")
+        problems.append(f"{name}: sent while subscribed but never printed: n={missing[:10]}")
+    if any(n > 3 for n in unsubscribed):
+        problems.append(f"{name}: more than three values sent before a subscription: {unsubscribed}")
     samples = [v for v in values if v["kind"] == "sample"]
     return {
         "samples": len(samples),

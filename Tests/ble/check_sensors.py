@@ -160,6 +160,18 @@ def check_tunnel(out, problems):
             "SELECT detail FROM event WHERE session_id = ? AND kind = 'gap_bridged'", (sid,))]
         figures[name] = {"distance_m": round(distance, 1), "error_pct": round((distance / truth - 1) * 100, 2),
                          "bridged": [(round(b["duration_s"]), round(b["distance_m"], 1)) for b in bridged]}
+        if name == "footpod":
+            # What the footpod learnt on the way in and whether its link held: a failure says why.
+            figures[name]["stretches"] = [
+                (round(start, 1), round(end, 1), round(gps_m, 1), round(footpod_m / gps_m, 4))
+                for start, end, gps_m, footpod_m in db.execute(
+                    "SELECT start, end, gps_m, footpod_m FROM calibration WHERE session_id = ? ORDER BY seq",
+                    (sid,))]
+            figures[name]["footpod_events"] = dict(db.execute(
+                "SELECT kind, count(*) FROM event WHERE session_id = ? AND kind LIKE 'footpod_%' GROUP BY kind",
+                (sid,)).fetchall())
+            if not figures[name]["stretches"]:
+                problems.append("tunnel (footpod): no calibration stretch learnt on the way in")
         if not any(b["duration_s"] > 120 for b in bridged):
             problems.append(f"tunnel ({name}): no gap of over two minutes bridged: {bridged}")
     with_footpod, alone = figures.get("footpod"), figures.get("alone")

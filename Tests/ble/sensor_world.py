@@ -9,7 +9,8 @@ behind one /dev/vhci controller (hci0 to the kernel).
   0x2A54, Sensor Location 0x2A5D, SC Control Point 0x2A55 (never written by wearbridge), Battery.
   Its stride drifts: it reports `--footpod-scale` times the true distance, the scale moving by
   `--footpod-drift` over the run. Faults: drops the link `--footpod-drops` times, each after
-  `--footpod-drop-after` s connected, staying away `--footpod-away-for` s; every `--footpod-malformed-every`th notification is cut short.
+  `--footpod-drop-after` s connected, staying away `--footpod-away-for` s (never once the route
+  has begun); every `--footpod-malformed-every`th notification is cut short.
 * Treadmill F3:F3:F3:F3:F3:F3: Fitness Machine 0x1826, Treadmill Data 0x2ACD notified once a
   second (speed, total distance in whole metres, inclination and ramp angle, elapsed time) while
   its belt runs a workout of steps, over and over (`--workout 0:2.5,...`: from second, m/s), Fitness
@@ -225,8 +226,12 @@ async def main(args):
         else:
             footpod_true += speed * dt
             footpod_total += speed * dt * scale
+        # No drops on the route: the drops are for the phases before it (how many land in each
+        # depends on how long reconnections take through the emulated controller), and one left
+        # over for the route would cut the calibration stretch before the tunnel, which is what
+        # the route measures.
         if (args.footpod_drop_after and footpod_drops < args.footpod_drops and footpod.connected_at
-                and now - footpod.connected_at > args.footpod_drop_after):
+                and route_t0 is None and now - footpod.connected_at > args.footpod_drop_after):
             footpod_drops += 1
             log(f"footpod: dropping the link ({footpod_drops} of {args.footpod_drops}), away {args.footpod_away_for} s")
             await footpod.drop(args.footpod_away_for)

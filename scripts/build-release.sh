@@ -2,7 +2,8 @@
 # The deployment build of `wearbridge` and `wearbridge-phone`: the Swift runtime linked statically
 # (no toolchain needed on the Pi) and lld's packed relative relocations (DT_RELR), which keep the
 # relocation tables the loader must touch small, and -z now (full RELRO: every symbol bound at
-# start-up, the GOT read-only after it; lintian's hardening-no-bindnow). Both programs come from one scratch path, so the
+# start-up, the GOT read-only after it; lintian's hardening-no-bindnow), no exported symbols
+# (scripts/release-exports.map) so that --gc-sections drops what nothing calls. Both programs come from one scratch path, so the
 # dependencies are built once. Peak RSS of the daemon at 10 Hz: see README, Benchmarks.
 # Output: .build-static/release/wearbridge (its path is the last line printed), and wearbridge-phone
 # beside it.
@@ -10,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 for product in wearbridge wearbridge-phone; do
     swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-static \
-        -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now
+        -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now \
+        -Xlinker --version-script="$(pwd)/scripts/release-exports.map" -Xlinker --gc-sections
 done
 echo "$(pwd)/.build-static/release/wearbridge"

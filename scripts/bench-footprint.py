@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The daemon's footprint with everything on, beside gpsd, in one run (scripts/bench-footprint.sh
+builds the deployment build and calls this).
+
+Three configurations, each on its own gpsd fed tempo_10hz_3k by gpsfake at the recording's own
+10 Hz, measured for SECONDS after a WARMUP from the session's start:
+  off        no phone link, cues off
+  link       the phone link live to a local wearbridge-phone (mutual TLS), cues off
+  link+cues  the same, and cues on through ALSA (its null device: no sound card here), a summary
+             spoken every 30 s
+For each: the daemon's CPU and peak RSS against gpsd's in the same run, and a breakdown of where the
+resident memory is (scripts/footprint.py). Last, the budget (issue 24's goals); a figure past its
+goal makes the command fail, so that a regression is seen.
+
+Environment: WEARBRIDGE_BIN (the deployment build's directory), BENCH_FOOTPRINT_SECONDS (120),
+BENCH_FOOTPRINT_WARMUP (15), BENCH_FOOTPRINT_JSON (a file for the figures)."""
+import json
+import os
+import shutil
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "phone-link"))
+sys.path.insert(0, HERE)
+import footprint  # noqa: E402
+import harness  # noqa: E402
+from harness import BIN, SHARED, Setup, stop_all, wait_for  # noqa: E402
+
+SECONDS = float(os.environ.get("BENCH_FOOTPRINT_SECONDS", "120"))
+WARMUP = float(os.environ.get("BENCH_FOOTPRINT_WARMUP", "15"))
+RECORDING = os.path.join(SHARED, "benchmarks", "gps", "tempo_10hz_3k.nmea")
+ROOT = os.path.abspath(os.path.join(HERE, ".."))
+
+# Issue 24's goals, for the configuration users run (link and cues on).
+BUDGET = {
+    "peak_rss_mb": 20.0,           # link+cues, deployment build
+    "cpu_vs_gpsd": 1.0,            # link+cues CPU / gpsd's in the same run
+    "link_cpu_ratio": 1.2,         # link / off
+    "link_and_cues_rss_mb": 3.0,   # link+cues peak RSS - off
+}
+
+CUES = """[cues]
+enabled = true
+output = "alsa"
+alsa_device = "null"
+summary_every = "30s"
+kinds = ["lifecycle", "summary", "splits", "gps", "link"]
+"""
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def gpsd_of(gpsfake):
+    """gpsfake's gpsd: its child process."""
+    def child():
+        try:
+            with open(f"/proc/{gpsfake.pid}/task/{gpsfake.pid}/children") as f:
+                pids = f.read().split()
+        except OSError:
+            return None
+        for pid in pids:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() == "gpsd":
+                    return int(pid)
+        return None
+    wait_for(lambda: child() is not None, 20, "gpsfake's gpsd")
+    return child()
+
+
+def measure(name):
+    setup = Setup()
+    with open(setup.wear_config) as f:
+        config = f.read()
+    if name == "off":
+        config = config.split("[phone]")[0]
+    if name == "link+cues":
+        config = config.replace("[cues]\nenabled = false\n", CUES)
+    with open(setup.wear_config, "w") as f:
+        f.write(config)
+    if name != "off":
+        setup.phone()
+    gpsfake = setup.gpsfake(cycle="0.025", recording=RECORDING)
+    gpsd = gpsd_of(gpsfake)
+    wearable = setup.wearable()
+    wait_for(lambda: os.path.exists(f"{setup.wear_dir}/wearbridge.sqlite") and setup.wear_query(
+        "SELECT count(*) FROM session")[0][0] > 0, 60, "a session")
+    if name != "off":
+        wait_for(lambda: setup.inbox(), 60, "the link")
+    time.sleep(WARMUP)
+    ours0, theirs0, t0 = cpu_seconds(wearable.pid), cpu_seconds(gpsd), time.monotonic()
+    time.sleep(SECONDS)
+    wall = time.monotonic() - t0
+    ours, theirs = cpu_seconds(wearable.pid) - ours0, cpu_seconds(gpsd) - theirs0
+    result = {
+        "config": name, "seconds": wall,
+        "cpu_percent": 100 * ours / wall, "gpsd_cpu_percent": 100 * theirs / wall,
+        "peak_rss_mb": peak_rss_mb(wearable.pid), "gpsd_peak_rss_mb": peak_rss_mb(gpsd),
+        "breakdown": footprint.breakdown(wearable.pid, ROOT),
+    }
+    if name == "link+cues":
+        result["cues_spoken"] = setup.wear_query("SELECT count(*) FROM event WHERE kind = 'cue_spoken'")[0][0]
+    stop_all()
+    harness.PROCESSES.clear()
+    shutil.rmtree(setup.dir, ignore_errors=True)
+    return result
+
+
+def main():
+    runs = {name: measure(name) for name in ("off", "link", "link+cues")}
+    for name, r in runs.items():
+        print(f"{name}: wearbridge {r['cpu_percent']:.2f}% of a core, peak {r['peak_rss_mb']:.1f} MB;"
+              f" gpsd {r['gpsd_cpu_percent']:.2f}%, {r['gpsd_peak_rss_mb']:.1f} MB"
+              f" (x{r['cpu_percent'] / r['gpsd_cpu_percent']:.2f} CPU, x{r['peak_rss_mb'] / r['gpsd_peak_rss_mb']:.1f} memory)"
+              + (f"; {r['cues_spoken']} cues spoken" if "cues_spoken" in r else ""))
+        print("\n".join(footprint.table(r["breakdown"])))
+    full, off, link = runs["link+cues"], runs["off"], runs["link"]
+    figures = {
+        "peak_rss_mb": full["peak_rss_mb"],
+        "cpu_vs_gpsd": full["cpu_percent"] / full["gpsd_cpu_percent"],
+        "link_cpu_ratio": link["cpu_percent"] / off["cpu_percent"],
+        "link_and_cues_rss_mb": full["peak_rss_mb"] - off["peak_rss_mb"],
+    }
+    over = []
+    print("budget (issue 24; link and cues on, deployment build):")
+    for key, goal in BUDGET.items():
+        verdict = "ok" if figures[key] <= goal else "OVER"
+        if verdict == "OVER":
+            over.append(key)
+        print(f"  {key:22s} {figures[key]:8.2f}  goal <= {goal:g}  {verdict}")
+    if full.get("cues_spoken", 0) < 1:
+        over.append("cues_spoken")
+        print("  no cue was spoken in the link+cues run: its figures do not count")
+    if os.environ.get("BENCH_FOOTPRINT_JSON"):
+        with open(os.environ["BENCH_FOOTPRINT_JSON"], "w") as f:
+            json.dump({"runs": runs, "figures": figures, "budget": BUDGET, "over": over}, f, indent=1)
+    if over:
+        print(f"bench-footprint: past the budget: {', '.join(over)}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        stop_all()

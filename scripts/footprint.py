@@ -22,10 +22,11 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 COMPONENTS = [
     ("ICU data", re.compile(r"^icudt")),
     ("ICU", re.compile(r"^(_ZN\d*icu_|_ZNK\d*icu_|u[a-z]*_\w+_\d+$|icu_|_FoundationICU|ICU)")),
-    ("BoringSSL", re.compile(r"^(CNIOBoringSSL|CCryptoBoringSSL|_CNIOBoringSSL|_CCryptoBoringSSL)")),
+    ("BoringSSL", re.compile(r"^(CNIOBoringSSL|CCryptoBoringSSL|_CNIOBoringSSL|_CCryptoBoringSSL|KeccakP|ecp_nistz"
+                             r"|ec_GFp|bn_|x25519_|aes_hw_|gcm_|sha\d+_block|ChaCha20)")),
     ("Foundation", re.compile(r"^(Foundation|FoundationEssentials|FoundationInternationalization|_Foundation\w*"
                               r"|CoreFoundation|CF|__CF|_CF)")),
-    ("Swift runtime and stdlib", re.compile(r"^(_ZN5swift|_ZNK5swift|swift_|Swift$|_Concurrency|_StringProcessing"
+    ("Swift runtime and stdlib", re.compile(r"^(_ZN5swift|_ZNK5swift|swift_|Swift$|_Concurrency|_StringProcessing|_RegexParser"
                                            r"|RegexBuilder|Synchronization|_SwiftConcurrencyShims|SwiftGlibc|Glibc"
                                            r"|Dispatch|dispatch_|_dispatch|__swift|\$s[sS])")),
     ("SwiftNIO", re.compile(r"^(NIO\w*|_NIO\w*|CNIO\w*|c_nio_)")),
@@ -33,7 +34,7 @@ COMPONENTS = [
     ("SwiftProtobuf", re.compile(r"^SwiftProtobuf")),
     ("swift-crypto, certificates, ASN.1", re.compile(r"^(Crypto\w*|_Crypto\w*|X509|SwiftASN1|_CertificateInternals)")),
     ("GRDB", re.compile(r"^(GRDB|GRDBSQLite|SQLite)")),
-    ("TOMLKit and toml++", re.compile(r"^(TOMLKit|CTOML|_ZN4toml|_ZNK4toml)")),
+    ("TOMLKit and toml++", re.compile(r"^(TOMLKit|CTOML|toml$)")),
     ("Hummingbird", re.compile(r"^(Hummingbird\w*|HTTPTypes\w*)")),
     ("ArgumentParser", re.compile(r"^(ArgumentParser\w*)")),
     ("swift-log, lifecycle, atomics, collections, async algorithms",
@@ -44,10 +45,26 @@ COMPONENTS = [
 SWIFT_SYMBOL = re.compile(r"^(?:\$s|_T0|\$S)(\d+)(\w+)")
 
 
+CXX_SYMBOL = re.compile(r"^_Z(?:N|L|ZN|NK)?(\d+)(\w+)")
+SWIFT_METADATA = re.compile(r"^(symbolic |l__swift5_|associated conformance|\$s\w*Mn$|_swift_)")
+
+
 def component_of(symbol, ours):
-    """The component a symbol belongs to: its Swift module, or its C library's prefix."""
+    """The component a symbol belongs to: its Swift module, or its C or C++ library's prefix."""
     name = symbol
     match = SWIFT_SYMBOL.match(symbol)
+    if SWIFT_METADATA.match(symbol):
+        return "Swift runtime and stdlib"
+    cxx = CXX_SYMBOL.match(symbol)
+    if cxx:
+        # A C++ name's first identifier: its namespace, or the function of a static one.
+        name = cxx.group(2)[: int(cxx.group(1))]
+        if name in ("bssl", "mldsa", "mlkem", "slhdsa") or name.startswith(("ecp_nistz", "ec_GFp", "Keccak")):
+            return "BoringSSL"
+        if name.startswith(("_swift_", "swift")):
+            return "Swift runtime and stdlib"
+        if name.startswith(("ucase", "props", "uchar", "ubidi", "unorm", "ucol", "icu")):
+            return "ICU"
     if symbol.startswith(("$ss", "$sS")):
         return "Swift runtime and stdlib"
     if match:
@@ -64,8 +81,12 @@ def component_of(symbol, ours):
 
 
 def our_modules(root):
-    """Our targets' names: the folders under Sources."""
-    return set(os.listdir(os.path.join(root, "Sources"))) if os.path.isdir(os.path.join(root, "Sources")) else set()
+    """Our targets' names, from Package.swift."""
+    try:
+        text = open(os.path.join(root, "Package.swift")).read()
+    except OSError:
+        return set()
+    return set(re.findall(r"\.(?:executableTarget|target|systemLibrary)\(\s*name:\s*\"([^\"]+)\"", text))
 
 
 def sections(binary):

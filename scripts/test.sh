@@ -3,7 +3,7 @@
 # against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), audio
 # cues end to end on a real PulseAudio (Tests/cues; CUES_E2E=0 leaves it out), the Bluetooth end to
 # end on a real Linux stack in a VM (scripts/ble-e2e.sh; BLE_E2E=0 leaves it out for a quick local
-# run) with footpods and treadmills beside the strap (scripts/sensors-e2e.sh; opt-in, SENSORS_E2E=1), the
+# run) with footpods and treadmills beside the strap (scripts/sensors-e2e.sh; SENSORS_E2E=0), the
 # dashboard in a real browser (Tests/dashboard; DASHBOARD_E2E=0), and the packages on a virtual
 # wearable (scripts/wearable-e2e.sh; WEARABLE_E2E=0).
 set -euo pipefail
@@ -93,10 +93,9 @@ if [ "${BLE_E2E:-1}" != 0 ]; then
 fi
 # Footpods and treadmills on the same VM: a virtual footpod (drops, cut-short payloads) and
 # treadmill (a workout) beside the strap; `wearbridge sensor`, then the daemon's indoor session,
-# checked against every payload sent, and a tunnel through a real gpsd (scripts/sensors-e2e.sh).
-# Opt-in (SENSORS_E2E=1) until it is steady: on 2026-11-25 its tunnel came out +4.76 % in the
-# suite's run, with a factor learnt and no drop (README, Footpods and treadmills).
-if [ "${SENSORS_E2E:-0}" != 0 ]; then
+# checked against every payload sent, and a tunnel through a real gpsd (scripts/sensors-e2e.sh;
+# SENSORS_E2E=0 leaves it out).
+if [ "${SENSORS_E2E:-1}" != 0 ]; then
     scripts/sensors-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
     [ "$status" -eq 0 ] || exit "$status"

@@ -340,6 +340,8 @@ public struct TrackSession: Sendable {
         let point = TrackPoint(time: time, position: position)
         track.append(point)
         acceptedCount += 1
+        // A new time line credits no distance of its own, so what the footpod counted stays.
+        gapCarried = 0
         markUsed(time)
         return FixOutcome(verdict: .accepted(point), events: events)
     }
@@ -498,6 +500,10 @@ public struct TrackSession: Sendable {
     /// `counted` false for a fix whose Doppler alone was used (`coast`): it does not end the warm-up.
     mutating func markUsed(_ time: GPSTime, counted: Bool = true) {
         impossibleStreak = 0
+        // A fix used without a bridge says the GPS saw the stretch: what the footpod carried live
+        // (its readings dated past the gap threshold, by a skewed clock or a late fix) comes back
+        // out, or it would count twice. A bridge has settled it to zero before this.
+        distance -= gapCarried
         gapCarried = 0
         gate.commit(time, counted: counted)
         lastUsable = time

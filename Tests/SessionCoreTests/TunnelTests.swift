@@ -15,7 +15,9 @@ struct TunnelTests {
     /// second to the next around the tunnel's exit.
     func run(
         footpod scale: Double?,
-        stretches: [CalibrationStretch] = []
+        stretches: [CalibrationStretch] = [],
+        blackout: ClosedRange<Double>? = FootpodRun.tunnel,
+        footpodSkew: Double = 0
     ) -> (
         truth: Double, distance: Double, exitStep: Double
     ) {
@@ -26,7 +28,7 @@ struct TunnelTests {
         controller.footpodConnected("F2")
         var output = SessionOutput()
         _ = controller.handle(.start, id: "s", receivedAt: 999, systemTime: 0, into: &output)
-        let run = FootpodRun(FootpodRun.tunnelLegs, scale: scale ?? 1, blackout: FootpodRun.tunnel, wander: 0)
+        let run = FootpodRun(FootpodRun.tunnelLegs, scale: scale ?? 1, blackout: blackout, wander: 0)
         var previous = 0.0
         var exitStep = 0.0
         for (k, epoch) in run.epochs.enumerated() {
@@ -35,7 +37,7 @@ struct TunnelTests {
                 let sample = SpeedSensorSample(
                     source: .footpod,
                     reading: SpeedSample(speed: epoch.footpodSpeed, cadence: 170, totalDistance: epoch.footpodTotal),
-                    receivedAt: epoch.footpodReceivedAt
+                    receivedAt: epoch.footpodReceivedAt + footpodSkew * Double(k)
                 )
                 controller.speed(sample, into: &output)
             }
@@ -80,6 +82,19 @@ struct TunnelTests {
         #expect(
             abs(uncalibrated.distance / uncalibrated.truth - 1) < 0.01,
             "learnt on the way in: \(uncalibrated.distance) of \(uncalibrated.truth) m"
+        )
+    }
+
+    @Test func aFootpodDatedPastTheGapThresholdWhileFixesFlowAddsNothing() {
+        // Fixes all the way, but the footpod's readings land ever later on the GPS's clock (5 s
+        // behind by the end: a receive path that slows down, as gpsfake under load in the VM): past
+        // the gap threshold they look like a gap under way, and the next fix must take them back.
+        let alone = run(footpod: nil, blackout: nil)
+        let skewed = run(footpod: 1.03, blackout: nil, footpodSkew: 5.0 / 760)
+        #expect(
+            // One reading after the last fix stays carried (no later fix takes it back): 3.3 m.
+            abs(skewed.distance - alone.distance) < 3.5,
+            "GPS alone \(alone.distance) m, with the skewed footpod \(skewed.distance) m"
         )
     }
 }

@@ -17,6 +17,14 @@ public enum TOMLDocument {
 
     /// Parses `text`, naming `path` in any error.
     public static func parse(_ text: String, path: String) throws -> TOMLTable {
+        if let at = TableHeaderCheck.firstHeaderWithoutKey(in: text) {
+            throw ConfigError.syntax(
+                path: path,
+                line: at.line,
+                column: at.column,
+                reason: "a table header must begin with a key (a bare key or a quoted one)"
+            )
+        }
         do {
             return try TOMLTable(string: text)
         } catch let error as TOMLParseError {

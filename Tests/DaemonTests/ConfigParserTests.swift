@@ -1,9 +1,10 @@
 import Config
 import Foundation
 import SessionCore
-import TOMLConfig
 import Testing
 import TrackCore
+
+@testable import TOMLConfig
 
 @Suite("Configuration")
 struct ConfigParserTests {
@@ -168,6 +169,22 @@ struct ConfigParserTests {
             guard case ConfigError.syntax(_, let line, _, _) = error else { return false }
             return line == 2
         }
+    }
+
+    /// toml++ aborts the process on a header without a key (`scripts/fuzz.sh config` found it):
+    /// it must be a syntax error with its line; an array element on its own line is not a header.
+    @Test func aTableHeaderWithoutAKeyIsASyntaxErrorNotAnAbort() throws {
+        for (text, line) in [("a = 1\n[)\n", 2), ("[gpsd]\n\n[[ =]]\n", 3), ("x = '''\n[ok'''\n  [ )\n", 3)] {
+            #expect {
+                _ = try parser.parse(text)
+            } throws: { error in
+                guard case ConfigError.syntax(_, let at, _, _) = error else { return false }
+                return at == line
+            }
+        }
+        let fine = "[gpsd]\n# [) in a comment\nhost = \"[)\"\n[session]\nzones = [\n  [ 1, 2 ],\n]\n"
+        #expect(TableHeaderCheck.firstHeaderWithoutKey(in: fine) == nil)
+        #expect(TableHeaderCheck.firstHeaderWithoutKey(in: "x = [\n  [ {a = 1} ],\n]\n[ \"q\" ]\n") == nil)
     }
 
     @Test func aMissingFileIsAClearError() {

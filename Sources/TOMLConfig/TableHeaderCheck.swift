@@ -7,7 +7,8 @@ enum TableHeaderCheck {
     /// Where (line, column, from 1) the first header without a key begins its key, or nil.
     static func firstHeaderWithoutKey(in text: String) -> (line: Int, column: Int)? {
         let bytes = Array(text.utf8)
-        var i = 0
+        // toml++ skips a byte-order mark, so the line it starts is still a line's start.
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1
         var lineStart = 0
         var depth = 0  // open brackets and braces of values

@@ -174,7 +174,10 @@ struct ConfigParserTests {
     /// toml++ aborts the process on a header without a key (`scripts/fuzz.sh config` found it):
     /// it must be a syntax error with its line; an array element on its own line is not a header.
     @Test func aTableHeaderWithoutAKeyIsASyntaxErrorNotAnAbort() throws {
-        for (text, line) in [("a = 1\n[)\n", 2), ("[gpsd]\n\n[[ =]]\n", 3), ("x = '''\n[ok'''\n  [ )\n", 3)] {
+        let headers = [
+            ("a = 1\n[)\n", 2), ("[gpsd]\n\n[[ =]]\n", 3), ("x = '''\n[ok'''\n  [ )\n", 3), ("\u{FEFF}[@we\n", 1),
+        ]
+        for (text, line) in headers {
             #expect {
                 _ = try parser.parse(text)
             } throws: { error in

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "phone-link"))
 sys.path.insert(0, HERE)
 import footprint  # noqa: E402
 import harness  # noqa: E402
-from harness import BIN, SHARED, Setup, stop_all, wait_for  # noqa: E402
+from harness import SHARED, Setup, proc_figures, stop_all, wait_for  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_FOOTPRINT_SECONDS", "120"))
 WARMUP = float(os.environ.get("BENCH_FOOTPRINT_WARMUP", "15"))
@@ -47,20 +47,6 @@ alsa_device = "null"
 summary_every = "30s"
 kinds = ["lifecycle", "summary", "splits", "gps", "link"]
 """
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def peak_rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def gpsd_of(gpsfake):
@@ -100,14 +86,15 @@ def measure(name):
     if name != "off":
         wait_for(lambda: setup.inbox(), 60, "the link")
     time.sleep(WARMUP)
-    ours0, theirs0, t0 = cpu_seconds(wearable.pid), cpu_seconds(gpsd), time.monotonic()
+    (ours0, _), (theirs0, _), t0 = proc_figures(wearable.pid), proc_figures(gpsd), time.monotonic()
     time.sleep(SECONDS)
     wall = time.monotonic() - t0
-    ours, theirs = cpu_seconds(wearable.pid) - ours0, cpu_seconds(gpsd) - theirs0
+    (ours1, our_peak), (theirs1, their_peak) = proc_figures(wearable.pid), proc_figures(gpsd)
+    ours, theirs = ours1 - ours0, theirs1 - theirs0
     result = {
         "config": name, "seconds": wall,
         "cpu_percent": 100 * ours / wall, "gpsd_cpu_percent": 100 * theirs / wall,
-        "peak_rss_mb": peak_rss_mb(wearable.pid), "gpsd_peak_rss_mb": peak_rss_mb(gpsd),
+        "peak_rss_mb": our_peak, "gpsd_peak_rss_mb": their_peak,
         "breakdown": footprint.breakdown(wearable.pid, ROOT),
     }
     if name == "link+cues":

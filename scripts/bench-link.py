@@ -13,22 +13,9 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "phone-link"))
 import harness  # noqa: E402
-from harness import BIN, SHARED, FaultProxy, Setup, kill9, run, stop_all, wait_for  # noqa: E402
+from harness import BIN, SHARED, FaultProxy, Setup, kill9, proc_figures, run, stop_all, wait_for  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_LINK_SECONDS", "40"))
-
-
-def proc_figures(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
-    hwm = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                hwm = int(line.split()[1]) / 1024
-    return cpu, hwm
 
 
 def daemon_run(with_phone):

@@ -79,6 +79,20 @@ def run(args, timeout=60, check=True):
     return result
 
 
+def proc_figures(pid):
+    """A process's CPU seconds so far (user + system) and its peak RSS (VmHWM) in MB, from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    hwm = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                hwm = int(line.split()[1]) / 1024
+    return cpu, hwm
+
+
 def wait_for(predicate, timeout, what, every=0.2):
     deadline = time.time() + timeout
     while time.time() < deadline:

@@ -52,14 +52,9 @@ public struct CueCatalogs: Sendable {
     public static func parse(_ text: String, path: String) throws(ConfigError) -> CueCatalog {
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw .syntax(
-                path: path,
-                line: error.source.begin.line,
-                column: error.source.begin.column,
-                reason: error.description
-            )
+            root = try TOMLDocument.parse(text, path: path)
+        } catch let error as ConfigError {
+            throw error
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }

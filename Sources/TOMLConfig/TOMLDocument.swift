@@ -1,3 +1,4 @@
+import CAssertGuard
 import Foundation
 import TOMLKit
 
@@ -25,15 +26,48 @@ public enum TOMLDocument {
                 reason: "a table header must begin with a key (a bare key or a quoted one)"
             )
         }
-        do {
-            return try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
+        let parse = GuardedParse(text: text)
+        var message = [CChar](repeating: 0, count: 512)
+        let asserted = withExtendedLifetime(parse) {
+            wb_run_guarded(
+                { context in
+                    let parse = Unmanaged<GuardedParse>.fromOpaque(context!).takeUnretainedValue()
+                    parse.run()
+                },
+                Unmanaged.passUnretained(parse).toOpaque(),
+                &message,
+                message.count
+            )
+        }
+        guard asserted == 0, let result = parse.result else {
+            // toml++ stopped on one of its own checks: it cannot say where, only that the text is
+            // not a document it can read.
+            let check = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ConfigError.unparsable(path: path, reason: "the TOML reader gave up on it (\(check))")
+        }
+        switch result {
+        case .success(let table):
+            return table
+        case .failure(let error as TOMLParseError):
             throw ConfigError.syntax(
                 path: path,
                 line: error.source.begin.line,
                 column: error.source.begin.column,
                 reason: error.description
             )
+        case .failure(let error):
+            throw ConfigError.unparsable(path: path, reason: "\(error)")
         }
     }
+}
+
+/// One parse by TOMLKit, run inside `wb_run_guarded` so that a toml++ assertion comes back as a
+/// failed parse; a class, so the C callback reaches it through one pointer.
+private final class GuardedParse {
+    let text: String
+    var result: Result<TOMLTable, any Error>?
+
+    init(text: String) { self.text = text }
+
+    func run() { result = Result { try TOMLTable(string: text) } }
 }

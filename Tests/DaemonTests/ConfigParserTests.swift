@@ -190,6 +190,22 @@ struct ConfigParserTests {
         #expect(TableHeaderCheck.firstHeaderWithoutKey(in: "x = [\n  [ {a = 1} ],\n]\n[ \"q\" ]\n") == nil)
     }
 
+    /// toml++ also asserts on a `}` where an array expects a value (`scripts/fuzz.sh config`): the
+    /// guard turns that into an error naming the file and the failed check, and the reader still
+    /// works afterwards.
+    @Test func aTOMLReaderAssertionIsAnErrorNotAnAbort() throws {
+        for text in ["[cues]\nkinds = [\"a\", }]\n", "x = [ }"] {
+            #expect {
+                _ = try TOMLDocument.parse(text, path: "fuzzed.toml")
+            } throws: { error in
+                guard case ConfigError.unparsable(let path, let reason) = error else { return false }
+                return path == "fuzzed.toml" && reason.contains("is_value_terminator")
+            }
+        }
+        let config = try parser.parse("[gpsd]\nport = 2948\n")
+        #expect(config.gpsd == .tcp(host: "127.0.0.1", port: 2948))
+    }
+
     @Test func aMissingFileIsAClearError() {
         #expect {
             _ = try ConfigParser(path: "/nonexistent/wearbridge.toml").load()

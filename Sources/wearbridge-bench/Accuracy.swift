@@ -20,24 +20,63 @@ struct Accuracy: ParsableCommand {
         var failures = 0
         let header =
             "session".padding(toLength: 26, withPad: " ", startingAt: 0)
-            + "  activity   truth m     ours m   error     naive m   naive err   moving s (truth)  goal"
+            + "  activity   truth m     ours m   error     naive m   naive err   Doppler m  Dop err"
+            + "   moving s (truth)  goal"
         StandardOutput.line(header)
+        var breakdowns: [(Truth, ErrorBreakdown, ReceiverJudgement)] = []
         for folder in ["gps", "gps-real"] {
             for session in try Truth.sessions(in: "\(options.data)/\(folder)") {
+                var samples: [ErrorBreakdown.Sample] = []
                 let report = try FileReplayer(activity: session.activity, logger: quietLogger())
-                    .replay(path: session.recording)
+                    .replay(path: session.recording) { fix, _, track in
+                        guard let time = fix.time else { return }
+                        samples.append(
+                            .init(time: time.seconds, speed: fix.speed, course: fix.track, distance: track.distance)
+                        )
+                    }
                 let naive = try NaiveDistance.haversineSum(path: session.recording)
-                let row = AccuracyRow(truth: session, ours: report.summary, naive: naive)
+                let breakdown = ErrorBreakdown(samples: samples)
+                let row = AccuracyRow(truth: session, ours: report.summary, naive: naive, doppler: breakdown.doppler)
                 if !row.meetsGoal { failures += 1 }
                 StandardOutput.line(row.text)
+                if folder == "gps", let distance = session.distance, distance > 0 {
+                    breakdowns.append((session, breakdown, report.receiver))
+                }
             }
         }
         StandardOutput.line(
             failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal"
         )
+        printBreakdowns(breakdowns)
         MisreportingTable.print()
         if !skipCorpus {
             CorpusTable.print(try CorpusTable(folder: "\(options.data)/gps-corpus").run())
+        }
+    }
+
+    /// Per class of interval, ours minus the Doppler integral in metres; the Doppler integral's
+    /// own error against the truth closes the sum (ours - truth = classes + Doppler error).
+    private func printBreakdowns(_ breakdowns: [(Truth, ErrorBreakdown, ReceiverJudgement)]) {
+        StandardOutput.line("")
+        StandardOutput.line("where the error comes from: ours minus the Doppler integral, metres (seconds)")
+        let classes = ErrorBreakdown.Class.allCases
+        StandardOutput.line(
+            "session".padding(toLength: 26, withPad: " ", startingAt: 0)
+                + classes.map { rightAligned($0.rawValue, 19) }.joined() + rightAligned("Doppler-truth", 15)
+                + rightAligned("ours-truth", 12) + "  learnt noise x (position, Doppler)"
+        )
+        for (truth, breakdown, receiver) in breakdowns {
+            guard let distance = truth.distance else { continue }
+            let cells = classes.map { kind -> String in
+                guard let part = breakdown.parts[kind] else { return rightAligned("-", 19) }
+                return rightAligned(String(format: "%+.1f (%.0f)", part.difference, part.seconds), 19)
+            }
+            StandardOutput.line(
+                truth.name.padding(toLength: 26, withPad: " ", startingAt: 0) + cells.joined()
+                    + rightAligned(String(format: "%+.1f", breakdown.doppler - distance), 15)
+                    + rightAligned(String(format: "%+.1f", breakdown.ours - distance), 12)
+                    + String(format: "  %.2f, %.2f", receiver.positionNoiseScale, receiver.dopplerNoiseScale)
+            )
         }
     }
 }
@@ -46,6 +85,7 @@ struct AccuracyRow {
     let truth: Truth
     let ours: SessionSummary
     let naive: Double
+    let doppler: Double
 
     /// Moving sessions within 1% (or the recording's own stated tolerance); stationary under 5 m.
     var meetsGoal: Bool {
@@ -67,6 +107,7 @@ struct AccuracyRow {
             + truth.activity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             + rightAligned(truth.distance.map { fmt($0) } ?? "-", 10) + rightAligned(fmt(ours.distance), 11)
             + rightAligned(error(ours.distance), 9) + rightAligned(fmt(naive), 12) + rightAligned(error(naive), 12)
+            + rightAligned(fmt(doppler), 11) + rightAligned(error(doppler), 9)
             + rightAligned(fmt(ours.moving, 0), 10) + " (" + (truth.moving.map { fmt($0, 0) } ?? "-") + ")"
             + "  " + goal
     }

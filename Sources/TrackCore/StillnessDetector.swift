@@ -29,6 +29,11 @@ public struct StillnessDetector: Sendable {
 
     public private(set) var state: State
     private let profile: Thresholds
+    /// The receiver's own Doppler speed integrated since it last read below `moveSpeed`, and the
+    /// last reading. A departure from standing is credited at least this: the filter meets the
+    /// first fixes of a start as outliers (a step from 0 to running pace) and counts them short.
+    private var dopplerSinceStanding = 0.0
+    private var lastDopplerSpeed: Double?
 
     public init(profile: ActivityProfile, anchor: GeoPoint, sigma: Double) {
         self.profile = Thresholds(
@@ -59,6 +64,8 @@ public struct StillnessDetector: Sendable {
     ///     neither its speed nor a wandering position it goes with is a departure.
     ///   - dopplerSpeed: the Doppler's mean speed when it stands clear of its noise; a U-turn shrinks
     ///     the mean velocity vector but not this, and is not a stop.
+    ///   - measuredSpeed: this fix's own Doppler speed, when plausible; a confirmed departure is
+    ///     credited at least its integral since it last read standing.
     ///   - displacement: distance of the filtered position from `anchor` when still.
     public mutating func step(
         time: GPSTime,
@@ -71,8 +78,15 @@ public struct StillnessDetector: Sendable {
         significant: Bool,
         coherence: Double?,
         dopplerSpeed: Double?,
+        measuredSpeed: Double?,
         displacement: (GeoPoint) -> Double
     ) -> Double {
+        if let speed = measuredSpeed, speed >= profile.moveSpeed, let last = lastDopplerSpeed {
+            dopplerSinceStanding += 0.5 * (last + speed) * dt
+        } else {
+            dopplerSinceStanding = 0
+        }
+        lastDopplerSpeed = measuredSpeed
         switch state {
         case .moving(let meanVelocity):
             let alpha = min(1, dt / profile.stillWindow)
@@ -99,7 +113,7 @@ public struct StillnessDetector: Sendable {
             }
             if let since = candidateSince, time.since(since) >= profile.moveDwell, carried == 0 {
                 state = .moving(meanVelocity: velocity)
-                return pending
+                return max(pending, dopplerSinceStanding)
             }
             let away = displacement(anchor)
             if away > max(profile.moveRadius, 2 * (anchorSigma + sigma)) {
@@ -145,6 +159,8 @@ public struct StillnessDetector: Sendable {
         significant: Bool,
         coherence: Double?
     ) -> Double {
+        dopplerSinceStanding = 0
+        lastDopplerSpeed = nil
         let speed = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
         let movedAway = chord > profile.moveRadius
         switch state {

@@ -170,6 +170,7 @@ public struct TrackSession: Sendable {
             dt: dt,
             speed: judged,
             significant: model.isSignificant(usedDoppler),
+            measuredSpeed: plausibleDopplerSpeed(fix),
             events: &events
         )
         motion = current
@@ -208,6 +209,7 @@ public struct TrackSession: Sendable {
             dt: dt,
             speed: current.filter.speed,
             significant: model.isSignificant(doppler),
+            measuredSpeed: speed,
             events: &events
         )
         motion = current
@@ -413,6 +415,14 @@ public struct TrackSession: Sendable {
         return FixOutcome(verdict: .accepted(TrackPoint(time: time, position: position)), events: events)
     }
 
+    /// The fix's own Doppler speed when it is one a body could have: what a departure from
+    /// standing is measured by (`StillnessDetector`).
+    @inline(__always)
+    private func plausibleDopplerSpeed(_ fix: Fix) -> Double? {
+        guard let speed = fix.speed, speed.isFinite, speed >= 0, speed <= profile.maxSpeed else { return nil }
+        return speed
+    }
+
     /// Credits the distance of one filtered step and moves the clocks on.
     @inline(__always)
     private mutating func advance(
@@ -421,6 +431,7 @@ public struct TrackSession: Sendable {
         dt: Double,
         speed: Double,
         significant: Bool,
+        measuredSpeed: Double?,
         events: inout [TrackEvent]
     ) {
         let increment = 0.5 * (current.lastSpeed + current.filter.speed) * dt
@@ -437,6 +448,7 @@ public struct TrackSession: Sendable {
             significant: significant,
             coherence: model.coherence(at: time),
             dopplerSpeed: model.sustainedDopplerSpeed(at: time),
+            measuredSpeed: measuredSpeed,
             displacement: { here.distance(to: frame.project($0)) }
         )
         current.lastSpeed = current.filter.speed

@@ -30,8 +30,9 @@ public struct StillnessDetector: Sendable {
     public private(set) var state: State
     private let profile: Thresholds
     /// The receiver's own Doppler speed integrated since it last read below `moveSpeed`, and the
-    /// last reading. A departure from standing is credited at least this: the filter meets the
-    /// first fixes of a start as outliers (a step from 0 to running pace) and counts them short.
+    /// last reading. A departure from standing is credited at least this: the filter's velocity
+    /// gate takes the first Doppler of a start (0 to running pace in one epoch) for an outlier and
+    /// the filter catches up over the next seconds, so it counts the first strides short.
     private var dopplerSinceStanding = 0.0
     private var lastDopplerSpeed: Double?
 

@@ -82,11 +82,7 @@ public struct StillnessDetector: Sendable {
         measuredSpeed: Double?,
         displacement: (GeoPoint) -> Double
     ) -> Double {
-        if let speed = measuredSpeed, speed >= profile.moveSpeed, let last = lastDopplerSpeed {
-            dopplerSinceStanding += 0.5 * (last + speed) * dt
-        } else {
-            dopplerSinceStanding = 0
-        }
+        let previousDoppler = lastDopplerSpeed
         lastDopplerSpeed = measuredSpeed
         switch state {
         case .moving(let meanVelocity):
@@ -97,12 +93,20 @@ public struct StillnessDetector: Sendable {
             )
             let meanSpeed = (mean.east * mean.east + mean.north * mean.north).squareRoot()
             let stopped = meanSpeed < profile.stillSpeed && (dopplerSpeed ?? 0) < profile.moveSpeed
-            state =
-                stopped
-                ? .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
-                : .moving(meanVelocity: mean)
+            if stopped {
+                // What the Doppler covered while moving was credited then: count afresh from here.
+                dopplerSinceStanding = 0
+                state = .still(anchor: position, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
+            } else {
+                state = .moving(meanVelocity: mean)
+            }
             return increment
         case .still(let anchor, let anchorSigma, var candidateSince, var pending, var carried):
+            if let speed = measuredSpeed, speed >= profile.moveSpeed, let last = previousDoppler {
+                dopplerSinceStanding += 0.5 * (last + speed) * dt
+            } else {
+                dopplerSinceStanding = 0
+            }
             let incoherent = coherence.map { $0 < profile.minCoherence } ?? false
             if speed > profile.moveSpeed && significant && !incoherent {
                 candidateSince = candidateSince ?? time

@@ -13,6 +13,49 @@ import Testing
         #expect(abs(filter.position - 180) < 1)
     }
 
+    /// A departure is credited the Doppler integral since the receiver last read standing, not
+    /// what it read while moving: a stop the filter sees while the Doppler still reads walking pace
+    /// starts the count afresh, so the next departure is not paid the whole walk again.
+    @Test func aDepartureIsNotPaidTheDistanceWalkedBeforeTheStop() {
+        let here = GeoPoint(latitude: 48.137, longitude: 11.575)
+        var detector = StillnessDetector(profile: .walking, anchor: here, sigma: 1)
+        var credited = 0.0
+        func step(_ t: Double, filterSpeed: Double, doppler: Double) {
+            credited += detector.step(
+                time: GPSTime(seconds: t),
+                dt: 1,
+                speed: filterSpeed,
+                velocity: LocalPoint(east: filterSpeed, north: 0),
+                increment: filterSpeed,
+                position: here,
+                sigma: 1,
+                significant: true,
+                coherence: nil,
+                dopplerSpeed: nil,
+                measuredSpeed: doppler,
+                displacement: { _ in 0 }
+            )
+        }
+        // Away at 1.2 m/s for 100 s (the departure and the walk credited as they go).
+        for t in 1...100 { step(Double(t), filterSpeed: 1.2, doppler: 1.2) }
+        let walked = credited
+        // The filter stops; the Doppler keeps reading walking pace.
+        var t = 101.0
+        while !detector.isStill {
+            step(t, filterSpeed: 0, doppler: 1.2)
+            t += 1
+        }
+        let beforeDeparture = credited
+        // Off again: confirmed after the dwell, credited only what was covered since the stop.
+        for _ in 0..<5 {
+            step(t, filterSpeed: 1.2, doppler: 1.2)
+            t += 1
+        }
+        #expect(walked > 100)
+        #expect(!detector.isStill)
+        #expect(credited - beforeDeparture < 10, "\(credited - beforeDeparture) m credited for the departure")
+    }
+
     @Test func epochMergerFoldsLaterReportsOfAnEpochIntoTheFirst() {
         var merger = EpochMerger()
         var out: [Fix] = []

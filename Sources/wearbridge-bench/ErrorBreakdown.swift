@@ -4,7 +4,7 @@ import TrackCore
 /// in one class (a gap, stopping or starting, a turn, a straight) and what the core credited there
 /// is set beside the receiver's own Doppler speed integrated over it. The Doppler integral ignores
 /// position noise, so on straights and turns it is the local reference; the truth gives only the
-/// total, so `dopplerError` says how far the reference itself is off.
+/// total, so the Doppler integral's own error against it says how far the reference itself is off.
 struct ErrorBreakdown {
     enum Class: String, CaseIterable {
         case straight
@@ -19,6 +19,12 @@ struct ErrorBreakdown {
         var doppler = 0.0
         var seconds = 0.0
         var difference: Double { ours - doppler }
+
+        mutating func add(_ other: Part) {
+            ours += other.ours
+            doppler += other.doppler
+            seconds += other.seconds
+        }
     }
 
     /// What an interval needs: when it ended, the fix's Doppler speed and course, and the core's
@@ -59,11 +65,7 @@ struct ErrorBreakdown {
         var turn: [Part] = []
         func closeTurn() {
             guard !turn.isEmpty else { return }
-            let whole = turn.reduce(into: Part()) { sum, part in
-                sum.ours += part.ours
-                sum.doppler += part.doppler
-                sum.seconds += part.seconds
-            }
+            let whole = turn.reduce(into: Part()) { $0.add($1) }
             add(whole, to: whole.difference < 0 ? .turnCut : .turnOver)
             turn = []
         }
@@ -83,7 +85,7 @@ struct ErrorBreakdown {
             if min(v0, v1) < Self.stoppedSpeed {
                 closeTurn()
                 add(part, to: .stopStart)
-            } else if Self.turning(samples, at: index, nominal: nominal) {
+            } else if Self.turning(samples, at: index) {
                 turn.append(part)
             } else {
                 closeTurn()
@@ -95,7 +97,7 @@ struct ErrorBreakdown {
 
     /// The course change over the fixes around `index` (two either side, smoothing the Doppler
     /// course's noise), per metre travelled.
-    private static func turning(_ samples: [Sample], at index: Int, nominal: Double) -> Bool {
+    private static func turning(_ samples: [Sample], at index: Int) -> Bool {
         let from = max(0, index - 2)
         let to = min(samples.count - 1, index + 1)
         guard let c0 = samples[from].course, let c1 = samples[to].course else { return false }
@@ -111,9 +113,7 @@ struct ErrorBreakdown {
     }
 
     private mutating func add(_ part: Part, to kind: Class) {
-        parts[kind, default: Part()].ours += part.ours
-        parts[kind, default: Part()].doppler += part.doppler
-        parts[kind, default: Part()].seconds += part.seconds
+        parts[kind, default: Part()].add(part)
         ours += part.ours
         doppler += part.doppler
     }

@@ -108,7 +108,13 @@ def check_daemon(out, sent, problems):
     for device in ("treadmill", "footpod"):
         rows = db.execute("SELECT seq, hex(payload), total_m, speed, cadence FROM speed "
                           "WHERE session_id = ? AND source = ? ORDER BY seq", (sid, device)).fetchall()
-        logged = [{"kind": "sample", "hex": row[1].lower(), "speed_mps": row[3], "total_m": row[2]} for row in rows]
+        # Each (re)connection is an event in the same sequence as the samples: with it in place, what
+        # the device sent before our subscription is told apart from a sample lost while subscribed.
+        connected = [(seq, {"kind": "connected"}) for (seq,) in db.execute(
+            "SELECT seq FROM event WHERE session_id = ? AND kind = ?", (sid, f"{device}_connected"))]
+        logged = [entry for _, entry in sorted(connected + [
+            (row[0], {"kind": "sample", "hex": row[1].lower(), "speed_mps": row[3], "total_m": row[2]})
+            for row in rows], key=lambda pair: pair[0])]
         malformed = [json.loads(row[0]) for row in db.execute(
             "SELECT detail FROM event WHERE session_id = ? AND kind = ? ORDER BY seq", (sid, f"{device}_malformed"))]
         # The log keeps samples and malformed payloads in their own places: check the samples in

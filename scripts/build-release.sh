@@ -3,7 +3,9 @@
 # (no toolchain needed on the Pi) and lld's packed relative relocations (DT_RELR), which keep the
 # relocation tables the loader must touch small, and -z now (full RELRO: every symbol bound at
 # start-up, the GOT read-only after it; lintian's hardening-no-bindnow), no exported symbols
-# (scripts/release-exports.map) so that --gc-sections drops what nothing calls. Both programs come from one scratch path, so the
+# (scripts/release-exports.map) so that --gc-sections drops what nothing calls, and the functions a
+# running daemon executes packed together first (scripts/wearbridge.order, from scripts/order-file.py:
+# the kernel maps 64 KB around each fault in code, so scattered ones keep most of it resident). Both programs come from one scratch path, so the
 # dependencies are built once. Peak RSS of the daemon at 10 Hz: see README, Benchmarks.
 # Output: .build-static/release/wearbridge (its path is the last line printed), and wearbridge-phone
 # beside it.
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 for product in wearbridge wearbridge-phone; do
     swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-static \
         -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now \
-        -Xlinker --version-script="$(pwd)/scripts/release-exports.map" -Xlinker --gc-sections
+        -Xlinker --version-script="$(pwd)/scripts/release-exports.map" -Xlinker --gc-sections \
+        -Xlinker --symbol-ordering-file="$(pwd)/scripts/wearbridge.order" -Xlinker --no-warn-symbol-ordering
 done
 echo "$(pwd)/.build-static/release/wearbridge"

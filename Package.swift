@@ -83,19 +83,12 @@ let package = Package(
             dependencies: ["TOMLConfig", "Cues", "Config", .product(name: "TOMLKit", package: "TOMLKit")],
             resources: [.embedInCode("catalogs/en.toml"), .embedInCode("catalogs/de.toml")]
         ),
-        // Debian's libespeak-ng, through pkg-config.
-        .systemLibrary(
-            name: "CEspeakNG",
-            pkgConfig: "espeak-ng",
-            providers: [.apt(["libespeak-ng-dev"])]
-        ),
-        // Speech to PCM with espeak-ng on a thread of its own, played through PulseAudio (with a
-        // media role, so music ducks) or straight to ALSA, one cue at a time.
+        // Speech to PCM by espeak-ng in a child process (its library would keep some thirty audio
+        // libraries resident in the daemon), played through PulseAudio (with a media role, so
+        // music ducks) or straight to ALSA, one cue at a time.
         .target(
             name: "CueAudio",
-            dependencies: [
-                "CEspeakNG", .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            dependencies: [.product(name: "NIOPosix", package: "swift-nio")]
         ),
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.

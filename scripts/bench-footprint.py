@@ -8,7 +8,7 @@ Three configurations, each on its own gpsd fed tempo_10hz_3k by gpsfake at the r
   link       the phone link live to a local wearbridge-phone (mutual TLS), cues off
   link+cues  the same, and cues on through ALSA (its null device: no sound card here), a summary
              spoken every 30 s
-For each: the daemon's CPU and peak RSS against gpsd's in the same run, and a breakdown of where the
+For each: the daemon's CPU (with the children it waited for: espeak-ng, aplay) and peak RSS against gpsd's in the same run, and a breakdown of where the
 resident memory is (scripts/footprint.py). Last, the budget (issue 24's goals); a figure past its
 goal makes the command fail, so that a regression is seen.
 
@@ -66,6 +66,13 @@ def gpsd_of(gpsfake):
     return child()
 
 
+def children_cpu(pid):
+    """CPU seconds of the children `pid` has waited for (cutime + cstime)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(name):
     setup = Setup()
     with open(setup.wear_config) as f:
@@ -87,13 +94,18 @@ def measure(name):
         wait_for(lambda: setup.inbox(), 60, "the link")
     time.sleep(WARMUP)
     (ours0, _), (theirs0, _), t0 = proc_figures(wearable.pid), proc_figures(gpsd), time.monotonic()
+    children0 = children_cpu(wearable.pid)
     time.sleep(SECONDS)
     wall = time.monotonic() - t0
     (ours1, our_peak), (theirs1, their_peak) = proc_figures(wearable.pid), proc_figures(gpsd)
+    children = children_cpu(wearable.pid) - children0
     ours, theirs = ours1 - ours0, theirs1 - theirs0
     result = {
         "config": name, "seconds": wall,
-        "cpu_percent": 100 * ours / wall, "gpsd_cpu_percent": 100 * theirs / wall,
+        # The daemon's CPU counts the children it ran and waited for (espeak-ng, aplay): work moved
+        # out of the process is still its work.
+        "cpu_percent": 100 * (ours + children) / wall, "own_cpu_percent": 100 * ours / wall,
+        "gpsd_cpu_percent": 100 * theirs / wall,
         "peak_rss_mb": our_peak, "gpsd_peak_rss_mb": their_peak,
         "breakdown": footprint.breakdown(wearable.pid, ROOT),
     }
@@ -108,7 +120,7 @@ def measure(name):
 def main():
     runs = {name: measure(name) for name in ("off", "link", "link+cues")}
     for name, r in runs.items():
-        print(f"{name}: wearbridge {r['cpu_percent']:.2f}% of a core, peak {r['peak_rss_mb']:.1f} MB;"
+        print(f"{name}: wearbridge {r['cpu_percent']:.2f}% of a core ({r['own_cpu_percent']:.2f}% its own), peak {r['peak_rss_mb']:.1f} MB;"
               f" gpsd {r['gpsd_cpu_percent']:.2f}%, {r['gpsd_peak_rss_mb']:.1f} MB"
               f" (x{r['cpu_percent'] / r['gpsd_cpu_percent']:.2f} CPU, x{r['peak_rss_mb'] / r['gpsd_peak_rss_mb']:.1f} memory)"
               + (f"; {r['cues_spoken']} cues spoken" if "cues_spoken" in r else ""))

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libespeak-ng-dev libsqlite3-dev pkg-config)
+tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libsqlite3-dev pkg-config)
 scripts/apt-need.sh --no-install-recommends "${tools[@]}"
 
 # One version: debian/changelog's, which --version must print too.

@@ -4,8 +4,8 @@
 # helpers), strace (the fsync figure of the daemon benchmark), systemd (systemd-analyze checks the unit),
 # libbluetooth-dev and pkg-config (the Bluetooth module links BlueZ's libbluetooth); iproute2,
 # nftables, openssl and sqlite3 for the phone link's tests (network namespaces with random drop,
-# fingerprints checked by hand, both ends' data read back); libespeak-ng-dev (cues are rendered
-# by espeak-ng in process), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
+# fingerprints checked by hand, both ends' data read back); espeak-ng (cues are rendered
+# by the espeak-ng program, a child per cue), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
 # the cue tests a real PulseAudio, espeak-ng and sox; libxml2-utils (xmllint validates exported GPX);
 # postgresql (Debian 12's 15: the virtual-run relay's tests initialise their own cluster, the
 # package's default cluster is not used); chromium, chromium-driver and python3-selenium for the dashboard's
@@ -15,7 +15,7 @@
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
-    systemd iproute2 nftables openssl sqlite3 libespeak-ng-dev espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
+    systemd iproute2 nftables openssl sqlite3 espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
     libxml2-utils postgresql chromium chromium-driver python3-selenium)
 "$(dirname "$0")/apt-need.sh" "${packages[@]}"
 # The phone link's tests: an independent phone in Python's grpcio (stubs generated from the .proto at

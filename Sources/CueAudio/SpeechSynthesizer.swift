@@ -1,15 +1,33 @@
-import CEspeakNG
+import Foundation
 import NIOPosix
 import Synchronization
 
-/// espeak-ng rendering text to PCM in this process. The library keeps global state and is not
-/// thread-safe, so every call runs on one thread of its own (never a cooperative one: a cue takes
-/// tens of milliseconds of CPU). It is initialized at the first cue, so a quiet daemon pays
-/// nothing for it.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// espeak-ng rendering text to PCM, in a child process (`espeak-ng --stdout`) that lives for one
+/// cue. Linked into the daemon, its library brought some thirty audio libraries (PulseAudio, X11,
+/// codecs) that stayed resident for the daemon's life, about 3 MB; a child holds them only while
+/// it renders (issue 24). Each render runs on a thread of its own, never a cooperative one.
 public final class SpeechSynthesizer: Sendable {
     private let thread: NIOThreadPool
+    private let environment: [String: String]
+    /// Every voice name, voice file and language the installed espeak-ng speaks, listed at the
+    /// first cue: the program falls back to its default voice for an unknown one without a word.
+    private let known = Mutex<Set<String>?>(nil)
+    /// Seconds a render may take before the child is killed (a cue is a few seconds of sound,
+    /// rendered in tens of milliseconds).
+    private let deadline: Double
 
-    public init() {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, deadline: Double = 10) {
+        // The program opens a sound server connection at start even when it writes to its standard
+        // output; a hung server would hang every render. It is given none to find.
+        var environment = environment
+        environment["PULSE_SERVER"] = "unix:/nonexistent/espeak-ng-renders-to-stdout"
+        environment["PULSE_CLIENTCONFIG"] = "/dev/null"
+        self.environment = environment
+        self.deadline = deadline
         thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
     }
@@ -20,112 +38,95 @@ public final class SpeechSynthesizer: Sendable {
 
     /// `rate` in words per minute (80...450); `volume` in percent of full level.
     public func render(_ text: String, voice: String, rate: Int, volume: Int) async throws -> PCM {
-        let pcm = try await thread.runIfActive {
-            try Engine.library.withLock { try $0.render(text, voice: voice, rate: rate) }
+        let pcm = try await thread.runIfActive { () throws(SpeechError) -> PCM in
+            try self.check(voice)
+            // The text after "--": a cue that begins with "-" is spoken, not taken for an option.
+            let arguments = ["--stdout", "-v", voice, "-s", String(min(450, max(80, rate))), "--", text]
+            let output = try ChildRun(tool: "espeak-ng", environment: self.environment)
+                .capture(arguments, deadline: self.deadline)
+            do {
+                return try PCM(wav: output)
+            } catch {
+                throw .synthesis("its output is not sound: \(error)")
+            }
         }
         return pcm.scaled(percent: volume)
     }
-}
 
-/// The library's state as this process set it. espeak-ng keeps one global state per process,
-/// so its one mirror here is process-wide too, behind a lock: two synthesizers (tests, `say`
-/// beside the daemon's) take turns instead of corrupting each other.
-private struct Engine: ~Copyable {
-    static let library = Mutex(Engine())
-
-    private var sampleRate: Int?
-    private var voice: String?
-
-    mutating func render(_ text: String, voice: String, rate: Int) throws(SpeechError) -> PCM {
-        let sampleRate = try initialized()
-        if self.voice != voice {
-            // A voice name ("German"), else a language code as `espeak-ng -v` takes it ("en-gb");
-            // the library would fall back to some voice for a language it lacks, so ask first.
-            var status = espeak_ng_SetVoiceByName(voice)
-            if status != ENS_OK {
-                guard Self.languages().contains(voice.lowercased()) else {
-                    throw .voice(voice, "no voice of that name or language (espeak-ng --voices)")
-                }
-                status = voice.withCString { language in
-                    var selector = espeak_VOICE()
-                    selector.languages = language
-                    return espeak_ng_SetVoiceByProperties(&selector)
-                }
-            }
-            guard status == ENS_OK else { throw .voice(voice, Self.message(status)) }
-            self.voice = voice
+    /// Throws unless espeak-ng has `voice` as a name ("German"), a file ("gmw/de") or a language
+    /// code as `espeak-ng -v` takes it ("en-gb").
+    private func check(_ voice: String) throws(SpeechError) {
+        let listed = try known.withLock { (known) throws(SpeechError) -> Set<String> in
+            if let known { return known }
+            let listing = try ChildRun(tool: "espeak-ng", environment: environment)
+                .capture(["--voices"], deadline: deadline)
+            let found = Self.voices(in: String(decoding: listing, as: UTF8.self))
+            known = found
+            return found
         }
-        _ = espeak_ng_SetParameter(espeakRATE, Int32(min(450, max(80, rate))), 0)
-        let collector = SampleCollector()
-        let context = Unmanaged.passRetained(collector)
-        defer { context.release() }
-        var bytes = Array(text.utf8CString)
-        let status = bytes.withUnsafeMutableBytes { buffer in
-            espeak_ng_Synthesize(
-                buffer.baseAddress,
-                buffer.count,
-                0,
-                POS_CHARACTER,
-                0,
-                UInt32(espeakCHARS_UTF8),
-                nil,
-                context.toOpaque()
-            )
+        guard listed.contains(voice.lowercased()) else {
+            throw .voice(voice, "no voice of that name or language (espeak-ng --voices)")
         }
-        guard status == ENS_OK else { throw .synthesis(Self.message(status)) }
-        _ = espeak_ng_Synchronize()
-        return PCM(samples: collector.samples, sampleRate: sampleRate)
     }
 
-    private mutating func initialized() throws(SpeechError) -> Int {
-        if let sampleRate { return sampleRate }
-        espeak_ng_InitializePath(nil)
-        var status = espeak_ng_Initialize(nil)
-        guard status == ENS_OK else { throw .initialization(Self.message(status)) }
-        status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, nil)
-        guard status == ENS_OK else { throw .initialization(Self.message(status)) }
-        espeak_SetSynthCallback { samples, count, events in
-            guard let events, let context = events.pointee.user_data else { return 0 }
-            let collector = Unmanaged<SampleCollector>.fromOpaque(context).takeUnretainedValue()
-            if let samples, count > 0 {
-                collector.samples.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
-            }
-            return 0
-        }
-        let rate = Int(espeak_ng_GetSampleRate())
-        sampleRate = rate
-        return rate
-    }
-
-    /// Every language the installed voices speak ("en-gb", "de", ...).
-    private static func languages() -> Set<String> {
+    /// The names, files and languages in `espeak-ng --voices`: a header, then "Pty Language
+    /// Age/Gender VoiceName File Other-languages" per voice.
+    public static func voices(in listing: String) -> Set<String> {
         var found = Set<String>()
-        guard var entry = espeak_ListVoices(nil) else { return found }
-        while let voice = entry.pointee {
-            // A list of (priority byte, NUL-terminated language) pairs, ended by a zero byte.
-            if var cursor = voice.pointee.languages.map({ UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }) {
-                while cursor.pointee != 0 {
-                    cursor += 1
-                    let language = String(cString: cursor)
-                    found.insert(language.lowercased())
-                    cursor += language.utf8.count + 1
-                }
+        for line in listing.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 5 else { continue }
+            for field in [fields[1], fields[3], fields[4]] { found.insert(field.lowercased()) }
+            // Other languages, as "(en 2)": the language, then its priority.
+            for other in fields.dropFirst(5) where other.hasPrefix("(") {
+                found.insert(other.dropFirst().lowercased())
             }
-            entry += 1
         }
         return found
     }
-
-    private static func message(_ status: espeak_ng_STATUS) -> String {
-        var buffer = [CChar](repeating: 0, count: 512)
-        espeak_ng_GetStatusCodeMessage(status, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 }
 
-/// Samples handed over by the library's callback during one synthesis.
-private final class SampleCollector {
-    var samples: [Int16] = []
+/// One run of a command-line tool whose standard output is the result, with a deadline: killed
+/// when it outlives it, so a stuck child never holds the cue queue. Blocks its thread.
+private struct ChildRun {
+    let tool: String
+    let environment: [String: String]
+
+    func capture(_ arguments: [String], deadline: Double) throws(SpeechError) -> [UInt8] {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/\(tool)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else { throw .initialization("\(tool) is not installed (apt install espeak-ng)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw .initialization("\(tool) could not be started: \(error)")
+        }
+        let pid = process.processIdentifier
+        let killer = DispatchWorkItem { _ = Glibc.kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: killer)
+        // Its standard error is a line or two at most: read after the output, it cannot fill.
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(300), as: UTF8.self)
+        process.waitUntilExit()
+        killer.cancel()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let how =
+                process.terminationReason == .exit
+                ? "exit \(process.terminationStatus)" : "killed by signal \(process.terminationStatus)"
+            throw .synthesis("\(tool) failed (\(how)): \(said.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return bytes
+    }
 }
 
 /// Why speech could not be rendered.

@@ -8,7 +8,7 @@ import ProcessClock
 import TOMLConfig
 
 /// `[cues]` made ready at start-up: the catalog of the chosen language (a broken one stops
-/// start-up, exit 78) and the voice that speaks it. The synthesizer starts only at the first cue.
+/// start-up, exit 78) and the voice that speaks it. espeak-ng runs only while a cue is rendered.
 public struct CueSetup: Sendable {
     public let catalog: CueCatalog
     public let voice: CueVoice
@@ -28,7 +28,7 @@ public struct CueSetup: Sendable {
             scratchDirectory: environment["RUNTIME_DIRECTORY"] ?? NSTemporaryDirectory()
         )
         voice = CueVoice(
-            synthesizer: SpeechSynthesizer(),
+            synthesizer: SpeechSynthesizer(environment: environment),
             output: output,
             voice: cues.voice ?? catalog.voice,
             rate: cues.rate,

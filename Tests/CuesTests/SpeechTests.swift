@@ -2,7 +2,8 @@ import CueAudio
 import Foundation
 import Testing
 
-/// espeak-ng in process: real speech, in both languages, and a clear error for a missing voice.
+/// espeak-ng, a child per cue: real speech, in both languages, and a clear error for a missing
+/// voice, a missing program and output that is not sound.
 @Suite("Speech synthesis")
 struct SpeechTests {
     let synthesizer = SpeechSynthesizer()
@@ -38,6 +39,103 @@ struct SpeechTests {
         // And the next cue with a good voice still works.
         let pcm = try? await synthesizer.render("hello", voice: "en", rate: 175, volume: 100)
         #expect((pcm?.duration ?? 0) > 0.2)
+    }
+
+    @Test func aCueThatLooksLikeAnOptionIsSpokenNotObeyed() async throws {
+        // "-w FILE" would have espeak-ng write a file and print nothing to its standard output.
+        let pcm = try await synthesizer.render("-w /tmp/no", voice: "en", rate: 175, volume: 100)
+        #expect(pcm.duration > 0.3)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/no"))
+    }
+
+    @Test func aHungSoundServerDoesNotHoldTheRender() async throws {
+        // A socket that accepts and never answers, as a stopped PulseAudio does.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hung-pulse-\(getpid())").path
+        unlink(path)
+        let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer {
+            close(server)
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(server, 8) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = "unix:\(path)"
+        let synthesizer = SpeechSynthesizer(environment: environment, deadline: 3)
+        let pcm = try await synthesizer.render("hello", voice: "en", rate: 175, volume: 100)
+        #expect(pcm.duration > 0.2)
+    }
+
+    @Test func aMissingProgramIsAClearErrorNotAHang() async {
+        let nowhere = SpeechSynthesizer(environment: ["PATH": "/nonexistent"])
+        await #expect {
+            _ = try await nowhere.render("hello", voice: "en", rate: 175, volume: 100)
+        } throws: { "\($0)".contains("espeak-ng is not installed") }
+    }
+
+    @Test func aChildThatHangsIsKilledAtItsDeadline() async throws {
+        // A stand-in "espeak-ng" that lists a voice, then never answers.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hung-espeak-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("espeak-ng")
+        try """
+        #!/bin/sh
+        [ "$1" = --voices ] && { echo 'Pty Language Age/Gender VoiceName File Other Languages'; \
+        echo ' 5  en  --/M  English  gmw/en'; exit 0; }
+        exec sleep 30
+        """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let hung = SpeechSynthesizer(environment: ["PATH": "\(directory.path):/usr/bin:/bin"], deadline: 1)
+        let begin = Date()
+        await #expect {
+            _ = try await hung.render("hello", voice: "en", rate: 175, volume: 100)
+        } throws: { "\($0)".contains("killed by signal 9") }
+        #expect(Date().timeIntervalSince(begin) < 10)
+    }
+
+    @Test func voicesAreListedByNameFileAndLanguage() {
+        let listing = """
+            Pty Language       Age/Gender VoiceName          File                 Other Languages
+             5  de              --/M      German             gmw/de
+             2  en-gb           --/M      English_(Great_Britain) gmw/en          (en 2)
+            """
+        let voices = SpeechSynthesizer.voices(in: listing)
+        #expect(voices == ["de", "german", "gmw/de", "en-gb", "english_(great_britain)", "gmw/en", "en"])
+    }
+
+    @Test func theWAVThatEspeakStreamsIsRead() throws {
+        // Its sizes are placeholders past the end: the samples run to the end of the bytes.
+        let pcm = PCM(samples: [0, 1000, -1000, Int16.max, Int16.min], sampleRate: 22_050)
+        var streamed = pcm.wav
+        for at in [4, 40] { streamed.replaceSubrange(at..<at + 4, with: [0x00, 0xf0, 0xff, 0x7f]) }
+        #expect(try PCM(wav: streamed) == pcm)
+        #expect(try PCM(wav: pcm.wav) == pcm)
+        // An odd byte at the end is half a sample: left out.
+        #expect(try PCM(wav: streamed + [7]) == pcm)
+    }
+
+    @Test func bytesThatAreNotSpeechAreNamedErrors() {
+        let wav = PCM(samples: [1, 2, 3], sampleRate: 22_050).wav
+        #expect(throws: WAVError.notWAV) { try PCM(wav: Array("hello".utf8)) }
+        #expect(throws: WAVError.truncated("data")) { try PCM(wav: Array(wav.prefix(36))) }
+        #expect(throws: WAVError.truncated("fmt ")) { try PCM(wav: Array(wav.prefix(30))) }
+        var stereo = wav
+        stereo[22] = 2
+        #expect(throws: WAVError.unsupported(format: 1, channels: 2, bits: 16)) { try PCM(wav: stereo) }
+        // Every cut of a whole file is an error or a shorter sound, never a crash.
+        for length in 0..<wav.count {
+            if let read = try? PCM(wav: Array(wav.prefix(length))) { #expect(read.samples.count <= 3) }
+        }
     }
 
     @Test func theWAVFormIsWhatSoxReads() throws {

@@ -141,7 +141,8 @@ def survives_a_killed_and_a_hung_sound_server():
             answered = time.time() - t0
             assert status.returncode == 0, status.stderr
             wait_for(lambda: len(wearable.cue_events("cue_dropped")) > before, 30, "the hung cue to be given up")
-            assert "output_hung" in wearable.cue_events("cue_dropped")[-1]
+            last = wearable.cue_events("cue_dropped")[-1]
+            assert "output_hung" in last, last
         finally:
             pulse.signal(signal.SIGCONT)
         print(f"  hung server: status answered in {answered * 1000:.0f} ms, the cue's player was killed at its deadline")

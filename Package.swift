@@ -381,7 +381,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-fuzz",
             dependencies: [
-                "CLibFuzzer", "ATT", "Config", "Control", "GATT", "GPSD", "HeartRate", "PhoneLinkContract",
+                "CLibFuzzer", "ATT", "Config", "Control", "CueAudio", "GATT", "GPSD", "HeartRate", "PhoneLinkContract",
                 "PhoneLinkWire", "Replay",
                 "SpeedSensors", "TrackCore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

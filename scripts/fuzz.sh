@@ -12,7 +12,7 @@
 #        a fixed seed and a fresh corpus of the seeds alone, so that it is the same run every time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(gpsd att gatt payloads control config link)
+targets=(gpsd att gatt payloads control config link speech)
 want=${1:-all}
 seconds=${2:-30}
 [ "$want" = all ] || targets=("$want")
@@ -52,6 +52,7 @@ PY
     control) extra=(-max_len=8192) ;;
     config) cp -n config/*.toml "$corpus/" 2>/dev/null || true; extra=(-max_len=8192) ;;
     link) extra=(-max_len=4096) ;;
+    speech) extra=(-max_len=4096) ;;
     esac
     log="$work/$target.log"
     if [ "${FUZZ_RUNS:-}" = ci ]; then

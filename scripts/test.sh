@@ -28,7 +28,7 @@ scripts/no-leftovers.sh || status=1
 [ "$status" -eq 0 ] || exit "$status"
 # Every fuzz input kept (the seeds, and each input that once crashed a parser, in Fuzz/regressions)
 # and gpsd's regression logs, through the ordinary build's replay of the fuzz entry points.
-for target in gpsd att gatt payloads control config link; do
+for target in gpsd att gatt payloads control config link speech; do
     inputs=()
     for dir in "Fuzz/seeds/$target" "Fuzz/regressions/$target"; do [ -d "$dir" ] && inputs+=("$dir"); done
     [ "$target" = gpsd ] && inputs+=(../shared/benchmarks/gps-corpus)

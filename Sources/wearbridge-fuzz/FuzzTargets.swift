@@ -1,6 +1,7 @@
 import ATT
 import Config
 import Control
+import CueAudio
 import Foundation
 import GATT
 import GPSD
@@ -30,6 +31,8 @@ enum FuzzTarget: String, CaseIterable {
     case config
     /// The phone link's messages, both directions, and the commands and payloads inside.
     case link
+    /// What the espeak-ng program gives back: its WAV output and its list of voices.
+    case speech
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -40,6 +43,9 @@ enum FuzzTarget: String, CaseIterable {
         case .control: _ = ControlCodec.decodeRequest(bytes)
         case .config: Self.config(bytes)
         case .link: Self.link(bytes)
+        case .speech:
+            _ = try? PCM(wav: bytes)
+            _ = SpeechSynthesizer.voices(in: String(decoding: bytes, as: UTF8.self))
         }
     }
 

@@ -40,7 +40,8 @@ def _bench_footprint():
     return module
 
 
-CUES, RECORDING = _bench_footprint().CUES, _bench_footprint().RECORDING
+_BENCH = _bench_footprint()
+CUES, RECORDING = _BENCH.CUES, _BENCH.RECORDING
 
 OUTPUT = os.path.join(HERE, "wearbridge.order")
 

@@ -64,13 +64,16 @@ struct PlayerProcess {
         return said
     }
 
-    /// A player has nothing to save: SIGKILL, to it and anything it started.
-    private static func kill(_ pid: Int32) {
+    /// A player has nothing to save: SIGKILL, to it and anything it started. Also what ends a
+    /// render that outlived its deadline (`SpeechSynthesizer`).
+    static func kill(_ pid: Int32) {
         _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
     }
 
-    private static func find(_ tool: String, in path: String) -> String? {
+    /// The executable `tool` in the directories of `path` (a PATH value), as the players and
+    /// espeak-ng are found.
+    static func find(_ tool: String, in path: String) -> String? {
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

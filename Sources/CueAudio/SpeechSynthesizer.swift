@@ -2,10 +2,6 @@ import Foundation
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// espeak-ng rendering text to PCM, in a child process (`espeak-ng --stdout`) that lives for one
 /// cue. Linked into the daemon, its library brought some thirty audio libraries (PulseAudio, X11,
 /// codecs) that stayed resident for the daemon's life, about 3 MB; a child holds them only while
@@ -93,10 +89,9 @@ private struct ChildRun {
     let environment: [String: String]
 
     func capture(_ arguments: [String], deadline: Double) throws(SpeechError) -> [UInt8] {
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { "\($0)/\(tool)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { throw .initialization("\(tool) is not installed (apt install espeak-ng)") }
+        guard let path = PlayerProcess.find(tool, in: environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw .initialization("\(tool) is not installed (apt install espeak-ng)")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -112,7 +107,7 @@ private struct ChildRun {
             throw .initialization("\(tool) could not be started: \(error)")
         }
         let pid = process.processIdentifier
-        let killer = DispatchWorkItem { _ = Glibc.kill(pid, SIGKILL) }
+        let killer = DispatchWorkItem { PlayerProcess.kill(pid) }
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: killer)
         // Its standard error is a line or two at most: read after the output, it cannot fill.
         let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())

@@ -62,9 +62,28 @@ def _stamp(fields, moment):
     return fields
 
 
-def race_recording(source, target, start_at, skip=0, preroll=45):
+def _searching(fields):
+    """A sentence as a receiver still searching sends it: no position, no fix (and still a sentence,
+    so that the epoch keeps its length and gpsfake its pace)."""
+    fields = list(fields)
+    kind = fields[0][2:]
+    if kind == "RMC":
+        fields[2], fields[3:7], fields[7:9] = "V", ["", "", "", ""], ["", ""]
+        if len(fields) > 12:
+            fields[12] = "N"
+    elif kind == "GGA":
+        fields[2:7], fields[7:10] = ["", "", "", "", "0"], ["00", "", ""]
+    elif kind == "GSA":
+        fields[2], fields[3:15] = "1", [""] * 12
+    elif kind == "GST":
+        fields[2:] = [""] * (len(fields) - 2)
+    return fields
+
+
+def race_recording(source, target, start_at, skip=0, preroll=45, cold=0):
     """`source` from its epoch `skip` on, epoch `skip` at `start_at` (Unix s), after `preroll` still
-    epochs at that first position (speed 0): what a runner standing at the start line sends.
+    epochs at that first position (speed 0): what a runner standing at the start line sends. The
+    first `cold` of those have no fix yet (a receiver just switched on, still searching).
     Every epoch is padded to the same number of sentences (its GSA again), so that gpsfake's delay
     per sentence keeps one epoch a second. Returns (sentences per epoch, the Doppler profile: metres
     run by each second after the start)."""
@@ -79,6 +98,8 @@ def race_recording(source, target, start_at, skip=0, preroll=45):
             fields = _stamp(fields, moment)
             if fields[0].endswith("RMC"):
                 fields[7] = "0.000"
+            if preroll - second < cold:
+                fields = _searching(fields)
             out.append(_sentence(fields))
     profile, distance = [], 0.0
     for index, group in enumerate(groups):

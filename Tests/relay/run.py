@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -366,9 +367,20 @@ def shift_nmea(source, target, first_fix_at):
         f.write("\r\n".join(out) + "\r\n")
 
 
+def race_orders(setup):
+    """The race's orders as the phone handed them and the wearable answered: (id, ok, message), in
+    the order they were queued (none while the phone's inbox is still being created)."""
+    try:
+        return harness.rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
+                            "SELECT id, ok, message FROM command WHERE kind = 'race' ORDER BY issued_at, rowid")
+    except sqlite3.Error:
+        return []
+
+
 def test_phone_pump(relay):
     """A real wearable (gpsd fed by gpsfake, its recording moved to the race's start) races through
-    its real phone against a participant written in Python from the README's SQL. The phone is
+    its real phone against a participant written in Python from the README's SQL. Its receiver has
+    no fix yet when the countdown is handed to it: refused as not ready, handed again, taken. The phone is
     killed -9 and the relay stopped hard mid-race; afterwards the wearable's race events are at the
     relay once each, in order, its start offset is reported, its final figures are its data log's,
     and the phone holds the partner's events and the relay's, once each, with the partner's newest
@@ -387,14 +399,12 @@ def test_phone_pump(relay):
             run = start_race(relay, "alice", "bob", "--start-in", "20s", "--distance", "400m")
             start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
             recording = os.path.join(setup.dir, "race.nmea")
+            # The wearable was just switched on: its receiver searches for the first 8 s, so the
+            # countdown's first order is refused (not ready) and handed again until it is taken.
             per_epoch, _ = race_day.race_recording(harness.RECORDING, recording, start_at,
-                                                   preroll=int(start_at - time.time()))
+                                                   preroll=int(start_at - time.time()), cold=8)
             setup.gpsfake(cycle=f"{1 / per_epoch:.4f}", recording=recording)
             wearable = setup.wearable()
-            # The wearable has a fix before its phone hands it the countdown (else: FAIL, not ready).
-            harness.wait_for(lambda: '"mode":3' in harness.run(
-                [f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config", setup.wear_config],
-                check=False).stdout.replace(" ", ""), 15, "a fix on the wearable")
             phone = setup.phone()
             bob_seq, bob_critical = 0, []
 
@@ -417,6 +427,12 @@ def test_phone_pump(relay):
                 if critical:
                     bob_critical.append((bob_seq, kind))
 
+            harness.wait_for(lambda: any(ok for (_, ok, _) in race_orders(setup)), max(1.0, start_at - time.time()),
+                             "the wearable to take the race before its start")
+            orders = race_orders(setup)
+            assert orders[0][1] == 0 and "not ready" in orders[0][2], orders
+            assert [ok for (_, ok, _) in orders].count(1) == 1 and orders[-1][1] == 1, orders
+            assert all(i.startswith(f"race-{run}-again-") for (i, _, _) in orders[1:]), orders
             b.execute("SELECT relay.report_start(%s, 35)", (run,))
             faults = {8: "kill phone", 10: "start phone", 14: "stop relay", 17: "start relay"}
             for second in range(26):
@@ -456,7 +472,8 @@ def test_phone_pump(relay):
             offset = (started_at - start_at) * 1000
             assert final[3] is not None and abs(final[3] - offset) <= 250 and abs(final[3]) <= 1000, \
                 f"start offset {final[3]} ms, {offset:.0f}"
-            print(f"    alice: {distance:.1f} m in {elapsed:.1f} s from her data log; start offset {final[3]} ms")
+            print(f"    alice: {distance:.1f} m in {elapsed:.1f} s from her data log; start offset {final[3]} ms; "
+                  f"the race taken at its order {len(orders)} ({orders[0][2]!r} first)")
 
             # The wearable's race events at the relay: each once, in order, as the phone received them.
             inbox = harness.rows(f"{setup.phone_dir}/wearbridge-phone.sqlite",
@@ -501,6 +518,48 @@ def test_phone_pump(relay):
             harness.wait_for(lambda: told() == wanted, 30, f"the wearable to apply {wanted} (has {told()})")
             print(f"    the phone holds bob's {len(bob_critical)} events, {len(events)} relay events; "
                   f"{snapshots} of alice's snapshots at the relay")
+    finally:
+        harness.stop_all()
+
+
+def test_never_ready(relay):
+    """A wearable whose receiver never finds a fix: its phone hands it the countdown again and again
+    and, shortly before the start (RelayPump.lastHanding, 3 s), cancels the race for both with the
+    wearable's reason; the partner sees it cancelled, never started."""
+    setup = harness.Setup()
+    tls = relay.tls
+    setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\n'
+                                   f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/alice.crt"\nkey = "{tls}/alice.key"\n')
+    with open(setup.wear_config) as f:
+        config = f.read().replace("autostart = true", "autostart = false")
+    with open(setup.wear_config, "w") as f:
+        f.write(config)
+    try:
+        with relay.connect("bob") as b:
+            run = start_race(relay, "alice", "bob", "--start-in", "15s")
+            start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+            import race_day
+            recording = os.path.join(setup.dir, "race.nmea")
+            preroll = int(start_at - time.time()) + 5
+            per_epoch, _ = race_day.race_recording(harness.RECORDING, recording, start_at + 5, preroll=preroll,
+                                                   cold=preroll)
+            setup.gpsfake(cycle=f"{1 / per_epoch:.4f}", recording=recording)
+            setup.wearable()
+            setup.phone()
+            harness.wait_for(lambda: count(b, "SELECT state FROM relay.runs WHERE id = %s", run) != "accepted",
+                             start_at - time.time() + 10, "the race's cancel")
+            state, reason, ended = b.execute("SELECT state, reason, ended_at FROM relay.runs WHERE id = %s",
+                                             (run,)).fetchone()
+            assert state == "cancelled" and "not ready: no GPS fix yet" in reason, (state, reason)
+            before = start_at - ended.timestamp()
+            assert 0 < before <= 3.0 + 1.0, f"cancelled {before:.1f} s before the start"
+            orders = race_orders(setup)
+            assert len(orders) >= 3 and not any(ok for (_, ok, _) in orders), orders
+            started = count(b, "SELECT count(*) FROM relay.entries WHERE run_id = %s AND start_offset_ms IS NOT NULL",
+                            run)
+            assert started == 0, started
+            print(f"    refused {len(orders)} times ({orders[-1][2]!r}); cancelled for both {before:.1f} s before "
+                  f"the start: {reason!r}")
     finally:
         harness.stop_all()
 
@@ -811,7 +870,7 @@ def test_dashboard_race(relay):
 
 def main():
     tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable,
-             test_phone_pump, test_two_wearables, test_partner_abandons, test_dashboard_race]
+             test_phone_pump, test_never_ready, test_two_wearables, test_partner_abandons, test_dashboard_race]
     only = sys.argv[1:]
     relay = Relay()
     failed = 0

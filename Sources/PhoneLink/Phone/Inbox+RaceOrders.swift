@@ -66,50 +66,76 @@ extension Inbox {
     /// answers "already armed" and changes nothing).
     public func reissueRaceOrders(wearable: String, now: Double) async throws {
         try await pool.write { db in
-            let rows = try Row.fetchAll(
+            let runs = try String.fetchAll(
                 db,
                 sql: """
-                    SELECT r.run, r.start_at, c.activity, c.body FROM relay_race r JOIN command c ON c.id = ? || r.run
+                    SELECT r.run FROM relay_race r JOIN command c ON c.id = ? || r.run
                     WHERE r.wearable = ? AND r.state = 'accepted' AND r.session IS NULL AND r.start_at > ?
                         AND c.state = 'answered' AND c.ok = 1
                     """,
                 arguments: [Self.raceOrderID(""), wearable, now + 2]
             )
-            for row in rows {
-                let run: String = row["run"]
-                let startAt: Double = row["start_at"]
-                let again = QueuedCommand(
-                    id: Self.raceOrderID(run) + "-again-\(Int(now * 1000))",
-                    wearable: wearable,
-                    kind: .race,
-                    activity: (row["activity"] as String?).flatMap(Activity.init(rawValue:)),
-                    issuedAt: now,
-                    validFor: max(1, startAt - now - 1),
-                    deadline: startAt,
-                    body: (row["body"] as Data?).map { [UInt8]($0) }
-                )
-                try Self.insert(again, ifAbsent: true, db)
-            }
+            for run in runs { try Self.handAgain(run: run, wearable: wearable, now: now, db) }
         }
     }
 
-    /// The newest of `run`'s orders (the first, or one handed again): whether it is a re-handing,
-    /// when it was queued, and the wearable's answer.
+    /// Hands `run`'s order to the wearable again under a new id, whatever it answered before: one
+    /// that was not ready (no fix yet, just switched on) may be ready now.
+    public func handRaceOrderAgain(run: String, wearable: String, now: Double) async throws {
+        try await pool.write { db in try Self.handAgain(run: run, wearable: wearable, now: now, db) }
+    }
+
+    /// A copy of `run`'s first order, valid until shortly before the start; none once that is near.
+    private static func handAgain(run: String, wearable: String, now: Double, _ db: Database) throws {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT r.start_at, c.activity, c.body FROM relay_race r JOIN command c ON c.id = ?
+                WHERE r.run = ? AND r.wearable = ? AND r.start_at > ?
+                """,
+            arguments: [raceOrderID(run), run, wearable, now + 2]
+        )
+        guard let row else { return }
+        let startAt: Double = row["start_at"]
+        let again = QueuedCommand(
+            id: raceOrderID(run) + "-again-\(Int(now * 1000))",
+            wearable: wearable,
+            kind: .race,
+            activity: (row["activity"] as String?).flatMap(Activity.init(rawValue:)),
+            issuedAt: now,
+            validFor: max(1, startAt - now - 1),
+            deadline: startAt,
+            body: (row["body"] as Data?).map { [UInt8]($0) }
+        )
+        try insert(again, ifAbsent: true, db)
+    }
+
+    /// The newest of `run`'s orders (the first, or one handed again): whether the wearable took any
+    /// of them (it acknowledged one), when the newest was queued, and the wearable's answer to it.
     public func raceOrderAnswer(
         run: String
-    ) throws -> (again: Bool, issuedAt: Double, state: QueuedCommand.State, answer: CommandAnswer?)? {
-        let newest = try pool.read { db in
-            try Row.fetchOne(
+    ) throws -> (taken: Bool, issuedAt: Double, state: QueuedCommand.State, answer: CommandAnswer?)? {
+        let (newest, taken) = try pool.read { db in
+            let arguments: StatementArguments = [Self.raceOrderID(run), Self.raceOrderID(run) + "-again-%"]
+            let newest = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT id, issued_at FROM command WHERE id = ? OR id LIKE ?
                     ORDER BY issued_at DESC, rowid DESC LIMIT 1
                     """,
-                arguments: [Self.raceOrderID(run), Self.raceOrderID(run) + "-again-%"]
+                arguments: arguments
             )
+            let taken = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM command WHERE (id = ? OR id LIKE ?) AND state = 'answered' AND ok = 1)
+                    """,
+                arguments: arguments
+            )
+            return (newest, taken ?? false)
         }
         guard let newest, let id = newest["id"] as String?, let (state, answer) = try command(id) else { return nil }
-        return (id != Self.raceOrderID(run), newest["issued_at"], state, answer)
+        return (taken, newest["issued_at"], state, answer)
     }
 
     /// Queues the cancel of an armed countdown (the race was cancelled before its start).

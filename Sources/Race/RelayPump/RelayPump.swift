@@ -92,8 +92,9 @@ public struct RelayPump: Service {
     }
 
     /// Hands each race that is about to start to the wearable as an order with an expiry, disarms
-    /// one cancelled before its start, and cancels for both a race the wearable could not take (no
-    /// fix, a session already under way): the partner's wearable hears it through its own phone.
+    /// one cancelled before its start, and cancels for both a race the wearable cannot take (a
+    /// session already under way, or still no fix shortly before the start): the partner's
+    /// wearable hears it through its own phone.
     private func order(_ races: [RelayRun], _ feed: RelayFeed) async throws {
         let now = Date().timeIntervalSince1970
         let relayState = Dictionary(races.map { ($0.id.uuidString.lowercased(), $0.state) }) { first, _ in first }
@@ -118,19 +119,29 @@ public struct RelayPump: Service {
                 guard let ordered, case .answered = ordered.state, let answer = ordered.answer, answer.outcome != .ack,
                     relayState[race.run] == .accepted, let id = UUID(uuidString: race.run)
                 else { continue }
-                if ordered.again {
-                    // The wearable took the race, restarted and cannot take it again yet (no fix so
-                    // soon after its start, say): handed again every 2 s until shortly before the start.
-                    if race.startAt - now > 3, now - ordered.issuedAt > 2 {
-                        try await inbox.reissueRaceOrders(wearable: wearable, now: now)
+                // Not ready yet (no fix so soon after it was switched on), or it took the race,
+                // restarted and cannot take it again yet: handed again every 2 s until shortly
+                // before the start. Only a wearable that never took it is then given up.
+                if ordered.taken || answer.outcome == .fail(.notReady), race.startAt - now > Self.lastHanding {
+                    if now - ordered.issuedAt > 2 {
+                        try await inbox.handRaceOrderAgain(run: race.run, wearable: wearable, now: now)
                     }
                     continue
                 }
+                if ordered.taken { continue }
                 logger.warning(
                     "race: the wearable cannot take it; cancelling it for both",
                     metadata: ["run": "\(race.run)", "reason": "\(answer.message)"]
                 )
-                try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(answer.message)")
+                do {
+                    try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(answer.message)")
+                } catch RelayError.refused(let code, let message) where code == "WB302" {
+                    // Cancelled already (this pump's list of races lags by up to 5 s), or by the partner.
+                    logger.notice(
+                        "race: already over at the relay",
+                        metadata: ["run": "\(race.run)", "reason": "\(message)"]
+                    )
+                }
             case "cancelled", "declined", "expired":
                 // Only a countdown that was (or may be) armed needs disarming.
                 guard let ordered, ordered.state == .pending || ordered.answer?.outcome == .ack,
@@ -146,6 +157,10 @@ public struct RelayPump: Service {
     /// The countdown goes to the wearable this long (s) before the start: its first call is at 30 s,
     /// and a wearable just switched on has had the time since the invite to find a fix.
     static let orderLead = 35.0
+
+    /// The last order for a wearable not yet ready goes this long (s) before the start: one armed
+    /// later would start late, so after it the race is cancelled for both.
+    static let lastHanding = 3.0
 
     /// The relay's activity as the wearable's.
     static func activity(_ relay: String) -> Activity? {

@@ -30,7 +30,8 @@ public struct JournalLogHandler: LogHandler {
         if toJournal {
             line = "\(Self.priorityPrefix(event.level))\(text)\n"
         } else {
-            line = "\(Date().formatted(.iso8601)) \(event.level) \(label): \(text)\n"
+            let stamp = UTCStamp.iso8601(unixSeconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
+            line = "\(stamp) \(event.level) \(label): \(text)\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
     }

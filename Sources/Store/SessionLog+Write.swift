@@ -167,20 +167,7 @@ extension SessionLog {
     }
 
     static func detailJSON(_ detail: [String: StoredValue]) -> String {
-        var object: [String: Any] = [:]
-        for (key, value) in detail {
-            switch value {
-            case .number(let number): object[key] = number.isFinite ? number : nil
-            case .text(let text): object[key] = text
-            }
-        }
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.sortedKeys, .withoutEscapingSlashes]
-            )
-        else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        DetailJSON.text(detail)
     }
 }
 

@@ -88,8 +88,10 @@ let package = Package(
         // music ducks) or straight to ALSA, one cue at a time.
         .target(
             name: "CueAudio",
-            dependencies: [.product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: ["CSpawn", .product(name: "NIOPosix", package: "swift-nio")]
         ),
+        // pipe2 and posix_spawn's close-from, which Swift's Glibc module does not declare.
+        .target(name: "CSpawn"),
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.
         .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),

@@ -55,7 +55,7 @@ public struct SoundOutput: Sendable {
         case .auto:
             if let server = environment["PULSE_SERVER"], !server.isEmpty { return .pulse }
             let sockets = [environment["XDG_RUNTIME_DIR"].map { "\($0)/pulse/native" }, "/run/pulse/native"]
-            return sockets.compactMap { $0 }.contains { FileManager.default.fileExists(atPath: $0) } ? .pulse : .alsa
+            return sockets.compactMap { $0 }.contains { access($0, F_OK) == 0 } ? .pulse : .alsa
         }
     }
 
@@ -70,11 +70,8 @@ public struct SoundOutput: Sendable {
     @discardableResult
     public func play(_ pcm: PCM, name: String, started: @Sendable () -> Void = {}) async throws(SoundError) -> Played {
         let route = self.route
-        let file = (scratchDirectory as NSString).appendingPathComponent("wearbridge-cue-\(UUID().uuidString).wav")
-        guard FileManager.default.createFile(atPath: file, contents: Data(pcm.wav)) else {
-            throw .scratch(file)
-        }
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        guard let scratch = ScratchFile(pcm.wav, in: scratchDirectory) else { throw .scratch(scratchDirectory) }
+        let file = scratch.path
         let (tool, arguments): (String, [String])
         switch route {
         case .pulse:
@@ -89,6 +86,7 @@ public struct SoundOutput: Sendable {
         }
         let said = try await PlayerProcess(tool: tool, arguments: arguments, environment: environment)
             .run(deadline: pcm.duration + grace, started: started)
+        _ = consume scratch
         return Played(underruns: said.split(separator: "\n").count { $0.lowercased().contains("underrun") })
     }
 }
@@ -103,7 +101,7 @@ public enum SoundError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .scratch(let path): "cannot write the cue's sound file \(path)"
+        case .scratch(let directory): "cannot write the cue's sound file in \(directory)"
         case .notInstalled(let tool): "\(tool) is not installed (Debian: pulseaudio-utils or alsa-utils)"
         case .failed(let tool, let status, let message): "\(tool) failed (exit \(status)): \(message)"
         case .timedOut(let tool, let after): "\(tool) hung for \(Int(after)) s (a stuck sound server?) and was killed"

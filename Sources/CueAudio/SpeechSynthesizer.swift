@@ -89,35 +89,26 @@ private struct ChildRun {
     let environment: [String: String]
 
     func capture(_ arguments: [String], deadline: Double) throws(SpeechError) -> [UInt8] {
-        guard let path = PlayerProcess.find(tool, in: environment["PATH"] ?? "/usr/bin:/bin") else {
+        guard let path = ChildProcess.find(tool, in: environment["PATH"] ?? "/usr/bin:/bin") else {
             throw .initialization("\(tool) is not installed (apt install espeak-ng)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess(path: path, arguments: arguments, environment: environment, captureOutput: true)
         } catch {
             throw .initialization("\(tool) could not be started: \(error)")
         }
-        let pid = process.processIdentifier
-        let killer = DispatchWorkItem { PlayerProcess.kill(pid) }
+        let pid = child.pid
+        let killer = DispatchWorkItem { ChildProcess.kill(pid) }
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: killer)
-        // Its standard error is a line or two at most: read after the output, it cannot fill.
-        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(300), as: UTF8.self)
-        process.waitUntilExit()
+        let (bytes, said, termination) = child.capture(errorLimit: 300)
         killer.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how =
-                process.terminationReason == .exit
-                ? "exit \(process.terminationStatus)" : "killed by signal \(process.terminationStatus)"
+        guard termination == .exited(0) else {
+            let how: String
+            switch termination {
+            case .exited(let code): how = "exit \(code)"
+            case .killed(let signal): how = "killed by signal \(signal)"
+            }
             throw .synthesis("\(tool) failed (\(how)): \(said.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return bytes

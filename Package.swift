@@ -92,6 +92,8 @@ let package = Package(
         ),
         // pipe2 and posix_spawn's close-from, which Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
+        // mallopt's arena limit, for the daemon's start.
+        .target(name: "CMalloc"),
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.
         .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),
@@ -344,7 +346,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge",
             dependencies: [
-                "HexCoding",
+                "HexCoding", "CMalloc",
                 "GATT", "SpeedSensors", "StrideCalibration", "TrackCore", "SessionCore", "GPSD", "Replay", "Store",
                 "Config", "Control",
                 "GPSDLink",

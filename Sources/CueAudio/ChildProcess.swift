@@ -106,12 +106,14 @@ final class ChildProcess: Sendable {
     }
 
     /// The first `errorLimit` bytes of the child's standard error and how it ended, waited for on
-    /// a thread of libdispatch's, never a cooperative one. The pipe is read as the child writes
+    /// a thread of its own, never a cooperative one. The pipe is read as the child writes
     /// (a chatty child never blocks on a full pipe), and its end is noticed by `waitpid` too, in
     /// case something the child started still holds the pipe open.
     func finish(errorLimit: Int) async -> (errors: String, termination: Termination) {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            // A queue of its own: libdispatch gives it a thread at once, where the global queue,
+            // as wide as the cores, would make a blocking wait queue behind other blocking work.
+            DispatchQueue(label: "wearbridge.child.\(pid)").async {
                 let flags = fcntl(self.errors, F_GETFL)
                 _ = fcntl(self.errors, F_SETFL, flags | O_NONBLOCK)
                 var said: [UInt8] = []

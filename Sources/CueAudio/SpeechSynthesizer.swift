@@ -100,7 +100,9 @@ private struct ChildRun {
         }
         let pid = child.pid
         let killer = DispatchWorkItem { ChildProcess.kill(pid) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: killer)
+        // On a queue of its own, so that the kill is never late behind blocking work elsewhere.
+        let queue = DispatchQueue(label: "wearbridge.espeak-deadline.\(pid)")
+        queue.asyncAfter(deadline: .now() + deadline, execute: killer)
         let (bytes, said, termination) = child.capture(errorLimit: 300)
         killer.cancel()
         guard termination == .exited(0) else {

@@ -63,7 +63,7 @@ struct PlayerTests {
 
     /// A player that hangs and has started something that holds its standard error open (as a
     /// sound server it spawned would): killed with its process group at the deadline, and the
-    /// play returns then, not when the pipe closes.
+    /// play returns then, not when the pipe closes (or after the 120 s the two would sleep).
     @Test func aHungPlayerAndWhatItStartedAreKilledAtTheDeadline() async throws {
         let (output, directory) = try player("sleep 120 & echo $! > \"$OUT/grandchild\"; exec sleep 120", grace: 1)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -71,7 +71,8 @@ struct PlayerTests {
         await #expect(throws: SoundError.timedOut(tool: "aplay", after: tone.duration + 1)) {
             try await output.play(tone, name: "test")
         }
-        #expect(Date().timeIntervalSince(begin) < 5)
+        // Not a timing test: the player and its child sleep 120 s, and a loaded machine is slow.
+        #expect(Date().timeIntervalSince(begin) < 60)
         let grandchild = try String(contentsOf: directory.appendingPathComponent("grandchild"), encoding: .utf8)
         let pid = Int32(grandchild.trimmingCharacters(in: .whitespacesAndNewlines))!
         // Killed (a zombie until its parent, init here, reaps it): no longer sleeping.
@@ -88,12 +89,11 @@ struct PlayerTests {
     /// A player that writes far more to its standard error than a pipe holds still ends, and
     /// what it said is kept to its first 4 KB.
     @Test func aChattyPlayerNeverBlocksOnItsStandardError() async throws {
-        let (output, directory) = try player("head -c 1000000 /dev/zero | tr '\\\\0' x >&2; exit 0")
+        let (output, directory) = try player("head -c 1000000 /dev/zero | tr '\\\\0' x >&2; exit 0", grace: 30)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let begin = Date()
+        // A player blocked on a full pipe would be killed at its deadline (30 s): an error here.
         let played = try await output.play(tone, name: "test")
         #expect(played.underruns == 0)
-        #expect(Date().timeIntervalSince(begin) < 5)
     }
 
     /// The player gets standard input, output and error and nothing else of the daemon's: not a

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CMalloc
 import Config
 import Daemon
 import Foundation
@@ -32,10 +31,6 @@ struct RunCommand: AsyncParsableCommand {
     var latencyTrace: String?
 
     func run() async throws {
-        // One malloc arena for every thread: glibc's default (eight per core) let each event loop
-        // and libdispatch thread hold its own partly used heap; one arena saved 0.5 MB of the
-        // daemon's 2.5 MB heap with link and cues on, at no CPU measurable at 10 Hz (issue 24).
-        _ = cmalloc_single_arena()
         let config = try configOptions.loadOrExit()
         let logger = logging.bootstrap(label: "wearbridge", default: Logger.Level(rawValue: config.logLevel) ?? .info)
         logger.info("starting", metadata: ["version": "\(Release.version)"])

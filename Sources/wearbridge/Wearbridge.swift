@@ -1,10 +1,21 @@
 import ArgumentParser
+import CMalloc
 import Foundation
 import JournalLog
 import Logging
 import Release
 
+/// The entry: one malloc arena for every thread, set before the first thread starts (glibc binds an
+/// arena to each thread at its first allocation, up to eight per core, each holding its own partly
+/// used heap; one arena saved 0.5 MB of the daemon's 2.5 MB heap with link and cues on, issue 24).
 @main
+enum Entry {
+    static func main() async {
+        _ = cmalloc_single_arena()
+        await Wearbridge.main()
+    }
+}
+
 struct Wearbridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wearbridge",

@@ -63,7 +63,9 @@ let package = Package(
         // The released version both programs print (`--version`), which the Debian package agrees with.
         .target(name: "Release"),
         // swift-log to stderr in the form journald keeps: every command logs through it.
-        .target(name: "JournalLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "JournalLog", dependencies: ["UTCFormat", .product(name: "Logging", package: "swift-log")]),
+        // ISO 8601 UTC times by hand, for the exports and the journal (never through ICU).
+        .target(name: "UTCFormat"),
         // The GATT client as a pure state machine driven by a plan (discovery, CCCDs, notifications,
         // reads), and the plans of a strap, a footpod and a treadmill.
         .target(name: "GATT", dependencies: ["HexCoding", "ATT", "HeartRate", "SpeedSensors"]),
@@ -96,7 +98,7 @@ let package = Package(
         .target(name: "CMalloc"),
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.
-        .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate"]),
+        .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate", "UTCFormat"]),
         // Reconnect backoff and the reconnect loop every connection (gpsd, Bluetooth, the phone) shares.
         .target(name: "Reconnection", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // CLOCK_MONOTONIC and the wall clock, read in one place by the shells (never by a pure core).
@@ -424,7 +426,7 @@ let package = Package(
                 "RaceCore",
             ]
         ),
-        .testTarget(name: "ExportTests", dependencies: ["Export"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat"]),
         .testTarget(
             name: "DashboardTests",
             dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore"]
@@ -453,7 +455,7 @@ let package = Package(
                 "TOMLConfig",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
-                "HeartRate", "SpeedSensors", "ATT", "Harness", "JournalLog", "Reconnection", "UnixSockets",
+                "HeartRate", "SpeedSensors", "ATT", "Harness", "JournalLog", "UTCFormat", "Reconnection", "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,3 +1,5 @@
+import UTCFormat
+
 /// RFC 4180 CSV, a header row, CRLF line ends: one row per fix with its verdict and the distance
 /// so far, or (`beats`) one row per beat with its RR intervals.
 public struct CSVExporter: Exporter {

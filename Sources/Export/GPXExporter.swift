@@ -1,3 +1,5 @@
+import UTCFormat
+
 /// GPX 1.1 with Garmin's TrackPointExtension v1 (heart rate), as Strava documents it: one
 /// `trkseg` per moving stretch (a pause closes it), every point with its UTC time (to the
 /// millisecond when the receiver gives fractions) and its elevation when gpsd gave one. The smoothed track by default, the one the

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import UTCFormat
 
 /// swift-log to stderr in a form journald keeps: a `<N>` syslog priority prefix that journald turns
 /// into the entry's level (when `$JOURNAL_STREAM` says stderr is the journal), no colours, one line
@@ -30,7 +31,7 @@ public struct JournalLogHandler: LogHandler {
         if toJournal {
             line = "\(Self.priorityPrefix(event.level))\(text)\n"
         } else {
-            let stamp = UTCStamp.iso8601(unixSeconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
+            let stamp = UTCTime.text(Date().timeIntervalSince1970.rounded(.down))
             line = "\(stamp) \(event.level) \(label): \(text)\n"
         }
         FileHandle.standardError.write(Data(line.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UTCFormat
 
 @testable import Export
 

@@ -1,9 +1,10 @@
 import Foundation
-import JournalLog
 import Testing
+import UTCFormat
 
-/// The journal's hand-made timestamp against Foundation's ISO 8601 format (ICU is fine in a test).
-struct UTCStampTests {
+/// The hand-made UTC time (the journal's and the exports') against Foundation's ISO 8601 format
+/// (ICU is fine in a test), for whole seconds.
+struct UTCTimeTests {
     @Test func matchesFoundationAcrossCenturiesLeapDaysAndBeforeTheEpoch() {
         var generator = SystemRandomNumberGenerator()
         var seconds: [Int64] = [
@@ -12,7 +13,7 @@ struct UTCStampTests {
         for _ in 0..<2000 { seconds.append(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)) }
         for second in seconds {
             let expected = Date(timeIntervalSince1970: Double(second)).formatted(.iso8601)
-            #expect(UTCStamp.iso8601(unixSeconds: second) == expected, "at \(second)")
+            #expect(UTCTime.text(Double(second)) == expected, "at \(second)")
         }
     }
 }

@@ -367,6 +367,19 @@ def shift_nmea(source, target, first_fix_at):
         f.write("\r\n".join(out) + "\r\n")
 
 
+def alice_wearable(relay):
+    """Alice's phone with [relay] and her wearable waiting for the race (no session of its own)."""
+    setup = harness.Setup()
+    tls = relay.tls
+    setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\n'
+                                   f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/alice.crt"\nkey = "{tls}/alice.key"\n')
+    with open(setup.wear_config) as f:
+        config = f.read().replace("autostart = true", "autostart = false")
+    with open(setup.wear_config, "w") as f:
+        f.write(config)
+    return setup
+
+
 def race_orders(setup):
     """The race's orders as the phone handed them and the wearable answered: (id, ok, message), in
     the order they were queued (none while the phone's inbox is still being created)."""
@@ -385,15 +398,8 @@ def test_phone_pump(relay):
     relay once each, in order, its start offset is reported, its final figures are its data log's,
     and the phone holds the partner's events and the relay's, once each, with the partner's newest
     snapshot."""
-    setup = harness.Setup()
-    tls = relay.tls
-    setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\n'
-                                   f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/alice.crt"\nkey = "{tls}/alice.key"\n')
+    setup = alice_wearable(relay)
     import race_day
-    with open(setup.wear_config) as f:
-        config = f.read().replace("autostart = true", "autostart = false")
-    with open(setup.wear_config, "w") as f:
-        f.write(config)
     try:
         with relay.connect("bob") as b:
             run = start_race(relay, "alice", "bob", "--start-in", "20s", "--distance", "400m")
@@ -526,14 +532,7 @@ def test_never_ready(relay):
     """A wearable whose receiver never finds a fix: its phone hands it the countdown again and again
     and, shortly before the start (RelayPump.lastHanding, 3 s), cancels the race for both with the
     wearable's reason; the partner sees it cancelled, never started."""
-    setup = harness.Setup()
-    tls = relay.tls
-    setup.write_phone_config(extra=f'[relay]\nhost = "localhost"\nport = {relay.port}\nrunner = "alice"\n'
-                                   f'ca = "{tls}/ca.crt"\ncertificate = "{tls}/alice.crt"\nkey = "{tls}/alice.key"\n')
-    with open(setup.wear_config) as f:
-        config = f.read().replace("autostart = true", "autostart = false")
-    with open(setup.wear_config, "w") as f:
-        f.write(config)
+    setup = alice_wearable(relay)
     try:
         with relay.connect("bob") as b:
             run = start_race(relay, "alice", "bob", "--start-in", "15s")

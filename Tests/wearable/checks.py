@@ -112,12 +112,14 @@ def sessionless_cues(journal):
     return result
 
 
-def cues_heard(path, captures, journal):
+def cues_heard(path, captures, journal, power_cut_boots=(1,)):
     """Every cue the data log (or, with no session open, the journal) says was spoken is in the WAV
     of its boot, starting after its player was launched and in time to end before the player did,
     never cut short and never heard for longer than the player ran (both logged by the daemon); the
     split's and the pause's at the moment their events say (the monotonic instant of the fix that
-    caused each, plus the cue's delay). No other sound."""
+    caused each, plus the cue's delay, of which only the part not spent behind another cue's player
+    must be short). No other sound, but for one cue still playing when the power was cut (in a boot
+    of `power_cut_boots`): the daemon logs a cue when its player ends, which that one never did."""
     offsets = clock_offsets(path)
     events = query(path, "SELECT seq, kind, time, received, detail FROM event ORDER BY seq")
     boot_of = boots([(seq, kind) for seq, kind, _, _, _ in events])
@@ -170,8 +172,16 @@ def cues_heard(path, captures, journal):
         seq, received = caused[0]
         event_utc = received + offsets[boot_of[seq]]
         expected = event_utc + spoken[0]["delay_s"]
-        if not 0 <= spoken[0]["delay_s"] <= longest:
-            problems.append(f"the {cue} cue waited {spoken[0]['delay_s']:.2f} s after its event (at most {longest} s)")
+        # Cues are spoken one at a time: a cue whose synthesis or playing had begun when this one's
+        # event came goes first (a zone change just before a split). Its player's time is not this
+        # cue's delay.
+        behind = sum(max(0.0, min(other["log_began_utc"] + other["audio_s"], expected) -
+                         max(other["log_began_utc"] + other["audio_s"] - other["play_s"], event_utc))
+                     for other in results if other is not spoken[0] and other["boot"] == boot_of[seq])
+        spoken[0]["behind_other_cues_s"] = round(behind, 2)
+        if not 0 <= spoken[0]["delay_s"] - behind <= longest:
+            problems.append(f"the {cue} cue waited {spoken[0]['delay_s']:.2f} s after its event, "
+                            f"{behind:.2f} s of it behind other cues (at most {longest} s besides)")
         if "heard_utc" not in spoken[0] or abs(spoken[0]["heard_utc"] - expected) > 1.5:
             problems.append(f"the {cue} cue was heard at {spoken[0].get('heard_utc')}, its event says "
                             f"{event_utc:.2f} + delay {spoken[0]['delay_s']:.2f} = {expected:.2f}")
@@ -183,7 +193,7 @@ def cues_heard(path, captures, journal):
         problems.append(f"cues dropped: {dropped}")
     # No sound while no cue's player ran (nor longer than a player ran): each stretch heard lies
     # within the windows of the players running then, but for 0.3 s of rounding.
-    unexplained = []
+    unexplained, cut_by_power = [], []
     for b, us in heard.items():
         union = []
         for lo, hi in sorted(windows.get(b, [])):
@@ -193,8 +203,18 @@ def cues_heard(path, captures, journal):
                 union.append((lo, hi))
         for a, z, _ in us:
             covered = sum(max(0.0, min(z, hi) - max(a, lo)) for lo, hi in union)
-            if (z - a) - covered > 0.3:
+            if (z - a) - covered <= 0.3:
+                continue
+            # Sound until the WAV's last write (qemu killed at the cut), after every logged cue.
+            cut_at = captures[b - 1].growth[-1][0] if captures[b - 1].growth else None
+            if (b in power_cut_boots and cut_at is not None and cut_at - z < 0.5 and not cut_by_power
+                    and all(hi <= a + 0.3 for _, hi in union)):
+                cut_by_power.append({"boot": b, "heard_utc": round(a, 2), "heard_s": round(z - a, 2),
+                                     "power_cut_utc": round(cut_at, 2)})
+            else:
                 unexplained.append((round(a, 2), round(z - a, 2), round(covered, 2)))
+    if cut_by_power:
+        results.append({"cue": "playing at the power cut", **cut_by_power[0]})
     if unexplained:
         problems.append(f"sound heard that no player explains (start, length, covered): {unexplained}")
     assert not problems, "cues:\n  " + "\n  ".join(problems)

@@ -90,7 +90,7 @@ let package = Package(
         // music ducks) or straight to ALSA, one cue at a time.
         .target(
             name: "CueAudio",
-            dependencies: ["CSpawn", .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: ["CSpawn"]
         ),
         // pipe2 and posix_spawn's close-from, which Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
@@ -119,11 +119,13 @@ let package = Package(
             name: "Replay",
             dependencies: ["TrackCore", "GPSD", "LineFraming", .product(name: "Logging", package: "swift-log")]
         ),
+        // A certificate's fingerprint as a value: parsed from a config, shown as OpenSSL shows it.
+        .target(name: "CertificateFingerprint", dependencies: ["HexCoding"]),
         // Each side's P-256 key and self-signed certificate, fingerprints, and the pinning check.
         .target(
             name: "Identity",
             dependencies: [
-                "HexCoding",
+                "CertificateFingerprint",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -154,14 +156,18 @@ let package = Package(
             name: "Config",
             dependencies: [
                 "TOMLConfig",
-                "TrackCore", "SessionCore", "GATT", "Identity", "Cues", .product(name: "TOMLKit", package: "TOMLKit"),
+                "TrackCore", "SessionCore", "GATT", "CertificateFingerprint", "Cues",
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The control socket's language, pure: a request line decoded (or refused with what was
+        // wrong), a reply encoded. Apart from the server so that its fuzzer builds without NIO.
+        .target(name: "ControlProtocol"),
         // The control socket: line-delimited JSON requests and replies, server and client.
         .target(
             name: "Control",
             dependencies: [
-                "Engine",
+                "ControlProtocol", "Engine",
                 "SessionCore", "TrackCore", "LineFraming", "UnixSockets", "ProcessClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -258,6 +264,7 @@ let package = Package(
         .target(
             name: "WearableLinkClient",
             dependencies: [
+                "CertificateFingerprint",
                 "PhoneLinkTLS",
                 "Engine",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "Store",
@@ -273,6 +280,7 @@ let package = Package(
         .target(
             name: "PhoneServer",
             dependencies: [
+                "CertificateFingerprint",
                 "PhoneLinkTLS",
                 "TOMLConfig",
                 "PhoneLinkMessages",
@@ -335,6 +343,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
+                "CertificateFingerprint",
                 "TOMLConfig",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Bluetooth", "ATT",
@@ -350,7 +359,7 @@ let package = Package(
             dependencies: [
                 "HexCoding", "CMalloc",
                 "GATT", "SpeedSensors", "StrideCalibration", "TrackCore", "SessionCore", "GPSD", "Replay", "Store",
-                "Config", "Control",
+                "Config", "Control", "ControlProtocol",
                 "GPSDLink",
                 "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
@@ -387,7 +396,8 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-fuzz",
             dependencies: [
-                "CLibFuzzer", "ATT", "Config", "Control", "CueAudio", "GATT", "GPSD", "HeartRate", "PhoneLinkContract",
+                "CLibFuzzer", "ATT", "Config", "ControlProtocol", "CueAudio", "GATT", "GPSD", "HeartRate",
+                "PhoneLinkContract",
                 "PhoneLinkWire", "Replay",
                 "SpeedSensors", "TrackCore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -412,6 +422,7 @@ let package = Package(
         .testTarget(
             name: "PhoneLinkTests",
             dependencies: [
+                "CertificateFingerprint",
                 "PhoneLinkMessages", "Engine",
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
                 "Store", "PhoneServer", "WearableLinkClient", "SpeedSensors",
@@ -454,8 +465,10 @@ let package = Package(
             dependencies: [
                 "TOMLConfig",
                 "Engine",
-                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "Daemon", "Bluetooth",
-                "HeartRate", "SpeedSensors", "ATT", "Harness", "JournalLog", "UTCFormat", "Reconnection", "UnixSockets",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "ControlProtocol",
+                "Daemon",
+                "Bluetooth", "HeartRate", "SpeedSensors", "ATT", "Harness", "JournalLog", "UTCFormat", "Reconnection",
+                "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -111,7 +111,7 @@ DAEMON_SECONDS=${DAEMON_SECONDS:-30}
 getconf CLK_TCK > "$OUT/clk-tck.txt"
 run_daemon strap "" ""
 run_daemon sensors "$(printf '[footpod]\naddress = "F2:F2:F2:F2:F2:F2"\n[treadmill]\naddress = "F3:F3:F3:F3:F3:F3"')" --indoor
-# A tunnel outdoors: gpsfake plays a route with a bending tunnel (89 s without a fix)
+# A tunnel outdoors: gpsfake plays a route with a bending tunnel (over two minutes without a fix)
 # to a real gpsd; from the instant it starts, the world's footpod runs the same route, 3 % long.
 # Two daemons read the same gpsd: one with the footpod, one with the GPS alone.
 start_route_daemon() {  # NAME EXTRA_CONFIG

@@ -98,19 +98,6 @@ if [ "${EXPORT_E2E:-1}" != 0 ]; then
     mark "exports"
     [ "$status" -eq 0 ] || exit "$status"
 fi
-# The deployment build the virtual wearable installs (scripts/build-release.sh, by scripts/package.sh)
-# is the suite's longest build: about 23 min from scratch on 2 cores. It runs in the background,
-# niced, while the two Bluetooth VMs below keep one core busy emulating their guest and leave the
-# other mostly idle; the wearable's package.sh then finds it built (or finishes it). Not marked as
-# the test run's: no-leftovers must not take it for a process a test forgot.
-release_build=
-if [ "${WEARABLE_E2E:-1}" != 0 ]; then
-    mkdir -p .build
-    env -u WEARBRIDGE_TEST_RUN setsid nice -n 19 scripts/build-release.sh >.build/release-build.log 2>&1 &
-    release_build=$!
-    trap 'kill -- -"$release_build" 2>/dev/null || true' EXIT
-fi
-phase_began=$(date +%s)
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
@@ -131,10 +118,6 @@ fi
 # in a fresh Debian 12 booted under qemu with a serial GPS, the strap, a sound card recorded to a WAV
 # and the phone across qemu's network, the power cut mid-session (WEARABLE_E2E=0 leaves it out).
 if [ "${WEARABLE_E2E:-1}" != 0 ]; then
-    echo "test.sh: the Bluetooth VMs took $(($(date +%s) - phase_began)) s; waiting for the deployment build"
-    wait "$release_build" || { tail -30 .build/release-build.log >&2; echo "test.sh: the deployment build failed" >&2; exit 1; }
-    echo "test.sh: the deployment build done $(($(date +%s) - phase_began)) s after it began"
-    mark "the rest of the deployment build"
     scripts/wearable-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
     mark "virtual wearable"

@@ -1,5 +1,5 @@
+import CertificateFingerprint
 import Foundation
-import Identity
 import TOMLConfig
 import TOMLKit
 import TrackCore

@@ -1,6 +1,6 @@
+import CertificateFingerprint
 import Cues
 import GATT
-import Identity
 import SessionCore
 import TrackCore
 

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Engine
 import SessionCore
 import TrackCore

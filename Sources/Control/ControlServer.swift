@@ -1,3 +1,4 @@
+import ControlProtocol
 import LineFraming
 import Logging
 import NIOConcurrencyHelpers

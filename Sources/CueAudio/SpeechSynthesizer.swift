@@ -1,13 +1,13 @@
 import Foundation
-import NIOPosix
 import Synchronization
 
 /// espeak-ng rendering text to PCM, in a child process (`espeak-ng --stdout`) that lives for one
 /// cue. Linked into the daemon, its library brought some thirty audio libraries (PulseAudio, X11,
 /// codecs) that stayed resident for the daemon's life, about 3 MB; a child holds them only while
-/// it renders (issue 24). Each render runs on a thread of its own, never a cooperative one.
+/// it renders (issue 24). Each render runs on a queue of its own, never on a cooperative thread.
 public final class SpeechSynthesizer: Sendable {
-    private let thread: NIOThreadPool
+    /// Renders block (a child process, its output read to the end); one at a time.
+    private let queue = DispatchQueue(label: "wearbridge.speech")
     private let environment: [String: String]
     /// Every voice name, voice file and language the installed espeak-ng speaks, listed at the
     /// first cue: the program falls back to its default voice for an unknown one without a word.
@@ -24,29 +24,32 @@ public final class SpeechSynthesizer: Sendable {
         environment["PULSE_CLIENTCONFIG"] = "/dev/null"
         self.environment = environment
         self.deadline = deadline
-        thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-    }
-
-    deinit {
-        thread.shutdownGracefully { _ in }
     }
 
     /// `rate` in words per minute (80...450); `volume` in percent of full level.
     public func render(_ text: String, voice: String, rate: Int, volume: Int) async throws -> PCM {
-        let pcm = try await thread.runIfActive { () throws(SpeechError) -> PCM in
-            try self.check(voice)
-            // The text after "--": a cue that begins with "-" is spoken, not taken for an option.
-            let arguments = ["--stdout", "-v", voice, "-s", String(min(450, max(80, rate))), "--", text]
-            let output = try ChildRun(tool: "espeak-ng", environment: self.environment)
-                .capture(arguments, deadline: self.deadline)
-            do {
-                return try PCM(wav: output)
-            } catch {
-                throw .synthesis("its output is not sound: \(error)")
+        let pcm = try await withCheckedThrowingContinuation { (done: CheckedContinuation<PCM, any Error>) in
+            queue.async {
+                done.resume(
+                    with: Result { () throws(SpeechError) -> PCM in
+                        try self.renderNow(text, voice: voice, rate: rate)
+                    }
+                )
             }
         }
         return pcm.scaled(percent: volume)
+    }
+
+    private func renderNow(_ text: String, voice: String, rate: Int) throws(SpeechError) -> PCM {
+        try check(voice)
+        // The text after "--": a cue that begins with "-" is spoken, not taken for an option.
+        let arguments = ["--stdout", "-v", voice, "-s", String(min(450, max(80, rate))), "--", text]
+        let output = try ChildRun(tool: "espeak-ng", environment: environment).capture(arguments, deadline: deadline)
+        do {
+            return try PCM(wav: output)
+        } catch {
+            throw .synthesis("its output is not sound: \(error)")
+        }
     }
 
     /// Throws unless espeak-ng has `voice` as a name ("German"), a file ("gmw/de") or a language

@@ -1,5 +1,6 @@
 import ATT
 import Bluetooth
+import CertificateFingerprint
 import Config
 import Control
 import Engine

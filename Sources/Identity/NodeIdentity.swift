@@ -1,3 +1,4 @@
+import CertificateFingerprint
 import Crypto
 import Foundation
 import X509

@@ -1,6 +1,6 @@
 import ATT
 import Config
-import Control
+import ControlProtocol
 import CueAudio
 import Foundation
 import GATT

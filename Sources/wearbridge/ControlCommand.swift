@@ -1,5 +1,6 @@
 import ArgumentParser
 import Control
+import ControlProtocol
 import Foundation
 
 /// `wearbridge ctl`: start, pause, resume and end sessions, and see the daemon's status.

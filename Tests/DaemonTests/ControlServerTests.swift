@@ -1,4 +1,5 @@
 import Control
+import ControlProtocol
 import Foundation
 import Harness
 import Logging

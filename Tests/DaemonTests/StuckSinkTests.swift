@@ -1,4 +1,5 @@
 import Control
+import ControlProtocol
 import Daemon
 import Foundation
 import Harness

@@ -1,3 +1,4 @@
+import CertificateFingerprint
 import Foundation
 import Harness
 import Identity

@@ -3,8 +3,8 @@
 truth has it (metres run by each second, for the virtual footpod that runs the same route).
 
 Standing still for `preroll` seconds at the start (so gpsd has a fix before the session), then
-80 s east at 3 m/s, the tunnel (20 s north, 40 s west, 20 s north: 89 s without a fix,
-status V and quality 0, so GPS alone bridges it with the chord), 30 s east. Positions carry 0.7 m of noise; speed and course are the route's.
+80 s east at 3 m/s, the tunnel (30 s north, 60 s west, 30 s north: over two minutes without a fix,
+status V and quality 0, so GPS alone bridges it with the chord), 60 s east. Positions carry 0.7 m of noise; speed and course are the route's.
 Usage: tunnel_route.py NMEA_OUT JSON_OUT [--preroll 20]"""
 import argparse
 import json
@@ -13,7 +13,7 @@ import random
 
 ORIGIN = (48.137, 11.575)
 BASE = 1_750_000_000  # GPS time of the first epoch (consistent, not the wall clock)
-LEGS = [(90, 3.0, 80), (0, 3.0, 20), (270, 3.0, 40), (0, 3.0, 20), (90, 3.0, 30)]
+LEGS = [(90, 3.0, 80), (0, 3.0, 30), (270, 3.0, 60), (0, 3.0, 30), (90, 3.0, 60)]
 TURN = 3.0
 
 

@@ -1,3 +1,4 @@
+import CertificateFingerprint
 import Identity
 import RelayContract
 import TOMLConfig

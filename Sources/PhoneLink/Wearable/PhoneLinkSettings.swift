@@ -1,3 +1,4 @@
+import CertificateFingerprint
 import Identity
 
 /// What the wearable's link needs: where the phone is, whom to trust, who we are.

@@ -130,7 +130,12 @@ def cues_heard(path, captures, journal, power_cut_boots=(1,)):
     results, problems = [], []
     spoken = [(boot_of[seq], received, detail) for seq, _, received, detail in by_kind.get("cue_spoken", [])]
     spoken += sessionless_cues(journal)
-    windows = {}  # boot -> [(from, to)]: where a cue's player was running (with the slack)
+    players = {}  # boot -> [(launched, ended, entry)]: each logged cue's player, as the daemon timed it
+
+    def window(launched, ended):
+        """Where a player's sound may be heard: its run, with the slack of the clocks' mapping."""
+        return launched - 0.5, ended + 0.6
+
     for boot, received, detail in spoken:
         # The daemon logs a cue when its player has ended: `received` is then, monotonic. The player
         # ran `play_s` from its launch (the sound's length, its start-up, and any stall of the
@@ -141,8 +146,7 @@ def cues_heard(path, captures, journal, power_cut_boots=(1,)):
         launched = ended - playing
         # What was heard while its player ran. Two cues played back to back are one stretch of
         # sound in the WAV (no pause between them): each takes its own player's part of it.
-        low, high = launched - 0.5, ended + 0.6
-        windows.setdefault(boot, []).append((low, high))
+        low, high = window(launched, ended)
         parts = [(max(a, low), min(b, high)) for a, b, _ in heard[boot] if b > low and a < high]
         entry = {"cue": detail["cue"], "text": detail["text"], "boot": boot, "log_began_utc": round(ended - audio, 2),
                  "audio_s": round(audio, 2), "play_s": round(playing, 2), "delay_s": round(float(detail["delay_s"]), 2),
@@ -160,6 +164,7 @@ def cues_heard(path, captures, journal, power_cut_boots=(1,)):
                 problems.append(f"cue {detail['cue']}: heard for {end - start:.2f} s of its {audio:.2f} s, "
                                 f"its player ran {playing:.2f} s ({entry['underruns']} underruns logged)")
         results.append(entry)
+        players.setdefault(boot, []).append((launched, ended, entry))
     # The split and the pause at the moment their own events say: the monotonic instant of the fix
     # that caused each (the event's `received`; a split carries no GPS time of its own) on the host's
     # clock, plus the delay the cue log gives, which must itself be short (the pause waits its dwell).
@@ -175,9 +180,8 @@ def cues_heard(path, captures, journal, power_cut_boots=(1,)):
         # Cues are spoken one at a time: a cue whose synthesis or playing had begun when this one's
         # event came goes first (a zone change just before a split). Its player's time is not this
         # cue's delay.
-        behind = sum(max(0.0, min(other["log_began_utc"] + other["audio_s"], expected) -
-                         max(other["log_began_utc"] + other["audio_s"] - other["play_s"], event_utc))
-                     for other in results if other is not spoken[0] and other["boot"] == boot_of[seq])
+        behind = sum(max(0.0, min(ended, expected) - max(launched, event_utc))
+                     for launched, ended, other in players.get(boot_of[seq], []) if other is not spoken[0])
         spoken[0]["behind_other_cues_s"] = round(behind, 2)
         if not 0 <= spoken[0]["delay_s"] - behind <= longest:
             problems.append(f"the {cue} cue waited {spoken[0]['delay_s']:.2f} s after its event, "
@@ -196,7 +200,7 @@ def cues_heard(path, captures, journal, power_cut_boots=(1,)):
     unexplained, cut_by_power = [], []
     for b, us in heard.items():
         union = []
-        for lo, hi in sorted(windows.get(b, [])):
+        for lo, hi in sorted(window(launched, ended) for launched, ended, _ in players.get(b, [])):
             if union and lo <= union[-1][1]:
                 union[-1] = (union[-1][0], max(union[-1][1], hi))
             else:

@@ -11,8 +11,7 @@ struct PlayerTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("player-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = directory.appendingPathComponent("aplay")
-        try "#!/bin/sh\n\(body)\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try StandInTool.write(body, to: script)
         let output = SoundOutput(
             choice: .alsa,
             environment: ["PATH": "\(directory.path):/usr/bin:/bin", "OUT": directory.path],

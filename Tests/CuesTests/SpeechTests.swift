@@ -88,13 +88,14 @@ struct SpeechTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("espeak-ng")
-        try """
-        #!/bin/sh
-        [ "$1" = --voices ] && { echo 'Pty Language Age/Gender VoiceName File Other Languages'; \
-        echo ' 5  en  --/M  English  gmw/en'; exit 0; }
-        exec sleep 30
-        """.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try StandInTool.write(
+            """
+            [ "$1" = --voices ] && { echo 'Pty Language Age/Gender VoiceName File Other Languages'; \
+            echo ' 5  en  --/M  English  gmw/en'; exit 0; }
+            exec sleep 30
+            """,
+            to: script
+        )
         let hung = SpeechSynthesizer(environment: ["PATH": "\(directory.path):/usr/bin:/bin"], deadline: 1)
         let begin = Date()
         await #expect {

@@ -23,6 +23,25 @@ scripts/check-package-deps.py
 scripts/embed-migrations.py --check
 swift build --build-tests
 mark "setup, lint and the build"
+# The deployment build for the virtual wearable (scripts/build-release.sh, about 23 min of both cores
+# from scratch), started now in the background on what the phases before the VMs leave idle: the
+# end-to-end phases spend most of their time waiting on sockets, clocks and peers (measured, share of
+# the machine busy: phone link 6 %, relay 10 %, cues 12 %, dashboard 33 %). It runs in a session of
+# its own whose autogroup is niced to 19: with autogroups (on in Debian's kernel) a plain `nice`
+# ranks a process only within its own session, and tests that start their children in new sessions
+# would share the machine with it half and half. Waited for before the Bluetooth VMs, which run on
+# emulated time; without the run's mark, so no-leftovers does not count it; killed if the suite
+# stops early. A failure here is not the suite's: the wearable phase builds again and says why.
+prebuild_pid=
+if [ "${WEARABLE_E2E:-1}" != 0 ]; then
+    env -u WEARBRIDGE_TEST_RUN setsid -w bash -c '
+        echo 19 > /proc/self/autogroup
+        began=$(date +%s)
+        nice -n 19 ionice -c 3 scripts/build-release.sh
+        echo "exit $? after $(($(date +%s) - began)) s"' > .build/deployment-prebuild.log 2>&1 &
+    prebuild_pid=$!
+    trap '[ -z "$prebuild_pid" ] || kill -- "-$prebuild_pid" 2>/dev/null || true' EXIT
+fi
 # Every process the suite starts carries this mark; none may outlive it (scripts/no-leftovers.sh).
 WEARBRIDGE_TEST_RUN="run-$$-$(date +%s)"
 export WEARBRIDGE_TEST_RUN
@@ -97,6 +116,12 @@ if [ "${EXPORT_E2E:-1}" != 0 ]; then
     python3 Tests/export/run.py || status=$?
     mark "exports"
     [ "$status" -eq 0 ] || exit "$status"
+fi
+if [ -n "$prebuild_pid" ]; then
+    wait "$prebuild_pid" || true
+    prebuild_pid=
+    echo "test.sh: the background deployment build: $(tail -1 .build/deployment-prebuild.log)"
+    mark "waiting for the deployment build"
 fi
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?

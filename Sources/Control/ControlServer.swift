@@ -168,10 +168,7 @@ public struct ControlServer: Sendable {
                         switch frame {
                         case .oversized(let count):
                             warn(client, "control request too long", ["bytes": "\(count)"])
-                            let reply = ControlReply.failure(
-                                "request longer than \(ControlCodec.maxRequestLength) bytes"
-                            )
-                            try await outbound.write(ByteBuffer(bytes: ControlCodec.encode(reply)))
+                            try await outbound.write(Self.tooLongReply)
                             return
                         case .line(let line):
                             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
@@ -190,14 +187,18 @@ public struct ControlServer: Sendable {
                 }
                 // The peer ended its side; an oversized tail still gets its answer.
                 if case .oversized = framer.finish() {
-                    let reply = ControlReply.failure("request longer than \(ControlCodec.maxRequestLength) bytes")
-                    try await outbound.write(ByteBuffer(bytes: ControlCodec.encode(reply)))
+                    try await outbound.write(Self.tooLongReply)
                 }
             }
         } catch {
             logger.debug("control connection ended", metadata: ["error": "\(error)"])
         }
     }
+
+    /// The answer to a request past the limit, encoded once: a flood of them builds nothing.
+    private static let tooLongReply = ByteBuffer(
+        bytes: ControlCodec.encode(ControlReply.failure("request longer than \(ControlCodec.maxRequestLength) bytes"))
+    )
 
     /// A journal line for what a client did wrong, at most one per client per interval; the next
     /// says how many were held back.

@@ -10,7 +10,9 @@ enum StandInTool {
     static func write(_ body: String, to script: URL) throws {
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", #"printf '%s\n' "$2" > "$1" && chmod 755 "$1""#, "sh", script.path, "#!/bin/sh\n\(body)"]
+        shell.arguments = [
+            "-c", #"printf '%s\n' "$2" > "$1" && chmod 755 "$1""#, "sh", script.path, "#!/bin/sh\n\(body)",
+        ]
         try shell.run()
         shell.waitUntilExit()
         guard shell.terminationReason == .exit, shell.terminationStatus == 0 else {

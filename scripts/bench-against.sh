@@ -17,11 +17,16 @@ base="$root/.build-baseline/$rev"
 out="$root/.build-baseline/results-$rev-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 [ -d "$base" ] || git worktree add --detach "$base" "$rev" >/dev/null
-# Both products of each side (the memory figure replays with its own side's `wearbridge`).
+# The memory figure replays with its own side's `wearbridge`.
 static=0
 case $figures in *daemon*) static=1 ;; esac
-(cd "$base" && swift build -c release >/dev/null && { [ $static = 0 ] || scripts/build-release.sh >/dev/null; })
-swift build -c release >/dev/null
+# Only the products the figures run: the bench alone for throughput (a few minutes, not the whole
+# package's release build).
+products=wearbridge-bench
+case $figures in *memory*) products="$products wearbridge" ;; esac
+build() { for product in $products; do swift build -c release --product "$product" >/dev/null; done; }
+(cd "$base" && build && { [ $static = 0 ] || scripts/build-release.sh >/dev/null; })
+build
 [ $static = 0 ] || scripts/build-release.sh >/dev/null
 for round in $(seq "$rounds"); do
     for side in base new; do

@@ -157,8 +157,7 @@ public struct ControlServer: Sendable {
             }.get()
             try await connection.executeThenClose { inbound, outbound in
                 guard decision != .refuse else {
-                    let reply = ControlReply.failure("busy: the control socket is full; try again")
-                    try await outbound.write(ByteBuffer(bytes: ControlCodec.encode(reply)))
+                    try await outbound.write(Self.busyReply)
                     return
                 }
                 var framer = LineFramer(maxLineLength: ControlCodec.maxRequestLength)
@@ -195,7 +194,11 @@ public struct ControlServer: Sendable {
         }
     }
 
-    /// The answer to a request past the limit, encoded once: a flood of them builds nothing.
+    /// The answers a flood gets (connections past the cap, requests past the limit), encoded once:
+    /// answering a flood builds nothing.
+    private static let busyReply = ByteBuffer(
+        bytes: ControlCodec.encode(ControlReply.failure("busy: the control socket is full; try again"))
+    )
     private static let tooLongReply = ByteBuffer(
         bytes: ControlCodec.encode(ControlReply.failure("request longer than \(ControlCodec.maxRequestLength) bytes"))
     )

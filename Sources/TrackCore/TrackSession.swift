@@ -47,12 +47,22 @@ public struct TrackSession: Sendable {
     var footpod: FootpodTrail?
     /// Metres the footpod credited live since the last fix the session used (a gap under way).
     var gapCarried = 0.0
+    /// Every filter step, for a smoother pass at the end; nil unless asked for (it grows without bound).
+    private var recordedSteps: FixedIntervalSmoother?
 
     /// Where this session's distance comes from: `gps` outdoors.
     public var distanceSource: DistanceSource { indoor?.source ?? .gps }
 
-    public init(activity: Activity, profile: ActivityProfile? = nil, heartRateZones: HeartRateZones? = nil) {
+    /// `recordingSteps` keeps every filter step for `smoothedDistance`: the benchmark's evidence,
+    /// not for a live session, whose memory it would grow without bound.
+    public init(
+        activity: Activity,
+        profile: ActivityProfile? = nil,
+        heartRateZones: HeartRateZones? = nil,
+        recordingSteps: Bool = false
+    ) {
         let profile = profile ?? activity.profile
+        recordedSteps = recordingSteps ? FixedIntervalSmoother() : nil
         self.activity = activity
         self.profile = profile
         model = MeasurementModel(profile: profile)
@@ -120,6 +130,7 @@ public struct TrackSession: Sendable {
 
         let noise = measurement.noise
         current.filter.predict(to: time)
+        let predicted = current.filter.axes
         let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed)
         let measured = current.filter.frame.project(position)
         let mahalanobis = current.filter.mahalanobis(measured, noise: noise)
@@ -166,6 +177,7 @@ public struct TrackSession: Sendable {
         let judged = doppler == nil ? current.filter.unbiasedSpeed : current.filter.speed
         advance(
             &current,
+            predicted: predicted,
             to: time,
             dt: dt,
             speed: judged,
@@ -196,6 +208,7 @@ public struct TrackSession: Sendable {
         if let since = coastingSince, time.since(since) > profile.receiver.dopplerCoastLimit { return nil }
         guard let speed = fix.speed, speed.isFinite, speed <= profile.maxSpeed else { return nil }
         current.filter.predict(to: time)
+        let predicted = current.filter.axes
         guard let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed),
             current.filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold
         else { return nil }
@@ -205,6 +218,7 @@ public struct TrackSession: Sendable {
         markUsed(time, counted: false)
         advance(
             &current,
+            predicted: predicted,
             to: time,
             dt: dt,
             speed: current.filter.speed,
@@ -309,6 +323,10 @@ public struct TrackSession: Sendable {
 
     public var summary: SessionSummary { SessionSummary(self) }
 
+    /// The distance after a Rauch-Tung-Striebel pass over every recorded step; nil unless the
+    /// session was made `recordingSteps`.
+    public var smoothedDistance: Double? { recordedSteps.map { distance + $0.correction } }
+
     public var receiverJudgement: ReceiverJudgement {
         ReceiverJudgement(
             ignoredFields: model.fields.everIgnored,
@@ -339,6 +357,7 @@ public struct TrackSession: Sendable {
             stillness = previous
         }
         motion = Motion(filter: filter, stillness: stillness, lastSpeed: filter.speed)
+        recordedSteps?.open(filter)
         let point = TrackPoint(time: time, position: position)
         track.append(point)
         acceptedCount += 1
@@ -402,6 +421,7 @@ public struct TrackSession: Sendable {
         )
         current.filter = filter
         current.lastSpeed = filter.speed
+        recordedSteps?.open(filter)
         // What the footpod already credited live through the gap is part of this, not on top of it.
         distance += max(0, credited - gapCarried)
         gapCarried = 0
@@ -427,6 +447,7 @@ public struct TrackSession: Sendable {
     @inline(__always)
     private mutating func advance(
         _ current: inout Motion,
+        predicted: MotionFilter.Axes,
         to time: GPSTime,
         dt: Double,
         speed: Double,
@@ -437,7 +458,7 @@ public struct TrackSession: Sendable {
         let increment = 0.5 * (current.lastSpeed + current.filter.speed) * dt
         let here = current.filter.localPosition
         let frame = current.filter.frame
-        distance += current.stillness.step(
+        let credited = current.stillness.step(
             time: time,
             dt: dt,
             speed: speed,
@@ -450,6 +471,13 @@ public struct TrackSession: Sendable {
             dopplerSpeed: model.sustainedDopplerSpeed(at: time),
             measuredSpeed: measuredSpeed,
             displacement: { here.distance(to: frame.project($0)) }
+        )
+        distance += credited
+        recordedSteps?.step(
+            predicted: predicted,
+            filter: current.filter,
+            dt: dt,
+            credited: credited == increment ? increment : nil
         )
         current.lastSpeed = current.filter.speed
         covered += dt

@@ -24,16 +24,20 @@ struct Accuracy: ParsableCommand {
             + "   moving s (truth)  goal"
         StandardOutput.line(header)
         var breakdowns: [(Truth, ErrorBreakdown, ReceiverJudgement)] = []
+        var smoothing: [SmoothingRow] = []
         for folder in ["gps", "gps-real"] {
             for session in try Truth.sessions(in: "\(options.data)/\(folder)") {
                 var samples: [ErrorBreakdown.Sample] = []
-                let report = try FileReplayer(activity: session.activity, logger: quietLogger())
-                    .replay(path: session.recording) { fix, _, track in
-                        guard let time = fix.time else { return }
-                        samples.append(
-                            .init(time: time.seconds, speed: fix.speed, course: fix.track, distance: track.distance)
-                        )
-                    }
+                var last: TrackSession?
+                var replayer = FileReplayer(activity: session.activity, logger: quietLogger())
+                replayer.recordingSteps = true
+                let report = try replayer.replay(path: session.recording) { fix, _, track in
+                    last = track
+                    guard let time = fix.time else { return }
+                    samples.append(
+                        .init(time: time.seconds, speed: fix.speed, course: fix.track, distance: track.distance)
+                    )
+                }
                 let naive = try NaiveDistance.haversineSum(path: session.recording)
                 let breakdown = ErrorBreakdown(samples: samples)
                 let row = AccuracyRow(truth: session, ours: report.summary, naive: naive, doppler: breakdown.doppler)
@@ -42,12 +46,24 @@ struct Accuracy: ParsableCommand {
                 if folder == "gps", let distance = session.distance, distance > 0 {
                     breakdowns.append((session, breakdown, report.receiver))
                 }
+                if let distance = session.distance, let smoothed = last?.smoothedDistance {
+                    smoothing.append(
+                        SmoothingRow(
+                            name: session.name,
+                            truth: distance,
+                            forward: report.summary.distance,
+                            smoothed: smoothed,
+                            doppler: breakdown.doppler
+                        )
+                    )
+                }
             }
         }
         StandardOutput.line(
             failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal"
         )
         printBreakdowns(breakdowns)
+        SmoothingRow.print(smoothing)
         MisreportingTable.print()
         if !skipCorpus {
             CorpusTable.print(try CorpusTable(folder: "\(options.data)/gps-corpus").run())

@@ -79,12 +79,16 @@ def run(args, timeout=60, check=True):
     return result
 
 
-def proc_figures(pid):
-    """A process's CPU seconds so far (user + system) and its peak RSS (VmHWM) in MB, from /proc."""
+def proc_figures(pid, children=False):
+    """A process's CPU seconds so far (user + system) and its peak RSS (VmHWM) in MB, from /proc.
+
+    `children`: the CPU seconds of the children it has waited for (cutime + cstime) instead: work
+    it moved out of the process (espeak-ng, aplay) is still its work."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    first = 13 if children else 11
+    cpu = (int(fields[first]) + int(fields[first + 1])) / ticks
     hwm = 0
     with open(f"/proc/{pid}/status") as f:
         for line in f:

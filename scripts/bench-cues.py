@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "cues"))
 from sound import (BIN, ENV, SHARED, PROCESSES, Pulse, Recorder, Wearable, run, scratch, spawn,  # noqa: E402
                    stop_all, tone, wait_for)
-from harness import free_port  # noqa: E402
+from harness import free_port, proc_figures  # noqa: E402
 
 COUNT = int(os.environ.get("CUES_BENCH_COUNT", "60"))
 ROUNDS = int(os.environ.get("CUES_BENCH_ROUNDS", "2"))
@@ -34,15 +34,6 @@ def percentile(values, p):
 
 def ms(seconds):
     return round(seconds * 1000, 1)
-
-
-def proc_figures(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    with open(f"/proc/{pid}/status") as f:
-        hwm = next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmHWM:"))
-    return cpu, hwm
 
 
 def latency():

@@ -74,13 +74,6 @@ def gpsd_of(gpsfake):
     return child()
 
 
-def children_cpu(pid):
-    """CPU seconds of the children `pid` has waited for (cutime + cstime)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
-
-
 CACHE = os.environ.get("BENCH_FOOTPRINT_CACHE", "as-booted")
 
 
@@ -117,11 +110,11 @@ def measure(name):
         wait_for(lambda: setup.inbox(), 60, "the link")
     time.sleep(WARMUP)
     (ours0, _), (theirs0, _), t0 = proc_figures(wearable.pid), proc_figures(gpsd), time.monotonic()
-    children0 = children_cpu(wearable.pid)
+    children0, _ = proc_figures(wearable.pid, children=True)
     time.sleep(SECONDS)
     wall = time.monotonic() - t0
     (ours1, our_peak), (theirs1, their_peak) = proc_figures(wearable.pid), proc_figures(gpsd)
-    children = children_cpu(wearable.pid) - children0
+    children = proc_figures(wearable.pid, children=True)[0] - children0
     ours, theirs = ours1 - ours0, theirs1 - theirs0
     result = {
         "config": name, "seconds": wall, "cache": CACHE,

@@ -27,6 +27,14 @@ struct AxisFilter: Sendable, Equatable {
         vv += q * dt
     }
 
+    /// Adds the covariance of `dt` seconds of white acceleration `q` to a prediction already made.
+    mutating func addProcessNoise(dt: Double, q: Double) {
+        let dt2 = dt * dt
+        pp += q * dt2 * dt / 3
+        pv += q * dt2 / 2
+        vv += q * dt
+    }
+
     /// Innovation and its variance for a position measurement with variance `r`.
     func positionInnovation(_ z: Double, variance r: Double) -> (residual: Double, variance: Double) {
         (z - position, pp + r)

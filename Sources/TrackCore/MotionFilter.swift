@@ -83,6 +83,20 @@ public struct MotionFilter: Sendable {
         time = newTime
     }
 
+    /// Adds the white-acceleration noise, over the last `dt` seconds, that brings a Doppler
+    /// measurement's squared Mahalanobis distance to about `gate`: a manoeuvre the model's own
+    /// process noise did not allow for. Nothing changes when the Doppler is already that close.
+    mutating func widen(towards measured: LocalPoint, sigma: Double, gate: Double, dt: Double) {
+        let de = measured.east - east.velocity
+        let dn = measured.north - north.velocity
+        // The variance each axis would need for the sum of both to come to `gate`.
+        let needed = (de * de + dn * dn) / gate - 0.5 * (east.vv + north.vv) - sigma * sigma
+        guard needed > 0, needed.isFinite, dt > 0 else { return }
+        let q = needed / dt
+        east.addProcessNoise(dt: dt, q: q)
+        north.addProcessNoise(dt: dt, q: q)
+    }
+
     /// A measurement's residuals against the prediction, with the filter's own variance there.
     public struct Innovation: Sendable {
         public var east: Double

@@ -130,11 +130,17 @@ public struct TrackSession: Sendable {
 
         let noise = measurement.noise
         current.filter.predict(to: time)
-        let predicted = current.filter.axes
         let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed)
         let measured = current.filter.frame.project(position)
-        let mahalanobis = current.filter.mahalanobis(measured, noise: noise)
+        var mahalanobis = current.filter.mahalanobis(measured, noise: noise)
         model.learnPosition(current.filter.positionInnovation(measured), measurement, at: time)
+        if mahalanobis > profile.outlierThreshold, let doppler,
+            let widened = manoeuvre(current.filter, measured, noise: noise, doppler: doppler, dt: dt)
+        {
+            current.filter = widened
+            mahalanobis = widened.mahalanobis(measured, noise: noise)
+        }
+        let predicted = current.filter.axes
         var verdict: FixOutcome.Verdict
         if mahalanobis > profile.outlierThreshold {
             let since = outlierSince ?? time
@@ -187,6 +193,29 @@ public struct TrackSession: Sendable {
         )
         motion = current
         return FixOutcome(verdict: verdict, events: events)
+    }
+
+    /// The prediction widened for a manoeuvre when a position and its Doppler both fail the
+    /// outlier test but both pass once the Doppler is brought to `manoeuvreGate`: a sharp corner
+    /// taken at speed, which the constant-velocity model would otherwise carry straight on for
+    /// seconds. Nil when the Doppler passes as it is (the position alone is the outlier), or when
+    /// either still fails (a burst of multipath does not agree with the receiver's Doppler).
+    private func manoeuvre(
+        _ filter: MotionFilter,
+        _ measured: LocalPoint,
+        noise: MotionFilter.Noise,
+        doppler: (velocity: LocalPoint, sigma: Double),
+        dt: Double
+    ) -> MotionFilter? {
+        guard filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) > profile.outlierThreshold else {
+            return nil
+        }
+        var widened = filter
+        widened.widen(towards: doppler.velocity, sigma: doppler.sigma, gate: profile.manoeuvreGate, dt: dt)
+        guard widened.mahalanobis(measured, noise: noise) <= profile.outlierThreshold,
+            widened.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold
+        else { return nil }
+        return widened
     }
 
     /// Runs the filter on a fix's Doppler alone when the gate rejected only its position: a

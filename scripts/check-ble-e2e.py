@@ -33,6 +33,39 @@ def periph_log(path):
     return out
 
 
+def match_beats(valid, beats):
+    """Pairs each recorded beat with the sending it is: the same bytes, sent nearest to when it was
+    received once the offset between the strap's clock and the daemon's is taken out.
+
+    Payloads repeat (the same bpm and RR on the way up and on the way down, or a steady pulse), and
+    a repeat can fall on both sides of a dropped link or of the session's end; matching by bytes and
+    order alone then pairs a beat with the wrong sending and calls the right one lost while
+    streaming. The offset is the median over beats whose payload was sent once; without any, the
+    latest sending that keeps the order is taken. Returns (matched sendings in the beats' order,
+    sendings not matched, number of beats that match no sending)."""
+    counts = {}
+    for s in valid:
+        counts[s["hex"]] = counts.get(s["hex"], 0) + 1
+    once = {s["hex"]: s for s in valid if counts[s["hex"]] == 1}
+    offsets = sorted(b["received"] - once[b["payload"]]["t"] for b in beats
+                     if b["payload"] in once and "received" in b)
+    offset = offsets[len(offsets) // 2] if offsets else None
+    matched, used, unmatched, after = [], set(), 0, -1
+    for b in beats:
+        candidates = [i for i in range(after + 1, len(valid)) if valid[i]["hex"] == b["payload"]]
+        if offset is not None and "received" in b:
+            # Not past the next beat's sending: order is kept by choosing among the earliest only.
+            candidates.sort(key=lambda i: abs(valid[i]["t"] + offset - b["received"]))
+        if not candidates:
+            unmatched += 1
+            continue
+        after = candidates[0]
+        used.add(after)
+        matched.append(valid[after])
+    missed = [s for i, s in enumerate(valid) if i not in used]
+    return matched, missed, unmatched
+
+
 def timings(path):
     values = {}
     try:
@@ -89,21 +122,11 @@ def main():
                 return i
         return None
 
-    # 1. Recorded beats against the valid payloads sent, in order (a subsequence, nothing extra).
-    # Matched from the end: when the strap sends the same payload twice running across the moment
-    # notifications come on (the same bpm and RR), the recorded one is the later; matching from the
-    # start would call the earlier recorded and the later lost while streaming.
+    # 1. Recorded beats against the valid payloads sent, in order (a subsequence, nothing extra),
+    # each paired with its sending by bytes and time (`match_beats`).
     valid = [s for s in sent if s["kind"] == "valid"]
     recorded = [b["payload"] for b in beats]
-    j, matched, missed = len(recorded), [], []
-    for s in reversed(valid):
-        if j > 0 and recorded[j - 1] == s["hex"]:
-            matched.append(s)
-            j -= 1
-        else:
-            missed.append(s)
-    matched.reverse()
-    missed.reverse()
+    matched, missed, j = match_beats(valid, beats)
     check(j == 0, f"every recorded beat is a valid payload the strap sent, in order "
                   f"({len(recorded) - j} of {len(recorded)} matched)")
     check(len(recorded) > 0, f"beats were recorded ({len(recorded)})")

@@ -2,7 +2,7 @@
 /// would have had if every step had also known the fixes after it.
 ///
 /// Evidence for issue 25, recorded only when asked (`TrackSession(recordingSteps:)`): it keeps
-/// every step, about 100 bytes each, which a 12-hour session at 10 Hz cannot carry live.
+/// every step, about 230 bytes each, which a 12-hour session at 10 Hz cannot carry live.
 public struct FixedIntervalSmoother: Sendable {
     struct Step: Sendable {
         /// The forward filter after predicting to this step, before its measurements; nil where a

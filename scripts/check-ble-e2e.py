@@ -15,6 +15,7 @@ import argparse
 import json
 import re
 import sys
+from collections import Counter
 
 
 def load_jsonl(path):
@@ -43,9 +44,7 @@ def match_beats(valid, beats):
     streaming. The offset is the median over beats whose payload was sent once; without any, the
     latest sending that keeps the order is taken. Returns (matched sendings in the beats' order,
     sendings not matched, number of beats that match no sending)."""
-    counts = {}
-    for s in valid:
-        counts[s["hex"]] = counts.get(s["hex"], 0) + 1
+    counts = Counter(s["hex"] for s in valid)
     once = {s["hex"]: s for s in valid if counts[s["hex"]] == 1}
     offsets = sorted(b["received"] - once[b["payload"]]["t"] for b in beats
                      if b["payload"] in once and "received" in b)
@@ -54,7 +53,7 @@ def match_beats(valid, beats):
     for b in beats:
         candidates = [i for i in range(after + 1, len(valid)) if valid[i]["hex"] == b["payload"]]
         if offset is not None and "received" in b:
-            # Not past the next beat's sending: order is kept by choosing among the earliest only.
+            # Among the sendings after the last one paired (which keeps the order), the nearest in time.
             candidates.sort(key=lambda i: abs(valid[i]["t"] + offset - b["received"]))
         if not candidates:
             unmatched += 1

@@ -48,8 +48,8 @@ import Testing
         for seed: UInt64 in [3, 4, 5] {
             var gen = Synthetic(noise: 1.5, dopplerNoise: 0.1, eph: 4, rng: TestRandom(seed: seed))
             let (fixes, truth) = gen.fixes(duration: 300) { t in Self.cityBlocks(atDistance: 7 * t) }
-            let widened = replayed(fixes, profile: .cycling).distance
-            let straightOn = replayed(fixes, profile: without).distance
+            let widened = replayed(fixes, activity: .cycling, profile: .cycling).distance
+            let straightOn = replayed(fixes, activity: .cycling, profile: without).distance
             #expect(abs(widened - truth) / truth < 0.003, "seed \(seed): \(widened) m of \(truth) m")
             #expect(
                 abs(widened - truth) < abs(straightOn - truth),
@@ -70,7 +70,8 @@ import Testing
                 GeoPoint(latitude: $0.latitude + 0.000135, longitude: $0.longitude)
             }
         }
-        #expect(replayed(fixes, profile: .cycling).distance == replayed(fixes, profile: without).distance)
+        let widened = replayed(fixes, activity: .cycling, profile: .cycling).distance
+        #expect(widened == replayed(fixes, activity: .cycling, profile: without).distance)
     }
 
     @Test func widenedPredictionBringsTheDopplerToTheGate() {
@@ -91,13 +92,5 @@ import Testing
         let before = filter.axes
         filter.widen(towards: LocalPoint(east: 7, north: 0.5), sigma: 0.1, gate: 9.2, dt: 1)
         #expect(filter.axes.east.vv == before.east.vv)
-    }
-
-    private func replayed(_ fixes: [Fix], profile: ActivityProfile) -> TrackSession {
-        var session = TrackSession(activity: .cycling, profile: profile)
-        var merger = EpochMerger()
-        for fix in fixes { merger.add(fix) { _ = session.ingest($0) } }
-        if let last = merger.flush() { _ = session.ingest(last) }
-        return session
     }
 }

@@ -34,7 +34,7 @@ import Testing
     @Test func aStandingSessionStaysAtZero() {
         var synthetic = Synthetic(noise: 3, dopplerNoise: 0.1)
         let (fixes, _) = synthetic.fixes(duration: 120) { _ in (0, 0) }
-        let session = record(fixes)
+        let session = replayed(fixes, activity: .running, recordingSteps: true)
         #expect(session.distance == 0)
         #expect(session.smoothedDistance == 0)
     }
@@ -49,7 +49,7 @@ import Testing
                 fixes[index].speed = nil
                 fixes[index].track = nil
             }
-            let session = record(fixes)
+            let session = replayed(fixes, activity: .running, recordingSteps: true)
             let smoothed = session.smoothedDistance ?? .nan
             #expect(
                 abs(smoothed - truth) < abs(session.distance - truth),
@@ -63,13 +63,5 @@ import Testing
         var synthetic = Synthetic()
         let (fixes, _) = synthetic.fixes(duration: 30) { t in (3 * t, 0) }
         #expect(replayed(fixes, activity: .running).smoothedDistance == nil)
-    }
-
-    private func record(_ fixes: [Fix]) -> TrackSession {
-        var session = TrackSession(activity: .running, recordingSteps: true)
-        var merger = EpochMerger()
-        for fix in fixes { merger.add(fix) { _ = session.ingest($0) } }
-        if let last = merger.flush() { _ = session.ingest(last) }
-        return session
     }
 }

@@ -40,7 +40,7 @@ extension SessionLog {
         switch row {
         case .begin(let id, let activity, let anchor, let source, let factors):
             let factorsJSON = try factors.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO session (id, state, activity, started_at, start_anchor, distance_source, stride_factors)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -53,7 +53,7 @@ extension SessionLog {
         case .fix(let id, let seq, let fix, let verdict):
             var smoothed: GeoPoint?
             if case .accepted(let point) = verdict { smoothed = point }
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT OR REPLACE INTO fix (session_id, seq, received, time, mode, lat, lon, epx, epy, eph, speed,
                         track, eps, verdict, smoothed_lat, smoothed_lon, alt)
@@ -69,7 +69,7 @@ extension SessionLog {
         case .event(let seq, let announcement):
             guard let id = announcement.sessionID else { return }
             let event = announcement.event
-            try db.execute(
+            try db.executeCached(
                 sql:
                     "INSERT OR REPLACE INTO event (session_id, seq, kind, time, received, detail) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
@@ -79,7 +79,7 @@ extension SessionLog {
             )
             if case .track(.split(let split)) = event {
                 // The split row and the split event are one object: the same figures, always.
-                try db.execute(
+                try db.executeCached(
                     sql: """
                         INSERT OR REPLACE INTO split (session_id, idx, distance_m, duration_s, end_timer_s, avg_hr)
                         VALUES (?, ?, ?, ?, ?, ?)
@@ -91,7 +91,7 @@ extension SessionLog {
             }
         case .command(let id, let seq, let reply, let receivedAt):
             let json = String(decoding: try JSONEncoder().encode(reply), as: UTF8.self)
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT OR IGNORE INTO command (id, session_id, seq, command, accepted, reply, received)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -100,7 +100,7 @@ extension SessionLog {
             )
         case .heartRate(let id, let seq, let sample, let time):
             let rr = "[" + sample.rrIntervals.map(String.init).joined(separator: ",") + "]"
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT OR REPLACE INTO heart_rate (session_id, seq, received, time, bpm, contact, energy_kj, rr, payload)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -112,7 +112,7 @@ extension SessionLog {
             )
         case .speed(let id, let seq, let sample):
             let reading = sample.reading
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT OR REPLACE INTO speed (session_id, seq, received, time, source, speed, cadence, stride,
                         total_m, incline, elapsed_s, payload)
@@ -127,7 +127,7 @@ extension SessionLog {
         case .calibration(let id, let footpod, let stretch, let fixed):
             // Dated by the session's start on its own clock (a stretch's instants are monotonic); a
             // fixed one outside a session, by the batch's wall clock.
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO calibration (footpod, session_id, kind, start, end, gps_m, footpod_m, speed, band,
                         recorded_at)
@@ -139,10 +139,10 @@ extension SessionLog {
                 ]
             )
         case .state(let id, let state):
-            try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
+            try db.executeCached(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state.name, id])
         case .finish(let id, let summary, let reason, let endedAt):
             try update(id, with: summary, db)
-            try db.execute(
+            try db.executeCached(
                 sql: "UPDATE session SET state = ?, end_reason = ?, ended_at = ?, end_anchor = ? WHERE id = ?",
                 arguments: [
                     reason == .command ? "ended" : "abandoned", reason.rawValue, endedAt?.seconds,
@@ -154,7 +154,7 @@ extension SessionLog {
 
     private static func update(_ id: String, with summary: SessionSummary, _ db: Database) throws {
         let json = String(decoding: try JSONEncoder().encode(StoredSummary(summary)), as: UTF8.self)
-        try db.execute(
+        try db.executeCached(
             sql: """
                 UPDATE session SET distance_m = ?, elapsed_s = ?, moving_s = ?, paused_s = ?, fixes_accepted = ?,
                     fixes_rejected = ?, summary = ? WHERE id = ?

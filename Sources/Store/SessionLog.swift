@@ -7,7 +7,8 @@ import TrackCore
 /// The daemon holds the file's one writer (a GRDB `DatabasePool`: one writing connection, reads
 /// beside it in WAL, never behind an fsync). Commits are batched by the engine (about one a
 /// second); each is durable (`synchronous = FULL`), so power loss costs at most the batch being
-/// written, which nobody was told was safe.
+/// written, which nobody was told was safe. The outbox's delivered mark alone is not waited for
+/// (`markDelivered`): the phone's own mark decides what is resent.
 public final class SessionLog: Sendable {
     public static let fileName = "wearbridge.sqlite"
 
@@ -62,14 +63,16 @@ public final class SessionLog: Sendable {
 
     /// The journal mode and synchronous level actually in force (tests check the durability claim).
     public func pragmas() throws -> (journalMode: String, synchronous: Int) {
-        // The writer's own connection: `synchronous` is per connection.
-        let connection = writer ?? reader
-        return try connection.unsafeReentrantRead { db in
+        func read(_ db: Database) throws -> (journalMode: String, synchronous: Int) {
             (
                 try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "",
                 try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
             )
         }
+        // The writer's own connection: `synchronous` is per connection, and a pool's reads run on
+        // its readers, whose setting says nothing about the commits.
+        if let writer { return try writer.writeWithoutTransaction(read) }
+        return try reader.unsafeReentrantRead(read)
     }
 
     private static func checkDirectory(_ directory: String) throws {

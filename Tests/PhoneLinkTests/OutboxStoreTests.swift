@@ -53,6 +53,7 @@ struct OutboxStoreTests {
         try await log.markDelivered(through: 1, snapshot: 4, at: 5)
         #expect(try log.outboxDepth().pending == 0)
         #expect(try log.outbox().allSatisfy { $0.state == .delivered && $0.deliveredAt == 5 })
+        #expect(try log.pragmas().synchronous == 2, "the mark is committed unsynced; the batches after it are FULL")
     }
 
     @Test func noticesPastTheBoundEvictTheOldestAndAreCounted() async throws {

@@ -124,7 +124,7 @@ extension SessionLog {
                     return .commit
                 }
             }
-            try db.executeCached(sql: "PRAGMA synchronous = FULL")
+            try db.executeCached(sql: Self.durableCommits)
             try marked.get()
         }
     }

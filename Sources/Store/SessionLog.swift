@@ -11,6 +11,8 @@ import TrackCore
 /// (`markDelivered`): the phone's own mark decides what is resent.
 public final class SessionLog: Sendable {
     public static let fileName = "wearbridge.sqlite"
+    /// The writer's level for every commit but the delivered mark's, which sets it back after.
+    static let durableCommits = "PRAGMA synchronous = FULL"
 
     public let path: String
     let reader: any DatabaseReader
@@ -38,7 +40,7 @@ public final class SessionLog: Sendable {
         let pool = try classify(path) { try DatabasePool(path: path, configuration: configuration) }
         try classify(path) {
             // After GRDB's WAL set-up, which chooses NORMAL: each batch's commit must reach the card.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: durableCommits) }
             try Schema.migrator.migrate(pool)
         }
         return SessionLog(path: path, reader: pool, writer: pool)

@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "wearbridge-phone", targets: ["wearbridge-phone"]),
         .executable(name: "wearbridge-bench", targets: ["wearbridge-bench"]),
         .executable(name: "wearbridge-fuzz", targets: ["wearbridge-fuzz"]),
+        .executable(name: "wearbridge-floor", targets: ["wearbridge-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -393,6 +394,15 @@ let package = Package(
         // -sanitize=fuzzer,address -DFUZZING); the ordinary build replays kept inputs through it.
         // libFuzzer's driver, declared for wearbridge-fuzz's entry point (linked only by -sanitize=fuzzer).
         .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
+        // The stack's floor for the footprint bench: our libraries logging gpsd's fixes, none of our code.
+        .executableTarget(
+            name: "wearbridge-floor",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "wearbridge-fuzz",
             dependencies: [

@@ -2,12 +2,15 @@
 """The daemon's footprint with everything on, beside gpsd, in one run (scripts/bench-footprint.sh
 builds the deployment build and calls this).
 
-Three configurations, each on its own gpsd fed tempo_10hz_3k by gpsfake at the recording's own
+Four configurations, each on its own gpsd fed tempo_10hz_3k by gpsfake at the recording's own
 10 Hz, measured for SECONDS after a WARMUP from the session's start:
   off        no phone link, cues off
   link       the phone link live to a local wearbridge-phone (mutual TLS), cues off
   link+cues  the same, and cues on through ALSA (its null device: no sound card here), a summary
              spoken every 30 s
+  floor      not the daemon: wearbridge-floor, the project's libraries doing the least a
+             daemon must (read gpsd, decode TPV with JSONDecoder, commit each second durably
+             with GRDB) and none of our code; the goals are read against it
 For each: the daemon's CPU (with the children it waited for: espeak-ng, aplay) and peak RSS against gpsd's in the same run, and a breakdown of where the
 resident memory is (scripts/footprint.py). Last, the budget (issue 24's goals); a figure past its
 goal makes the command fail, so that a regression is seen.
@@ -25,6 +28,7 @@ BENCH_FOOTPRINT_WARMUP (15), BENCH_FOOTPRINT_JSON (a file for the figures), BENC
 import json
 import os
 import shutil
+import sqlite3
 import sys
 import time
 
@@ -87,9 +91,23 @@ def drop_cached(path):
         os.close(fd)
 
 
+def floor_rows(database):
+    """Fixes the floor has committed (0 before its first commit)."""
+    if not os.path.exists(database):
+        return 0
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+    try:
+        return db.execute("SELECT count(*) FROM fix").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        db.close()
+
+
 def measure(name):
+    program = "wearbridge-floor" if name == "floor" else "wearbridge"
     if CACHE == "as-booted":
-        drop_cached(os.path.join(harness.BIN, "wearbridge"))
+        drop_cached(os.path.join(harness.BIN, program))
     setup = Setup()
     with open(setup.wear_config) as f:
         config = f.read()
@@ -99,14 +117,21 @@ def measure(name):
         config = config.replace("[cues]\nenabled = false\n", CUES)
     with open(setup.wear_config, "w") as f:
         f.write(config)
-    if name != "off":
+    linked = name in ("link", "link+cues")
+    if linked:
         setup.phone()
     gpsfake = setup.gpsfake(cycle="0.025", recording=RECORDING)
     gpsd = gpsd_of(gpsfake)
-    wearable = setup.wearable()
-    wait_for(lambda: os.path.exists(f"{setup.wear_dir}/wearbridge.sqlite") and setup.wear_query(
-        "SELECT count(*) FROM session")[0][0] > 0, 60, "a session")
-    if name != "off":
+    if name == "floor":
+        database = os.path.join(setup.dir, "floor.sqlite")
+        wearable = harness.spawn([os.path.join(harness.BIN, program), "127.0.0.1", str(setup.gpsd_port), database],
+                                 os.path.join(setup.dir, "floor.log"))
+        wait_for(lambda: floor_rows(database) > 0, 60, "the floor's first commit")
+    else:
+        wearable = setup.wearable()
+        wait_for(lambda: os.path.exists(f"{setup.wear_dir}/wearbridge.sqlite") and setup.wear_query(
+            "SELECT count(*) FROM session")[0][0] > 0, 60, "a session")
+    if linked:
         wait_for(lambda: setup.inbox(), 60, "the link")
     time.sleep(WARMUP)
     (ours0, _), (theirs0, _), t0 = proc_figures(wearable.pid), proc_figures(gpsd), time.monotonic()
@@ -125,6 +150,8 @@ def measure(name):
         "peak_rss_mb": our_peak, "gpsd_peak_rss_mb": their_peak,
         "breakdown": footprint.breakdown(wearable.pid, ROOT),
     }
+    if name == "floor":
+        result["fixes_stored"] = floor_rows(database)
     if name == "link+cues":
         result["cues_spoken"] = setup.wear_query("SELECT count(*) FROM event WHERE kind = 'cue_spoken'")[0][0]
     stop_all()
@@ -135,12 +162,13 @@ def measure(name):
 
 def main():
     print(f"the executable's page cache: {CACHE}")
-    runs = {name: measure(name) for name in ("off", "link", "link+cues")}
+    runs = {name: measure(name) for name in ("off", "link", "link+cues", "floor")}
     for name, r in runs.items():
-        print(f"{name}: wearbridge {r['cpu_percent']:.2f}% of a core ({r['own_cpu_percent']:.2f}% its own), peak {r['peak_rss_mb']:.1f} MB;"
+        print(f"{name}: {'wearbridge-floor' if name == 'floor' else 'wearbridge'} {r['cpu_percent']:.2f}% of a core ({r['own_cpu_percent']:.2f}% its own), peak {r['peak_rss_mb']:.1f} MB;"
               f" gpsd {r['gpsd_cpu_percent']:.2f}%, {r['gpsd_peak_rss_mb']:.1f} MB"
               f" (x{r['cpu_percent'] / r['gpsd_cpu_percent']:.2f} CPU, x{r['peak_rss_mb'] / r['gpsd_peak_rss_mb']:.1f} memory)"
-              + (f"; {r['cues_spoken']} cues spoken" if "cues_spoken" in r else ""))
+              + (f"; {r['cues_spoken']} cues spoken" if "cues_spoken" in r else "")
+              + (f"; {r['fixes_stored']} fixes stored" if "fixes_stored" in r else ""))
         print("\n".join(footprint.table(r["breakdown"])))
     full, off, link = runs["link+cues"], runs["off"], runs["link"]
     figures = {
@@ -149,6 +177,13 @@ def main():
         "link_cpu_ratio": link["cpu_percent"] / off["cpu_percent"],
         "link_and_cues_rss_mb": full["peak_rss_mb"] - off["peak_rss_mb"],
     }
+    floor = runs["floor"]
+    print(f"above the libraries' floor (wearbridge-floor, {floor['peak_rss_mb']:.1f} MB,"
+          f" x{floor['cpu_percent'] / floor['gpsd_cpu_percent']:.2f} of gpsd's CPU):")
+    for name in ("off", "link", "link+cues"):
+        r = runs[name]
+        print(f"  {name:10s} +{r['peak_rss_mb'] - floor['peak_rss_mb']:5.1f} MB,"
+              f" x{r['cpu_percent'] / floor['cpu_percent']:.2f} of the floor's CPU")
     over = []
     print("budget (issue 24; link and cues on, deployment build):")
     for key, goal in BUDGET.items():

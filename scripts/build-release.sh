@@ -10,10 +10,11 @@
 # as Swift code has, so that the order and --gc-sections reach into them too. Both programs come from one scratch path, so the
 # dependencies are built once. Peak RSS of the daemon at 10 Hz: see README, Benchmarks.
 # Output: .build-static/release/wearbridge (its path is the last line printed), and wearbridge-phone
-# beside it.
+# beside it. RELEASE_PRODUCTS names others to build the same way (the footprint bench adds
+# wearbridge-floor, the libraries' floor it measures the daemon against).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for product in wearbridge wearbridge-phone; do
+for product in ${RELEASE_PRODUCTS:-wearbridge wearbridge-phone}; do
     swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-static \
         -Xcc -ffunction-sections -Xcc -fdata-sections \
         -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now \

@@ -175,6 +175,17 @@ struct MeasurementModel: Sendable {
         return (LocalPoint(east: 0, north: 0), (speed * speed + sigma * sigma).squareRoot())
     }
 
+    /// The small speed `velocity(for:)` sets aside while the filter thinks the wearer fast, offered
+    /// as a stop to the manoeuvre test, which believes it only when the position has stopped too: a
+    /// stale `speed: 0` comes with positions that go on, which pass the gate without it.
+    @inline(__always)
+    func stopVelocity(for fix: Fix, _ measurement: Measurement) -> (velocity: LocalPoint, sigma: Double)? {
+        guard let speed = fix.speed, speed.isFinite, speed >= 0, speed < profile.moveSpeed else { return nil }
+        let sigma = measurement.noise.velocity
+        if let direction = measurement.direction { return (direction, sigma) }
+        return (LocalPoint(east: 0, north: 0), (speed * speed + sigma * sigma).squareRoot())
+    }
+
     /// True unless a Doppler measurement is there and within twice its own noise of zero.
     @inline(__always)
     func isSignificant(_ doppler: (velocity: LocalPoint, sigma: Double)?) -> Bool {

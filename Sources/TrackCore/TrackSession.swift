@@ -130,15 +130,17 @@ public struct TrackSession: Sendable {
 
         let noise = measurement.noise
         current.filter.predict(to: time)
-        let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed)
+        var doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed)
         let measured = current.filter.frame.project(position)
         var mahalanobis = current.filter.mahalanobis(measured, noise: noise)
         model.learnPosition(current.filter.positionInnovation(measured), measurement, at: time)
-        if mahalanobis > profile.outlierThreshold, let doppler,
-            let widened = manoeuvre(current.filter, measured, noise: noise, doppler: doppler, dt: dt)
+        if mahalanobis > profile.outlierThreshold,
+            let candidate = doppler ?? model.stopVelocity(for: fix, measurement),
+            let widened = manoeuvre(current.filter, measured, noise: noise, doppler: candidate, dt: dt)
         {
-            current.filter = widened
-            mahalanobis = widened.mahalanobis(measured, noise: noise)
+            current.filter = widened.filter
+            mahalanobis = widened.mahalanobis
+            doppler = candidate
         }
         let predicted = current.filter.axes
         var verdict: FixOutcome.Verdict
@@ -200,22 +202,31 @@ public struct TrackSession: Sendable {
     /// taken at speed, which the constant-velocity model would otherwise carry straight on for
     /// seconds. Nil when the Doppler passes as it is (the position alone is the outlier), or when
     /// either still fails (a burst of multipath does not agree with the receiver's Doppler).
+    ///
+    /// The position is judged against the widened prediction once it has taken the Doppler in: a
+    /// brake or a corner moves the position along with the velocity (the widening correlates them),
+    /// so a runner who stops dead is behind the constant-velocity prediction by about the lost
+    /// speed times the interval, which the position alone would call an outlier. The Mahalanobis
+    /// distance returned is that one; the updates themselves run in the usual order.
     private func manoeuvre(
         _ filter: MotionFilter,
         _ measured: LocalPoint,
         noise: MotionFilter.Noise,
         doppler: (velocity: LocalPoint, sigma: Double),
         dt: Double
-    ) -> MotionFilter? {
-        guard filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) > profile.outlierThreshold else {
+    ) -> (filter: MotionFilter, mahalanobis: Double)? {
+        var widened = filter
+        if filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) > profile.outlierThreshold {
+            widened.widen(towards: doppler.velocity, sigma: doppler.sigma, gate: profile.manoeuvreGate, dt: dt)
+        }
+        guard widened.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold else {
             return nil
         }
-        var widened = filter
-        widened.widen(towards: doppler.velocity, sigma: doppler.sigma, gate: profile.manoeuvreGate, dt: dt)
-        guard widened.mahalanobis(measured, noise: noise) <= profile.outlierThreshold,
-            widened.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold
-        else { return nil }
-        return widened
+        var informed = widened
+        informed.updateVelocity(doppler.velocity, sigma: doppler.sigma)
+        let mahalanobis = informed.mahalanobis(measured, noise: noise)
+        guard mahalanobis <= profile.outlierThreshold else { return nil }
+        return (widened, mahalanobis)
     }
 
     /// Runs the filter on a fix's Doppler alone when the gate rejected only its position: a

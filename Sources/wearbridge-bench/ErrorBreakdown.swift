@@ -48,6 +48,9 @@ struct ErrorBreakdown {
     private(set) var parts: [Class: Part] = [:]
     private(set) var ours = 0.0
     private(set) var doppler = 0.0
+    /// The Doppler integral over intervals standing still (both ends below `stoppedSpeed`): a speed
+    /// is a magnitude, so its noise around zero adds up to distance nobody covered.
+    private(set) var standing = 0.0
 
     init(samples all: [Sample]) {
         // A repeated or out-of-order epoch adds no interval; what the core did on it still counts.
@@ -82,6 +85,7 @@ struct ErrorBreakdown {
                 continue
             }
             part.doppler = 0.5 * (v0 + v1) * seconds
+            if max(v0, v1) < Self.stoppedSpeed { standing += part.doppler }
             if min(v0, v1) < Self.stoppedSpeed {
                 closeTurn()
                 add(part, to: .stopStart)

@@ -12,6 +12,8 @@ import TrackCore
         var activity: Activity
         var distance: Double?
         var tolerance: Double?
+        /// A simulated session (`gps`), held to issue 25's goal; the real ones (`gps-real`) to 1 %.
+        var simulated: Bool
         var testDescription: String { URL(fileURLWithPath: path).lastPathComponent }
     }
 
@@ -27,7 +29,8 @@ import TrackCore
                     path: "\(dir)/\(name.dropLast(".truth.json".count)).jsonl",
                     activity: Activity(rawValue: truth["activity"] as? String ?? "") ?? .walking,
                     distance: truth["distance_m"] as? Double,
-                    tolerance: truth["tolerance_m"] as? Double
+                    tolerance: truth["tolerance_m"] as? Double,
+                    simulated: folder == "gps"
                 )
             }
         }
@@ -49,7 +52,10 @@ import TrackCore
         } else if let tolerance = c.tolerance {
             #expect(abs(report.summary.distance - truth) <= tolerance)
         } else {
-            #expect(abs(report.summary.distance - truth) / truth < 0.01)
+            // Issue 25: every simulated moving session within 0.15 % (park_loop_run was at +0.19 %
+            // while a runner's dead stop was coasted through at running pace).
+            let goal = c.simulated ? 0.0015 : 0.01
+            #expect(abs(report.summary.distance - truth) / truth < goal, "\(report.summary.distance) m of \(truth) m")
         }
     }
 }

@@ -39,9 +39,11 @@ import Testing
         }
     }
 
-    /// With the prediction widened at each corner the distance comes within 0.3 % on every seed
-    /// (0.17-0.25 %); without it the filter carries straight on into each corner and credits
-    /// less (0.18-0.39 %).
+    /// With the prediction widened at each corner, and each position judged against the prediction
+    /// that has taken the corner's Doppler in, the distance comes within 0.2 % on every seed
+    /// (0.02-0.18 %; 0.17-0.25 % when the position was judged alone). Without the widening the
+    /// filter carries straight on into the corners of seeds 3 and 4 (3.7 and 5.3 m short, against
+    /// 1.4 and 3.7 m); on seed 5 both are within half a metre.
     @Test func cornersAtSpeedAreFollowedNotCutShort() {
         var without = ActivityProfile.cycling
         without.manoeuvreGate = .infinity
@@ -50,9 +52,9 @@ import Testing
             let (fixes, truth) = gen.fixes(duration: 300) { t in Self.cityBlocks(atDistance: 7 * t) }
             let widened = replayed(fixes, activity: .cycling, profile: .cycling).distance
             let straightOn = replayed(fixes, activity: .cycling, profile: without).distance
-            #expect(abs(widened - truth) / truth < 0.003, "seed \(seed): \(widened) m of \(truth) m")
+            #expect(abs(widened - truth) / truth < 0.002, "seed \(seed): \(widened) m of \(truth) m")
             #expect(
-                abs(widened - truth) < abs(straightOn - truth),
+                abs(widened - truth) < max(abs(straightOn - truth), 0.5),
                 "seed \(seed): \(widened) m, \(straightOn) m without, of \(truth) m"
             )
         }

@@ -168,16 +168,16 @@ struct MeasurementModel: Sendable {
         predictedSpeed: Double
     ) -> (velocity: LocalPoint, sigma: Double)? {
         guard let speed = fix.speed, speed.isFinite, speed >= 0 else { return nil }
-        let sigma = measurement.noise.velocity
-        if speed < profile.moveSpeed && predictedSpeed >= 2 * profile.moveSpeed { return nil }
-        if let direction = measurement.direction { return (direction, sigma) }
-        guard speed < profile.moveSpeed else { return nil }
-        return (LocalPoint(east: 0, north: 0), (speed * speed + sigma * sigma).squareRoot())
+        if speed < profile.moveSpeed {
+            return predictedSpeed >= 2 * profile.moveSpeed ? nil : stopVelocity(for: fix, measurement)
+        }
+        return measurement.direction.map { ($0, measurement.noise.velocity) }
     }
 
-    /// The small speed `velocity(for:)` sets aside while the filter thinks the wearer fast, offered
-    /// as a stop to the manoeuvre test, which believes it only when the position has stopped too: a
-    /// stale `speed: 0` comes with positions that go on, which pass the gate without it.
+    /// A small speed as a measurement: its course if gpsd gave one, else standing with the speed as
+    /// extra uncertainty. `velocity(for:)` sets it aside while the filter thinks the wearer fast;
+    /// the manoeuvre test then takes it as a stop only when the position has stopped too: a stale
+    /// `speed: 0` comes with positions that go on, which pass the gate without it.
     @inline(__always)
     func stopVelocity(for fix: Fix, _ measurement: Measurement) -> (velocity: LocalPoint, sigma: Double)? {
         guard let speed = fix.speed, speed.isFinite, speed >= 0, speed < profile.moveSpeed else { return nil }

@@ -197,17 +197,17 @@ public struct TrackSession: Sendable {
         return FixOutcome(verdict: verdict, events: events)
     }
 
-    /// The prediction widened for a manoeuvre when a position and its Doppler both fail the
-    /// outlier test but both pass once the Doppler is brought to `manoeuvreGate`: a sharp corner
-    /// taken at speed, which the constant-velocity model would otherwise carry straight on for
-    /// seconds. Nil when the Doppler passes as it is (the position alone is the outlier), or when
-    /// either still fails (a burst of multipath does not agree with the receiver's Doppler).
+    /// A position that failed the gate, judged again with its fix's Doppler: the prediction (widened
+    /// for a manoeuvre when that Doppler fails the outlier test too, by the extra acceleration that
+    /// brings it to `manoeuvreGate`: a sharp corner taken at speed, which the constant-velocity
+    /// model would carry straight on for seconds) and the Mahalanobis distance of the position
+    /// from it once it has taken the Doppler in. Nil when either still fails: a burst of multipath
+    /// does not agree with the receiver's Doppler.
     ///
-    /// The position is judged against the widened prediction once it has taken the Doppler in: a
-    /// brake or a corner moves the position along with the velocity (the widening correlates them),
-    /// so a runner who stops dead is behind the constant-velocity prediction by about the lost
-    /// speed times the interval, which the position alone would call an outlier. The Mahalanobis
-    /// distance returned is that one; the updates themselves run in the usual order.
+    /// Judged with the Doppler because a brake or a corner moves the position along with the
+    /// velocity, through their covariance: a runner who stops dead is behind the constant-velocity
+    /// prediction by about the lost speed times the interval, which the position alone would call
+    /// an outlier. The updates themselves run as before: position, then Doppler.
     private func manoeuvre(
         _ filter: MotionFilter,
         _ measured: LocalPoint,

@@ -142,7 +142,7 @@ def measure(name):
     children = proc_figures(wearable.pid, children=True)[0] - children0
     ours, theirs = ours1 - ours0, theirs1 - theirs0
     result = {
-        "config": name, "seconds": wall, "cache": CACHE,
+        "config": name, "program": program, "seconds": wall, "cache": CACHE,
         # The daemon's CPU counts the children it ran and waited for (espeak-ng, aplay): work moved
         # out of the process is still its work.
         "cpu_percent": 100 * (ours + children) / wall, "own_cpu_percent": 100 * ours / wall,
@@ -164,7 +164,7 @@ def main():
     print(f"the executable's page cache: {CACHE}")
     runs = {name: measure(name) for name in ("off", "link", "link+cues", "floor")}
     for name, r in runs.items():
-        print(f"{name}: {'wearbridge-floor' if name == 'floor' else 'wearbridge'} {r['cpu_percent']:.2f}% of a core ({r['own_cpu_percent']:.2f}% its own), peak {r['peak_rss_mb']:.1f} MB;"
+        print(f"{name}: {r['program']} {r['cpu_percent']:.2f}% of a core ({r['own_cpu_percent']:.2f}% its own), peak {r['peak_rss_mb']:.1f} MB;"
               f" gpsd {r['gpsd_cpu_percent']:.2f}%, {r['gpsd_peak_rss_mb']:.1f} MB"
               f" (x{r['cpu_percent'] / r['gpsd_cpu_percent']:.2f} CPU, x{r['peak_rss_mb'] / r['gpsd_peak_rss_mb']:.1f} memory)"
               + (f"; {r['cues_spoken']} cues spoken" if "cues_spoken" in r else "")

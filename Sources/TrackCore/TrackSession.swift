@@ -216,12 +216,12 @@ public struct TrackSession: Sendable {
         dt: Double
     ) -> (filter: MotionFilter, mahalanobis: Double)? {
         var widened = filter
-        if filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) > profile.outlierThreshold {
+        var velocityDistance = filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma)
+        if velocityDistance > profile.outlierThreshold {
             widened.widen(towards: doppler.velocity, sigma: doppler.sigma, gate: profile.manoeuvreGate, dt: dt)
+            velocityDistance = widened.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma)
         }
-        guard widened.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold else {
-            return nil
-        }
+        guard velocityDistance <= profile.outlierThreshold else { return nil }
         var informed = widened
         informed.updateVelocity(doppler.velocity, sigma: doppler.sigma)
         let mahalanobis = informed.mahalanobis(measured, noise: noise)

@@ -87,7 +87,7 @@ struct Accuracy: ParsableCommand {
                 + classes.map { rightAligned($0.rawValue, 19) }.joined() + rightAligned("Doppler-truth", 15)
                 + rightAligned("ours-truth", 12) + "  learnt noise x (position, Doppler)"
         )
-        var verdicts: [String] = []
+        var verdicts: [DopplerVerdict] = []
         for (truth, breakdown, receiver) in breakdowns {
             guard let distance = truth.distance else { continue }
             let cells = classes.map { kind -> String in
@@ -100,31 +100,17 @@ struct Accuracy: ParsableCommand {
                     + rightAligned(String(format: "%+.1f", breakdown.ours - distance), 12)
                     + String(format: "  %.2f, %.2f", receiver.positionNoiseScale, receiver.dopplerNoiseScale)
             )
-            let verdict = DopplerVerdict(
-                ours: breakdown.ours,
-                doppler: breakdown.doppler,
-                standing: breakdown.standing,
-                truth: distance
-            )
             verdicts.append(
-                truth.name.padding(toLength: 26, withPad: " ", startingAt: 0)
-                    + rightAligned(String(format: "%+.1f", breakdown.ours - distance), 12)
-                    + rightAligned(String(format: "%+.1f", breakdown.doppler - distance), 15)
-                    + rightAligned(String(format: "%.1f", breakdown.standing), 10)
-                    + rightAligned(String(format: "%+.1f", breakdown.doppler - breakdown.standing - distance), 18)
-                    + "  " + verdict.text
+                DopplerVerdict(
+                    name: truth.name,
+                    ours: breakdown.ours,
+                    doppler: breakdown.doppler,
+                    standing: breakdown.standing,
+                    truth: distance
+                )
             )
         }
-        StandardOutput.line("")
-        StandardOutput.line(
-            "against the Doppler integral (metres; standing: its integral while standing, which is noise)"
-        )
-        StandardOutput.line(
-            "session".padding(toLength: 26, withPad: " ", startingAt: 0) + rightAligned("ours-truth", 12)
-                + rightAligned("Doppler-truth", 15) + rightAligned("standing", 10)
-                + rightAligned("without standing", 18) + "  verdict"
-        )
-        verdicts.forEach(StandardOutput.line)
+        DopplerVerdict.print(verdicts)
     }
 }
 

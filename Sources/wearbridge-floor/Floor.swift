@@ -41,10 +41,11 @@ struct Floor {
         var last = ContinuousClock.now
         for await report in stream {
             batch.append(report)
-            guard ContinuousClock.now - last >= .seconds(1) else { continue }
+            let now = ContinuousClock.now
+            guard now - last >= .seconds(1) else { continue }
             let rows = batch
             batch.removeAll(keepingCapacity: true)
-            last = ContinuousClock.now
+            last = now
             try await pool.write { db in
                 for row in rows {
                     try db.cachedStatement(sql: "INSERT INTO fix VALUES (?, ?, ?, ?, ?, ?)")
@@ -73,6 +74,8 @@ final class Lines: ChannelInboundHandler, @unchecked Sendable {
     private let continuation: AsyncStream<Report>.Continuation
     private var pending = ByteBuffer()
     private let decoder = JSONDecoder()
+    /// gpsd's fixed opening of a TPV line: the other classes are not decoded.
+    private static let tpv = Array(#"{"class":"TPV""#.utf8)
 
     init(_ continuation: AsyncStream<Report>.Continuation) {
         self.continuation = continuation
@@ -83,7 +86,7 @@ final class Lines: ChannelInboundHandler, @unchecked Sendable {
         pending.writeBuffer(&buffer)
         while let newline = pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
             let line = pending.readBytes(length: newline - pending.readerIndex + 1) ?? []
-            guard line.starts(with: Array(#"{"class":"TPV""#.utf8)),
+            guard line.starts(with: Self.tpv),
                 let report = try? decoder.decode(Report.self, from: Data(line))
             else { continue }
             continuation.yield(report)

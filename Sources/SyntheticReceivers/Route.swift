@@ -33,15 +33,17 @@ public struct Route {
         }
     }
 
-    /// The state at every whole `1 / rate` second, and the true length travelled.
+    /// The state at every whole `1 / rate` second, and the true length travelled; from standing
+    /// unless `startSpeed` says the wearer passes the start already moving.
     public static func sample(
         _ legs: [Leg],
         rate: Double = 1,
-        startHeading: Double? = nil
+        startHeading: Double? = nil,
+        startSpeed: Double = 0
     ) -> (states: [State], length: Double) {
         let step = 0.01
         var heading = startHeading ?? legs.first?.heading ?? 0
-        var speed = 0.0
+        var speed = startSpeed
         var east = 0.0
         var north = 0.0
         var length = 0.0

@@ -69,6 +69,7 @@ struct Accuracy: ParsableCommand {
             failures == 0 ? "all sessions meet the goal" : "\(failures) session(s) miss the goal"
         )
         printBreakdowns(breakdowns)
+        DopplerSeeds.print()
         SmoothingRow.print(smoothing)
         MisreportingTable.print()
         if !skipCorpus {

@@ -1,0 +1,78 @@
+import Foundation
+import SyntheticReceivers
+import TrackCore
+
+/// Ours against the Doppler integral over many draws of the same noise: one session's verdict
+/// is one draw, and both errors carry the Doppler's random noise, metres over a session.
+struct DopplerSeeds {
+    struct Route: Sendable {
+        let name: String
+        let activity: Activity
+        let make: @Sendable (UInt64) -> (fixes: [Fix], truth: Double)
+    }
+
+    static let routes = [
+        Route(name: "tempo, 10 Hz", activity: .running) { HonestReceiver.tempo(rate: 10, seed: $0) },
+        Route(name: "tempo, 10 Hz, exact course", activity: .running) {
+            HonestReceiver.tempo(rate: 10, noise: .tenHertzExactCourse, seed: $0)
+        },
+        Route(name: "tempo, 10 Hz, vector", activity: .running) {
+            HonestReceiver.tempo(rate: 10, noise: .tenHertzVector, seed: $0)
+        },
+        Route(name: "tempo, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seed: $0) },
+        Route(name: "track laps, 1 Hz", activity: .running) { HonestReceiver.trackLaps(seed: $0) },
+        Route(name: "an hour, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seconds: 3600, seed: $0) },
+    ]
+
+    /// Errors against the truth (m) of ours and of the Doppler integral, one pair per seed.
+    static func errors(_ route: Route, seeds: ClosedRange<UInt64>) -> [(ours: Double, doppler: Double)] {
+        seeds.map { seed in
+            let (fixes, truth) = route.make(seed)
+            let ours = replayed(fixes, activity: route.activity).distance
+            return (ours - truth, HonestReceiver.dopplerIntegral(fixes) - truth)
+        }
+    }
+
+    static func print(seeds: ClosedRange<UInt64> = 1...200) {
+        StandardOutput.line("")
+        StandardOutput.line(
+            "against the Doppler integral over \(seeds.count) seeds (synthetic, the shared sessions' noise; metres)"
+        )
+        StandardOutput.line(
+            "route".padding(toLength: 26, withPad: " ", startingAt: 0) + rightAligned("ours mean", 10)
+                + rightAligned("sd", 7) + rightAligned("rms", 7) + rightAligned("Doppler mean", 14)
+                + rightAligned("sd", 7) + rightAligned("rms", 7) + rightAligned("ours nearer", 13)
+        )
+        for route in routes {
+            let pairs = errors(route, seeds: seeds)
+            let ours = Spread(pairs.map(\.ours))
+            let doppler = Spread(pairs.map(\.doppler))
+            let nearer = pairs.filter { abs($0.ours) <= abs($0.doppler) }.count
+            StandardOutput.line(
+                route.name.padding(toLength: 26, withPad: " ", startingAt: 0)
+                    + rightAligned(String(format: "%+.2f", ours.mean), 10)
+                    + rightAligned(String(format: "%.2f", ours.sd), 7)
+                    + rightAligned(String(format: "%.2f", ours.rms), 7)
+                    + rightAligned(String(format: "%+.2f", doppler.mean), 14)
+                    + rightAligned(String(format: "%.2f", doppler.sd), 7)
+                    + rightAligned(String(format: "%.2f", doppler.rms), 7)
+                    + rightAligned("\(nearer)/\(pairs.count)", 13)
+            )
+        }
+    }
+}
+
+/// Mean, standard deviation and root mean square of a sample.
+struct Spread {
+    let mean: Double
+    let sd: Double
+    let rms: Double
+
+    init(_ values: [Double]) {
+        let n = Double(max(values.count, 1))
+        mean = values.reduce(0, +) / n
+        let m = mean
+        sd = (values.reduce(0) { $0 + ($1 - m) * ($1 - m) } / n).squareRoot()
+        rms = (values.reduce(0) { $0 + $1 * $1 } / n).squareRoot()
+    }
+}

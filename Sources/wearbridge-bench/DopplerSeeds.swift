@@ -24,12 +24,15 @@ struct DopplerSeeds {
         Route(name: "an hour, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seconds: 3600, seed: $0) },
     ]
 
-    /// Errors against the truth (m) of ours and of the Doppler integral, one pair per seed.
-    static func errors(_ route: Route, seeds: ClosedRange<UInt64>) -> [(ours: Double, doppler: Double)] {
+    /// Errors against the truth (m) of ours and of the Doppler integral, and the truth, per seed.
+    static func errors(
+        _ route: Route,
+        seeds: ClosedRange<UInt64>
+    ) -> [(ours: Double, doppler: Double, truth: Double)] {
         seeds.map { seed in
             let (fixes, truth) = route.make(seed)
             let ours = replayed(fixes, activity: route.activity).distance
-            return (ours - truth, HonestReceiver.dopplerIntegral(fixes) - truth)
+            return (ours - truth, HonestReceiver.dopplerIntegral(fixes) - truth, truth)
         }
     }
 
@@ -42,12 +45,16 @@ struct DopplerSeeds {
             "route".padding(toLength: 26, withPad: " ", startingAt: 0) + rightAligned("ours mean", 10)
                 + rightAligned("sd", 7) + rightAligned("rms", 7) + rightAligned("Doppler mean", 14)
                 + rightAligned("sd", 7) + rightAligned("rms", 7) + rightAligned("ours nearer", 13)
+                + rightAligned("within 0.15 %: ours, Doppler", 30)
         )
         for route in routes {
             let pairs = errors(route, seeds: seeds)
             let ours = Spread(pairs.map(\.ours))
             let doppler = Spread(pairs.map(\.doppler))
             let nearer = pairs.filter { abs($0.ours) <= abs($0.doppler) }.count
+            let goal = AccuracyRow.simulatedGoal
+            let oursWithin = pairs.filter { abs($0.ours) <= goal * $0.truth }.count
+            let dopplerWithin = pairs.filter { abs($0.doppler) <= goal * $0.truth }.count
             StandardOutput.line(
                 route.name.padding(toLength: 26, withPad: " ", startingAt: 0)
                     + rightAligned(String(format: "%+.2f", ours.mean), 10)
@@ -57,6 +64,7 @@ struct DopplerSeeds {
                     + rightAligned(String(format: "%.2f", doppler.sd), 7)
                     + rightAligned(String(format: "%.2f", doppler.rms), 7)
                     + rightAligned("\(nearer)/\(pairs.count)", 13)
+                    + rightAligned("\(oursWithin), \(dopplerWithin)", 30)
             )
         }
     }

@@ -38,8 +38,9 @@ public enum HonestReceiver {
     public static let origin = GeoPoint(latitude: 55.6761, longitude: 12.5683)
     public static let start = GPSTime(seconds: 1_118_327_684)
 
-    /// About 3 km of a curvy tempo run at 4.4-4.6 m/s, turning most of the time as the shared
-    /// `tempo_10hz_3k` does, with no stop: it passes the start and the finish at pace.
+    /// A curvy tempo run at 4.4-4.6 m/s for about `seconds` (by default about 3 km), turning most
+    /// of the time as the shared `tempo_10hz_3k` does, with no stop: it passes the start and the
+    /// finish at pace.
     public static func tempo(
         rate: Double = 10,
         seconds: Double = 655,

@@ -107,16 +107,16 @@ GUEST_POLL = 2.0
 
 
 def boot(wearable, wav, report, name):
-    """Boots until the probe answers; a guest kernel that dies in early boot is booted again (twice at
-    most, and said so)."""
+    """Boots until the probe answers; a guest kernel that dies or hangs in early boot is booted again
+    (twice at most, and said so)."""
     for attempt in range(3):
         wearable.boot(wav)
         boot_id = wearable.wait_for_probe()
         if boot_id:
             report.mark(f"{name}_probe")
             return boot_id
-        print(f"  the guest kernel died before systemd (attempt {attempt + 1}): "
-              f"{[line for line in wearable.console_text().splitlines() if 'panic' in line.lower()][:2]}")
+        print(f"  the guest kernel died or hung before systemd (attempt {attempt + 1}): "
+              f"{[line for line in wearable.console_text().splitlines() if 'panic' in line.lower() or 'stall' in line][:2]}")
         wearable.stop()
     raise AssertionError("the wearable did not boot")
 

@@ -14,6 +14,14 @@ SHARED=$4
 SECONDS_TO_RUN=$5
 ROUTE_SCRIPT=$6
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
+# A WAL database is its file and its -wal: the last commits may be only in the -wal (the daemon
+# does not always checkpoint on its way out, and the read-only `sessions` cannot), so a copy of the
+# file alone can lose them (stop 41's CI: an indoor session's log copied as an empty schema).
+copy_log() {  # FROM TO
+  cp "$1" "$2"
+  rm -f "$2-wal" "$2-shm"
+  if [ -f "$1-wal" ]; then cp "$1-wal" "$2-wal"; fi
+}
 
 # The route of the tunnel run at the end (the footpod needs its truth from the start).
 ROUTE_DIR=/tmp/wearbridge-route
@@ -105,7 +113,7 @@ CONF
   wait $PID
   echo "daemon_$1_rc=$?" >> "$OUT/sensors-timings"
   "$B" sessions --json $C > "$OUT/sessions-$1.json"
-  cp "$D/data/wearbridge.sqlite" "$OUT/data-$1.sqlite"
+  copy_log "$D/data/wearbridge.sqlite" "$OUT/data-$1.sqlite"
 }
 DAEMON_SECONDS=${DAEMON_SECONDS:-30}
 getconf CLK_TCK > "$OUT/clk-tck.txt"
@@ -160,7 +168,7 @@ for name in footpod alone; do
   "$B" ctl end $C > /dev/null || exit 6
   kill -TERM "$(cat "$ROUTE_DIR/$name/pid")"
   wait "$(cat "$ROUTE_DIR/$name/pid")"
-  cp "$ROUTE_DIR/$name/data/wearbridge.sqlite" "$OUT/data-route-$name.sqlite"
+  copy_log "$ROUTE_DIR/$name/data/wearbridge.sqlite" "$OUT/data-route-$name.sqlite"
 done
 kill $WORLD_PID
 exit 0

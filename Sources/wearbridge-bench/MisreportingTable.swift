@@ -32,12 +32,7 @@ enum MisreportingTable {
     private static func row(_ label: String, _ activity: Activity, _ fixes: [Fix], truth: Double) {
         let ours = replayed(fixes, activity: activity).distance
         let naive = NaiveDistance.haversineSum(fixes)
-        var doppler = 0.0
-        for (previous, fix) in zip(fixes, fixes.dropFirst()) {
-            if let t0 = previous.time, let t1 = fix.time, let v0 = previous.speed, let v1 = fix.speed {
-                doppler += 0.5 * (v0 + v1) * t1.since(t0)
-            }
-        }
+        let doppler = HonestReceiver.dopplerIntegral(fixes)
         let error = truth > 0 ? fmt((ours - truth) / truth * 100, 2) + "%" : "+" + fmt(ours, 1) + " m"
         StandardOutput.line(
             label.padding(toLength: 33, withPad: " ", startingAt: 0)

@@ -33,7 +33,7 @@ for round in $(seq "$rounds"); do
         if [ "$side" = base ]; then dir=$base; else dir=$root; fi
         log="$out/$side-$round.txt"
         echo "round $round: $side ($dir)" >&2
-        # Run from this tree so that both read ../shared/benchmarks the same way.
+        # Run from this tree so that both read this tree's data/ the same way.
         : >"$log"
         for figure in $figures; do
             case $figure in

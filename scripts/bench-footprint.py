@@ -37,11 +37,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "phone-link"))
 sys.path.insert(0, HERE)
 import footprint  # noqa: E402
 import harness  # noqa: E402
-from harness import SHARED, Setup, proc_figures, stop_all, wait_for  # noqa: E402
+from harness import DATA, Setup, proc_figures, stop_all, wait_for  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_FOOTPRINT_SECONDS", "120"))
 WARMUP = float(os.environ.get("BENCH_FOOTPRINT_WARMUP", "15"))
-RECORDING = os.path.join(SHARED, "benchmarks", "gps", "tempo_10hz_3k.nmea")
+RECORDING = os.path.join(DATA, "gps", "tempo_10hz_3k.nmea")
 ROOT = os.path.abspath(os.path.join(HERE, ".."))
 
 # Issue 24's goals, for the configuration users run (link and cues on).

@@ -13,7 +13,7 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "phone-link"))
 import harness  # noqa: E402
-from harness import BIN, SHARED, FaultProxy, Setup, kill9, proc_figures, run, stop_all, wait_for  # noqa: E402
+from harness import BIN, DATA, FaultProxy, Setup, kill9, proc_figures, run, stop_all, wait_for  # noqa: E402
 
 SECONDS = float(os.environ.get("BENCH_LINK_SECONDS", "40"))
 
@@ -31,7 +31,7 @@ def daemon_run(with_phone):
             text = f.read().split("[phone]")[0]
         with open(setup.wear_config, "w") as f:
             f.write(text)
-    setup.gpsfake(cycle="0.1", recording=os.path.join(SHARED, "benchmarks", "gps", "dog_walk_stops.nmea"))
+    setup.gpsfake(cycle="0.1", recording=os.path.join(DATA, "gps", "dog_walk_stops.nmea"))
     wearable = setup.wearable()
     wait_for(lambda: os.path.exists(f"{setup.wear_dir}/wearbridge.sqlite") and setup.wear_query(
         "SELECT count(*) FROM session")[0][0] > 0, 60, "a session")
@@ -66,7 +66,7 @@ def latency():
     """Commit on the wearable to commit on the phone, for critical messages (commands drive them)."""
     setup = Setup()
     setup.phone()
-    setup.gpsfake(cycle="0.1", recording=os.path.join(SHARED, "benchmarks", "gps", "dog_walk_stops.nmea"))
+    setup.gpsfake(cycle="0.1", recording=os.path.join(DATA, "gps", "dog_walk_stops.nmea"))
     setup.wearable()
     wait_for(lambda: setup.inbox(), 60, "the link")
     for i in range(int(os.environ.get("BENCH_LINK_COMMANDS", "60"))):
@@ -90,7 +90,7 @@ def catch_up():
     setup = Setup()
     wearable = None
     for name in ("park_loop_run", "dog_walk_stops"):
-        feed = setup.gpsfake(cycle="0.004", recording=os.path.join(SHARED, "benchmarks", "gps", f"{name}.nmea"))
+        feed = setup.gpsfake(cycle="0.004", recording=os.path.join(DATA, "gps", f"{name}.nmea"))
         if wearable is None:
             wearable = setup.wearable()
         wait_for(lambda: os.path.exists(f"{setup.wear_dir}/wearbridge.sqlite"), 30, "the data log")

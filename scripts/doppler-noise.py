@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How noisy the shared simulated sessions' Doppler is, and of which kind.
+"""How noisy the simulated sessions' Doppler is (data/gps), and of which kind.
 
 For each session: the speed's and the course's residuals from a local quadratic fit (Savitzky-Golay,
 centre point) while moving, scaled to the per-epoch noise, and how a standing receiver reports its
@@ -7,7 +7,7 @@ speed: exactly 0 about half the time means a speed noised on its own and clipped
 while moving); none at 0 means a speed taken from a noisy velocity vector (reads high by about
 sigma^2 / 2v). `HonestReceiver` in Sources/SyntheticReceivers takes its noise from these figures.
 
-Usage: scripts/doppler-noise.py [DATA_DIR]   (default ../shared/benchmarks/gps)
+Usage: scripts/doppler-noise.py [DATA_DIR]   (default data/gps)
 """
 import json
 from datetime import datetime
@@ -67,7 +67,7 @@ def session(path):
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(__file__), "..", "..", "shared", "benchmarks", "gps")
+        os.path.dirname(__file__), "..", "data", "gps")
     print(f"{'session':<20} {'speed sigma m/s':>16} {'course sigma deg':>17} {'mean speed':>11} {'standing: at 0':>16}")
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".jsonl"):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# libFuzzer over every parser of bytes wearbridge does not control (issue 24): builds
+# libFuzzer over every parser of bytes wearbridge does not control: builds
 # wearbridge-fuzz with -sanitize=fuzzer,address (-DFUZZING) into .build-fuzz, seeds each target's
-# corpus (../shared/benchmarks: gpsd's regression logs, the HRM vectors; Fuzz/seeds; the configs),
+# corpus (data/: gpsd's regression logs, the HRM vectors; Fuzz/seeds; the configs),
 # and runs TARGET, or every target, for SECONDS each, with the dictionaries in Fuzz/dictionaries.
 # A crash, leak, timeout or sanitizer report fails the run; libFuzzer leaves the input in
 # .build-fuzz/findings/TARGET/. Fix it and keep the input in Fuzz/regressions/TARGET/: the ordinary
@@ -22,7 +22,6 @@ swift build --scratch-path .build-fuzz --product wearbridge-fuzz \
 binary=.build-fuzz/debug/wearbridge-fuzz
 work=${FUZZ_WORK:-.build-fuzz/work}
 [ "${FUZZ_RUNS:-}" != ci ] || { work=$(mktemp -d /tmp/wearbridge-fuzz.XXXXXX); trap 'rm -rf "$work"' EXIT; }
-shared=../shared/benchmarks
 status=0
 for target in "${targets[@]}"; do
     corpus="$work/corpus/$target"
@@ -33,13 +32,13 @@ for target in "${targets[@]}"; do
     extra=()
     case $target in
     gpsd)
-        cp -n "$shared"/gps-corpus/*.jsonl "$corpus/" 2>/dev/null || true
+        cp -n data/gps-corpus/*.jsonl "$corpus/" 2>/dev/null || true
         extra=(-dict=Fuzz/dictionaries/gpsd.dict -max_len=16384)
         ;;
     att | gatt) extra=(-dict=Fuzz/dictionaries/att.dict -max_len=1024) ;;
     payloads)
         # The HRM vectors (selector 0), and an RSC and a treadmill payload (selectors 1, 2).
-        python3 - "$shared/hrm/vectors.json" "$corpus" <<'PY'
+        python3 - data/hrm/vectors.json "$corpus" <<'PY'
 import json, sys
 vectors = json.load(open(sys.argv[1]))
 for i, v in enumerate(vectors.get("valid", []) + vectors.get("invalid", [])):

@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.."
 # Each phase's wall time, for keeping the whole well under CI's 90 minutes.
 suite_began=$(date +%s) mark_at=$(date +%s)
 mark() { echo "test.sh: $1 took $(($(date +%s) - mark_at)) s (suite at $(($(date +%s) - suite_began)) s)"; mark_at=$(date +%s); }
-[ -d ../shared/benchmarks ] || { echo "../shared/benchmarks is missing: tests replay its recordings" >&2; exit 1; }
 # What the tests need (gpsd, gpsfake, the -dev packages, the Python parsers and peers): the same
 # idempotent setup the demo runs, seconds when all is there, so this command works alone.
 scripts/setup.sh
@@ -55,7 +54,7 @@ mark "swift test"
 for target in gpsd att gatt payloads control config link speech; do
     inputs=()
     for dir in "Fuzz/seeds/$target" "Fuzz/regressions/$target"; do [ -d "$dir" ] && inputs+=("$dir"); done
-    [ "$target" = gpsd ] && inputs+=(../shared/benchmarks/gps-corpus)
+    [ "$target" = gpsd ] && inputs+=(data/gps-corpus)
     [ "$target" = config ] && inputs+=(config)
     [ "${#inputs[@]}" -eq 0 ] || .build/debug/wearbridge-fuzz "$target" "${inputs[@]}" || status=1
 done

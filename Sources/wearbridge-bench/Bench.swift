@@ -19,7 +19,7 @@ struct Bench: AsyncParsableCommand {
 /// Where the shared benchmark data lives, relative to the repository root.
 struct DataOptions: ParsableArguments {
     @Option(help: "The shared benchmarks folder.")
-    var data = "../shared/benchmarks"
+    var data = "data"
 }
 
 /// Benchmarks log only problems: malformed lines would be a finding, not noise.

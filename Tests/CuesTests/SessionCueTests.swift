@@ -85,7 +85,7 @@ struct SessionCueTests {
     }
 
     @Test func theTimelineOfASharedRecordingIsTheSameEveryRun() throws {
-        let path = "\(sharedData)/gps/park_loop_run.jsonl"
+        let path = "\(recordings)/gps/park_loop_run.jsonl"
         let catalog = try CueCatalogs(directory: nil).catalog("en")
         let timeline = CueTimeline(
             settings: CueSettings(summaryEvery: 300),
@@ -121,8 +121,9 @@ struct SessionCueTests {
     }
 }
 
-let sharedData: String = {
+/// The recordings the tests replay, in the repository's `data/`.
+let recordings: String = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.deletingLastPathComponent().appendingPathComponent("shared/benchmarks").path
+    return url.appendingPathComponent("data").path
 }()

@@ -38,7 +38,7 @@ struct StuckSinkTests {
         let sink = StuckSink()
         try await withProcessScope { scope in
             let gpsd = try FakeGPSD(
-                "\(sharedData)/gps/park_loop_run.nmea",
+                "\(recordings)/gps/park_loop_run.nmea",
                 cycle: 0.008,
                 directory: directory,
                 scope: scope

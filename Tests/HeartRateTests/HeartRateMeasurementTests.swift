@@ -4,7 +4,7 @@ import HeartRate
 import HexCoding
 import Testing
 
-/// `../shared/benchmarks/hrm/vectors.json`: real captures and edge cases with their meaning.
+/// `data/hrm/vectors.json`: real captures and edge cases with their meaning.
 private struct Vectors: Decodable {
     struct Valid: Decodable {
         var hex: String
@@ -25,9 +25,7 @@ private struct Vectors: Decodable {
 
     static let shared: Vectors = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-                "shared/benchmarks/hrm/vectors.json"
-            )
+            .deletingLastPathComponent().appendingPathComponent("data/hrm/vectors.json")
         do {
             return try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
         } catch {

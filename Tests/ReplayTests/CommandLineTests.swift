@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func replayJSONHasTheDocumentedFields() throws {
-        let result = try run(["replay", "--json", "../shared/benchmarks/gps/park_loop_run.jsonl"])
+        let result = try run(["replay", "--json", "data/gps/park_loop_run.jsonl"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         for key in [
@@ -30,7 +30,7 @@ import Testing
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("wearbridge-cues-\(getpid()).toml")
         try Data().write(to: empty)
         defer { try? FileManager.default.removeItem(at: empty) }
-        let arguments = ["cues", "--config", empty.path, "../shared/benchmarks/gps/park_loop_run.jsonl"]
+        let arguments = ["cues", "--config", empty.path, "data/gps/park_loop_run.jsonl"]
         let first = try run(arguments)
         let second = try run(arguments)
         #expect(first.status == 0, "\(first.err)")
@@ -51,7 +51,7 @@ import Testing
 
     @Test func aMissingFileIsAClearErrorAndTheOthersStillReplay() throws {
         let result = try run([
-            "replay", "--json", "/nonexistent/recording.jsonl", "../shared/benchmarks/gps/stationary_5min.jsonl",
+            "replay", "--json", "/nonexistent/recording.jsonl", "data/gps/stationary_5min.jsonl",
         ])
         #expect(result.status != 0)
         #expect(result.err.contains("/nonexistent/recording.jsonl"))
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aDirectoryIsNotARecording() throws {
-        let result = try run(["replay", "../shared/benchmarks"])
+        let result = try run(["replay", "data"])
         #expect(result.status != 0)
         #expect(result.err.contains("cannot"))
     }

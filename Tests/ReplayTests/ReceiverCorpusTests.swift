@@ -8,7 +8,7 @@ import TrackCore
 /// gpsd's regression suite (153 real receivers): every log replays, and a receiver its contributor
 /// calls stationary adds next to nothing.
 @Suite struct ReceiverCorpusTests {
-    static let folder = "../shared/benchmarks/gps-corpus"
+    static let folder = "data/gps-corpus"
     static var logs: [ReceiverCorpus.Log] { (try? ReceiverCorpus(folder: folder).logs) ?? [] }
 
     /// Stationary by their description, but their own fixes say they moved (see `itsFixesMoved`).

@@ -19,7 +19,7 @@ import TrackCore
 
     static var cases: [Case] {
         ["gps", "gps-real"].flatMap { folder -> [Case] in
-            let dir = "../shared/benchmarks/\(folder)"
+            let dir = "data/\(folder)"
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             return names.filter { $0.hasSuffix(".truth.json") }.sorted().compactMap { name in
                 guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)"),

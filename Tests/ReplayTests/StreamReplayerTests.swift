@@ -6,7 +6,7 @@ import TrackCore
 @testable import Replay
 
 @Suite struct StreamReplayerTests {
-    static let recording = "../shared/benchmarks/gps/track_3k_laps.jsonl"
+    static let recording = "data/gps/track_3k_laps.jsonl"
 
     func replay(_ bytes: [UInt8], records: LogRecords = LogRecords(), chunk: Int = 4096) -> ReplayReport {
         var replayer = StreamReplayer(name: "test", session: TrackSession(activity: .running), logger: records.logger())

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
-SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared", "benchmarks"))
+DATA = os.path.join(ROOT, "data")
 TCX = "{http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2}"
 
 
@@ -203,9 +203,9 @@ def session_from(work, name, recording, *args):
 
 def every_format_reads_back(work):
     cases = [
-        ("strap_pauses_outage", f"{SHARED}/gps/park_loop_run.jsonl", ["--beats", "--pause-at", "600", "--pause-at", "1200"]),
-        ("no_strap_auto_pauses", f"{SHARED}/gps/dog_walk_stops.jsonl", ["--activity-name", "walking"]),
-        ("ride", f"{SHARED}/gps/commute_ride.jsonl", ["--activity-name", "cycling", "--beats"]),
+        ("strap_pauses_outage", f"{DATA}/gps/park_loop_run.jsonl", ["--beats", "--pause-at", "600", "--pause-at", "1200"]),
+        ("no_strap_auto_pauses", f"{DATA}/gps/dog_walk_stops.jsonl", ["--activity-name", "walking"]),
+        ("ride", f"{DATA}/gps/commute_ride.jsonl", ["--activity-name", "cycling", "--beats"]),
     ]
     for name, recording, args in cases:
         directory = session_from(work, name, recording, *args)
@@ -221,7 +221,7 @@ def every_format_reads_back(work):
 
 
 def errors_are_clear_and_leave_nothing(work):
-    directory = session_from(work, "errors", f"{SHARED}/gps/park_loop_run.jsonl")
+    directory = session_from(work, "errors", f"{DATA}/gps/park_loop_run.jsonl")
     session = Logged(directory).id
     # An unknown session.
     result = run([f"{BIN}/wearbridge", "export", "--storage", directory, "nope"], check=False)
@@ -283,7 +283,7 @@ def errors_are_clear_and_leave_nothing(work):
     assert result.returncode == 65 and "another program" in result.stderr, result
     # A Pi without a real-time clock started the session believing it was 1970: the files carry the
     # first fix's GPS time as their start, not 1970.
-    rtc = session_from(work, "no_rtc", f"{SHARED}/gps/park_loop_run.jsonl", "--system-clock", "1000")
+    rtc = session_from(work, "no_rtc", f"{DATA}/gps/park_loop_run.jsonl", "--system-clock", "1000")
     logged = Logged(rtc)
     first = logged.db.execute("SELECT min(time) FROM fix").fetchone()[0]
     from garmin_fit_sdk import Decoder, Stream

@@ -15,8 +15,9 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
-SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
-RECORDING = os.path.join(SHARED, "benchmarks", "gps", "park_loop_run.nmea")
+# The recordings the tests replay, carried in the repository (data/README.md).
+DATA = os.path.join(ROOT, "data")
+RECORDING = os.path.join(DATA, "gps", "park_loop_run.nmea")
 ENV = dict(os.environ)
 ENV.setdefault("WEARBRIDGE_TEST_RUN", "phone-link")
 PROCESSES = []

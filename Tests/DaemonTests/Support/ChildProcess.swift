@@ -158,7 +158,6 @@ func eventually(
     return try await condition()
 }
 
-/// The shared benchmark data beside the repository.
-let sharedData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/benchmarks").path
+/// The recordings the tests replay, in the repository's `data/`.
+let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data").path

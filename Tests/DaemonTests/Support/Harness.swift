@@ -162,7 +162,7 @@ func liveRun(
     autostart: Bool = true,
     scope: ProcessScope
 ) async throws -> (gpsd: FakeGPSD, daemon: DaemonUnderTest) {
-    let gpsd = try FakeGPSD("\(sharedData)/\(recording)", cycle: cycle, directory: directory, scope: scope)
+    let gpsd = try FakeGPSD("\(recordings)/\(recording)", cycle: cycle, directory: directory, scope: scope)
     let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port, autostart: autostart, scope: scope)
     #expect(await gpsd.waitUntilListening())
     try await daemon.start()

@@ -98,7 +98,8 @@ extension StatusReport {
                 mode: gps.mode,
                 horizontalError: gps.horizontalError,
                 lastFixAge: gps.lastFixAge,
-                lost: gps.lost
+                lost: gps.lost,
+                noFix: gps.noFix.map(NoFix.init)
             ),
             heartRate: status.heartRate.map(HeartRate.init),
             speedSensors: status.speedSensors.isEmpty ? nil : status.speedSensors.map(SpeedSensor.init),
@@ -172,5 +173,19 @@ extension StatusReport.Storage {
                 events: storage.dropped.events
             )
         )
+    }
+}
+
+extension StatusReport.NoFix {
+    init(_ reason: NoFixReason) {
+        switch reason {
+        case .gpsdUnreachable(let error): self.init(reason: .gpsdUnreachable, detail: error)
+        case .waitingForGPSD: self.init(reason: .waitingForGPSD)
+        case .gpsdError(let message): self.init(reason: .gpsdError, detail: message)
+        case .noReceiver: self.init(reason: .noReceiver)
+        case .receiverSilent(let path): self.init(reason: .receiverSilent, detail: path)
+        case .searching(let seen, let used):
+            self.init(reason: .searching, satellitesSeen: seen, satellitesUsed: used)
+        }
     }
 }

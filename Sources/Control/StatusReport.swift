@@ -7,6 +7,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var horizontalError: Double?
         public var lastFixAge: Double?
         public var lost: Bool
+        /// Why there is no fix, while there is none.
+        public var noFix: NoFix?
 
         enum CodingKeys: String, CodingKey {
             case gpsdConnected = "gpsd_connected"
@@ -14,6 +16,54 @@ public struct StatusReport: Sendable, Codable, Equatable {
             case horizontalError = "horizontal_error_m"
             case lastFixAge = "last_fix_age_s"
             case lost
+            case noFix = "no_fix"
+        }
+    }
+
+    /// Why there is no fix, as gpsd tells it (the engine's `NoFixReason` on the wire).
+    public struct NoFix: Sendable, Codable, Equatable {
+        public enum Reason: String, Sendable, Codable {
+            case gpsdUnreachable = "gpsd_unreachable"
+            case waitingForGPSD = "waiting_for_gpsd"
+            case gpsdError = "gpsd_error"
+            case noReceiver = "no_receiver"
+            case receiverSilent = "receiver_silent"
+            case searching
+        }
+
+        public var reason: Reason
+        /// The connection's error, gpsd's refusal, or the silent receiver's path.
+        public var detail: String?
+        public var satellitesSeen: Int?
+        public var satellitesUsed: Int?
+
+        public init(reason: Reason, detail: String? = nil, satellitesSeen: Int? = nil, satellitesUsed: Int? = nil) {
+            self.reason = reason
+            self.detail = detail
+            self.satellitesSeen = satellitesSeen
+            self.satellitesUsed = satellitesUsed
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case reason, detail
+            case satellitesSeen = "satellites_seen"
+            case satellitesUsed = "satellites_used"
+        }
+
+        /// One line for a person: what `ctl status` prints after "no fix".
+        public var sentence: String {
+            switch reason {
+            case .gpsdUnreachable: return "gpsd unreachable" + (detail.map { ": \($0)" } ?? "")
+            case .waitingForGPSD: return "waiting for gpsd's first report"
+            case .gpsdError: return "gpsd refused a request" + (detail.map { ": \($0)" } ?? "")
+            case .noReceiver: return "gpsd has no receiver attached"
+            case .receiverSilent: return "no report from the receiver" + (detail.map { " \($0)" } ?? "")
+            case .searching:
+                var text = "the receiver is searching"
+                if let seen = satellitesSeen { text += ", \(seen) satellites seen" }
+                if let used = satellitesUsed { text += ", \(used) used" }
+                return text
+            }
         }
     }
 

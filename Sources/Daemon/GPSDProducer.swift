@@ -42,17 +42,21 @@ struct GPSDProducer: EngineProducer {
 }
 
 extension GPSInput {
-    /// gpsd's report as the engine takes it; nil for what only this edge logs (versions, errors,
-    /// malformed lines, classes the session does not use).
+    /// gpsd's report as the engine takes it; nil for what only this edge logs (versions, malformed
+    /// lines, classes the session does not use).
     init?(_ event: GPSDLinkEvent) {
         switch event {
         case .connected: self = .connected
-        case .disconnected: self = .disconnected
+        case .disconnected(let reason): self = .disconnected(reason: reason)
         case .message(.tpv(let tpv), let receivedAt):
             self = .fix(tpv.fix(receivedAt: receivedAt), receivedAt: receivedAt)
         case .message(.device(let device), let receivedAt):
             guard let activated = device.isActive else { return nil }
             self = .device(path: device.path ?? "", activated: activated, receivedAt: receivedAt)
+        case .message(.devices(let devices), _):
+            self = .receivers(devices.filter { $0.isActive != false }.compactMap(\.path))
+        case .message(.sky(let sky), _): self = .sky(seen: sky.nSat, used: sky.uSat)
+        case .message(.error(let message), _): self = .gpsdError(message)
         case .message, .malformed: return nil
         }
     }

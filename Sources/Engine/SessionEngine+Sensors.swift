@@ -7,14 +7,24 @@ extension SessionEngine {
     mutating func gps(_ input: GPSInput, _ now: Instant) {
         switch input {
         case .connected:
+            gpsd.connected(at: now.monotonic)
             controller.gpsd(connected: true, receivedAt: now.monotonic, into: &output)
-        case .disconnected:
+        case .disconnected(let reason):
+            gpsd.disconnected(reason: reason)
             if let fix = merger.flushAll() { ingest(fix, now) }
             controller.gpsd(connected: false, receivedAt: now.monotonic, into: &output)
         case .fix(let fix, let receivedAt):
+            gpsd.report(at: receivedAt)
             for fix in merger.add(fix, now: receivedAt) { ingest(fix, now) }
         case .device(let path, let activated, let receivedAt):
+            gpsd.device(path: path, activated: activated, at: receivedAt)
             controller.device(path: path, activated: activated, receivedAt: receivedAt, into: &output)
+        case .receivers(let paths):
+            gpsd.receivers(paths, at: now.monotonic)
+        case .sky(let seen, let used):
+            gpsd.sky(seen: seen, used: used)
+        case .gpsdError(let message):
+            gpsd.error(message)
         }
     }
 
@@ -38,7 +48,6 @@ extension SessionEngine {
         }
         controller.ingest(fix, into: &output)
         raceFix(fix, now)
-        if configuration.traceFixes, let time = fix.time { actions.append(.traceFix(epoch: time)) }
     }
 
     mutating func strap(_ event: StrapLinkEvent, _ now: Instant) {

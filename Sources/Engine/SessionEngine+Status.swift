@@ -9,12 +9,14 @@ extension SessionEngine {
         // it; the same rule on the last usable fix otherwise.
         let fed = controller.session != nil && !queue.isFailing
         let lost = fed ? controller.session?.track.isGPSLost ?? false : standbyWatch.isLost
+        let gpsLost = !controller.gpsdConnected || lost
         let gps = SessionStatus.GPS(
             gpsdConnected: controller.gpsdConnected,
             mode: lastFix?.mode,
             horizontalError: lastFix?.gatingError,
             lastFixAge: lastPositionAt.map { now.monotonic - $0 },
-            lost: !controller.gpsdConnected || lost
+            lost: gpsLost,
+            noFix: lastPositionAt == nil || gpsLost ? gpsd.reason(now: now.monotonic) : nil
         )
         var storage = SessionStatus.Storage(
             failure: nil,

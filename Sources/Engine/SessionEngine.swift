@@ -23,8 +23,6 @@ public struct SessionEngine: Sendable {
         public var retryInterval: Double
         /// Rows held in memory before raw fixes, then beats, then notices are given up.
         public var maxPendingRows: Int
-        /// Emit `.traceFix` for every fix entering the core (the latency benchmark).
-        public var traceFixes: Bool
         /// A phone is configured: lifecycle, splits, notices, replies and snapshots also go to the outbox.
         public var phoneLink: Bool
         /// A sink reads the live figures (cues): a `.reading` once a tick while a session is open.
@@ -38,7 +36,6 @@ public struct SessionEngine: Sendable {
             speedSensors: [SpeedSensorKind] = [],
             retryInterval: Double = 2,
             maxPendingRows: Int = 20_000,
-            traceFixes: Bool = false,
             phoneLink: Bool = false,
             readings: Bool = false,
             race: RaceSettings = RaceSettings()
@@ -48,7 +45,6 @@ public struct SessionEngine: Sendable {
             self.speedSensors = speedSensors
             self.retryInterval = retryInterval
             self.maxPendingRows = maxPendingRows
-            self.traceFixes = traceFixes
             self.phoneLink = phoneLink
             self.readings = readings
             self.race = race
@@ -86,6 +82,8 @@ public struct SessionEngine: Sendable {
     var lastFix: Fix?
     var lastPositionAt: Double?
     var lastUsableAt: Double?
+    /// What gpsd said about its receivers: why there is no fix, when there is none.
+    var gpsd = GPSDView()
     var standbyWatch: GPSWatch
     var output = SessionOutput()
     var actions: [EngineAction] = []

@@ -30,6 +30,8 @@ public struct SessionStatus: Sendable, Equatable {
         /// gpsd gone, or no usable fix for the lost-after time: the same judgement as the
         /// session's `gps_lost` events.
         public var lost: Bool
+        /// Why there is no fix (none yet, or lost), as gpsd tells it; nil while there is one.
+        public var noFix: NoFixReason?
     }
 
     public struct HeartRate: Sendable, Equatable {

@@ -30,7 +30,7 @@ public struct GPSDDecoder {
     private struct Envelope: Decodable {
         let message: GPSDMessage
 
-        private enum Keys: String, CodingKey { case `class`, message }
+        private enum Keys: String, CodingKey { case `class`, message, devices }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: Keys.self)
@@ -40,6 +40,7 @@ public struct GPSDDecoder {
             case "SKY": message = .sky(try GPSDMessage.SKY(from: decoder))
             case "VERSION": message = .version(try GPSDMessage.Version(from: decoder))
             case "DEVICE": message = .device(try GPSDMessage.Device(from: decoder))
+            case "DEVICES": message = .devices(try c.decodeIfPresent([GPSDMessage.Device].self, forKey: .devices) ?? [])
             case "ERROR": message = .error(try c.decodeIfPresent(String.self, forKey: .message) ?? "")
             default: message = .other(className: className)
             }

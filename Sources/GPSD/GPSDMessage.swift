@@ -9,6 +9,8 @@ public enum GPSDMessage: Sendable, Equatable {
     case error(String)
     /// A receiver appeared (`activated` set) or went away (`activated` 0): unplugged, or gpsd lost it.
     case device(Device)
+    /// The receivers gpsd has (`DEVICES`), sent when a client starts watching.
+    case devices([Device])
     case other(className: String)
 
     public struct Device: Sendable, Equatable, Decodable {

@@ -69,13 +69,16 @@ public struct GPSDConnection: Sendable {
     }
 
     /// Classes the daemon does not use, told by gpsd's fixed `{"class":"X",` opening without a
-    /// JSON parse: SKY alone is as large as all the rest and comes every epoch.
-    static func isIgnored(_ line: [UInt8]) -> Bool {
+    /// JSON parse. SKY alone is as large as all the rest and comes every epoch: it is read only
+    /// while the receiver has no fix (`fixed` false), to say how many satellites it sees.
+    static func isIgnored(_ line: [UInt8], fixed: Bool) -> Bool {
+        if fixed, line.starts(with: skyPrefix) { return true }
         for prefix in ignoredPrefixes where line.starts(with: prefix) { return true }
         return false
     }
 
-    private static let ignoredPrefixes = ["SKY", "GST", "ATT", "PPS", "TOFF", "WATCH", "DEVICES", "IMU", "RAW"].map {
+    private static let skyPrefix = Array(#"{"class":"SKY","#.utf8)
+    private static let ignoredPrefixes = ["GST", "ATT", "PPS", "TOFF", "WATCH", "IMU", "RAW"].map {
         Array("{\"class\":\"\($0)\",".utf8)
     }
 

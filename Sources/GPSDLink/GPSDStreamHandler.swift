@@ -16,6 +16,8 @@ final class GPSDStreamHandler: ChannelInboundHandler, @unchecked Sendable {
     private var lines = 0
     /// Whether any report came through this connection (it then resets the backoff).
     private(set) var delivered = false
+    /// Whether the receiver's last report had a fix (2D or 3D): SKY is skipped while it has.
+    private var fixed = false
 
     init(endpoint: String, emit: @escaping @Sendable (GPSDLinkEvent) -> Void) {
         self.endpoint = endpoint
@@ -40,11 +42,14 @@ final class GPSDStreamHandler: ChannelInboundHandler, @unchecked Sendable {
                     .malformed(reason: "line longer than \(framer.maxLineLength) bytes (\(count) dropped)", line: lines)
                 )
             case .line(let bytes):
-                guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }), !GPSDConnection.isIgnored(bytes) else {
+                guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }),
+                    !GPSDConnection.isIgnored(bytes, fixed: fixed)
+                else {
                     continue
                 }
                 do {
                     let message = try decoder.decode(bytes)
+                    if case .tpv(let tpv) = message { fixed = tpv.mode >= 2 }
                     delivered = true
                     emit(.message(message, receivedAt: receivedAt))
                 } catch {

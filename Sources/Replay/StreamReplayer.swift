@@ -73,6 +73,7 @@ public struct StreamReplayer {
                 case .version: messages["VERSION", default: 0] += 1
                 case .error: messages["ERROR", default: 0] += 1
                 case .device: messages["DEVICE", default: 0] += 1
+                case .devices: messages["DEVICES", default: 0] += 1
                 case .other(let className): messages[className, default: 0] += 1
                 }
             } catch {

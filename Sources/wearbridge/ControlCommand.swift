@@ -98,6 +98,7 @@ struct ControlCommand: AsyncParsableCommand {
         if let error = gps.horizontalError { quality += ", error \(TextFormat.format(error, 1)) m" }
         quality += gps.lastFixAge.map { ", last fix \(TextFormat.format($0, 1)) s ago" } ?? ", no fix yet"
         if gps.lost { quality += ", LOST" }
+        if let noFix = gps.noFix { quality += " (\(noFix.sentence))" }
         lines.append("gps       \(quality)")
         if let hr = status.heartRate {
             var strap = hr.link + (hr.address.map { " \($0)" } ?? "")

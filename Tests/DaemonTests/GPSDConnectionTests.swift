@@ -47,6 +47,7 @@ struct GPSDConnectionTests {
                     c.sendall(b'{"class":"SKY","satellites":[]}\\r\\n')
                     c.sendall(b'x' * 100000 + b'\\r\\n')
                     c.sendall(b'{"class":"TPV","mode":3,"time":"2025-06-14T06:30:0%dZ","lat":51.5,"lon":-0.12}\\r\\n' % round)
+                    c.sendall(b'{"class":"SKY","nSat":9,"uSat":7,"satellites":[]}\\r\\n')
                     c.sendall(b'\\x00\\xff\\xfe{"cla')
                     c.close()
                 """
@@ -81,7 +82,8 @@ struct GPSDConnectionTests {
                 return nil
             }
             // Per connection: line 2 not JSON, line 3 a bad field, line 5 too long; the tail without
-            // newline is never a line. SKY is skipped unparsed.
+            // newline is never a line. SKY is read before the receiver's first fix (it says why there
+            // is none) and skipped unparsed once a fix came (line 7).
             try #require(malformed.map(\.1) == [2, 3, 5, 2, 3, 5], "\(malformed)")
             #expect(malformed[1].0.contains("lat"))
             #expect(malformed[2].0.contains("longer than"))
@@ -91,13 +93,15 @@ struct GPSDConnectionTests {
                 case .disconnected: "disconnected"
                 case .message(.tpv, _): "tpv"
                 case .message(.version, _): "version"
+                case .message(.sky, _): "sky"
                 case .message: "other"
                 case .malformed: "malformed"
                 }
             }
             #expect(kinds.filter { $0 == "connected" }.count == 2)
             #expect(kinds.contains("disconnected"))
-            #expect(!kinds.contains("other"), "SKY never reaches the engine")
+            #expect(kinds.filter { $0 == "sky" }.count == 2, "one SKY per connection, the one before a fix: \(kinds)")
+            #expect(!kinds.contains("other"))
             #expect(server.stderr.isEmpty, "the fake gpsd saw a proper WATCH: \(server.stderr)")
         }
     }

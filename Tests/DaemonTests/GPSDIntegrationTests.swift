@@ -20,7 +20,7 @@ struct GPSDIntegrationTests {
         try await withProcessScope { scope in
             let directory = try temporaryDirectory("match")
             let gpsd = try FakeGPSD(
-                "\(sharedData)/gps/track_3k_laps.nmea",
+                "\(recordings)/gps/track_3k_laps.nmea",
                 cycle: 0.004,
                 directory: directory,
                 scope: scope
@@ -56,7 +56,7 @@ struct GPSDIntegrationTests {
         try await withProcessScope { scope in
             let directory = try temporaryDirectory("kill9")
             let log = "\(directory)/park.nmea"
-            try head("\(sharedData)/gps/park_loop_run.nmea", lines: 0..<2800, into: log)
+            try head("\(recordings)/gps/park_loop_run.nmea", lines: 0..<2800, into: log)
             let gpsd = try FakeGPSD(log, cycle: 0.008, directory: directory, scope: scope)
             let daemon = try DaemonUnderTest(directory: directory, gpsdPort: gpsd.port, scope: scope)
             #expect(await gpsd.waitUntilListening())
@@ -133,8 +133,8 @@ struct GPSDIntegrationTests {
             let directory = try temporaryDirectory("restart")
             let first = "\(directory)/first.nmea"
             let second = "\(directory)/second.nmea"
-            try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 0..<1160, into: first)
-            try head("\(sharedData)/gps/track_3k_laps.nmea", lines: 1160..<2322, into: second)
+            try head("\(recordings)/gps/track_3k_laps.nmea", lines: 0..<1160, into: first)
+            try head("\(recordings)/gps/track_3k_laps.nmea", lines: 1160..<2322, into: second)
             let port = Loopback.freePort()
             let gpsd1 = try FakeGPSD(
                 first,
@@ -202,7 +202,7 @@ struct GPSDIntegrationTests {
         try await withProcessScope { scope in
             let directory = try temporaryDirectory("gpscmd")
             let gpsd = try FakeGPSD(
-                "\(sharedData)/gps-real/sirf2.log",
+                "\(recordings)/gps-real/sirf2.log",
                 cycle: 0.004,
                 directory: directory,
                 scope: scope
@@ -227,5 +227,62 @@ struct GPSDIntegrationTests {
             #expect(lines.contains { $0["verdict"] as? String == "accepted" })
             #expect(lines.contains { $0["verdict"] as? String == "no_fix" })
         }
+    }
+
+    /// A first fix that never comes is explained in `ctl status` with what gpsd says: first no gpsd
+    /// at all (the connection's error), then a receiver that reports without a fix, with the
+    /// satellites it sees.
+    @Test func aFirstFixThatNeverComesIsExplainedByWhatGPSDSays() async throws {
+        try await withProcessScope { scope in
+            let directory = try temporaryDirectory("nofix")
+            let port = Loopback.freePort()
+            let daemon = try DaemonUnderTest(directory: directory, gpsdPort: port, scope: scope)
+            try await daemon.start()
+            var unreachable: [String: Any]?
+            #expect(
+                try await eventually(timeout: 10) {
+                    unreachable = (try daemon.status()["gps"] as? [String: Any])?["no_fix"] as? [String: Any]
+                    return unreachable != nil
+                }
+            )
+            #expect(unreachable?["reason"] as? String == "gpsd_unreachable")
+            let detail = unreachable?["detail"] as? String ?? ""
+            #expect(detail.localizedCaseInsensitiveContains("refused"), "\(unreachable ?? [:])")
+            let text = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+            #expect(text.contains("no fix yet") && text.contains("gpsd unreachable"), "\(text)")
+
+            let log = "\(directory)/searching.nmea"
+            try Self.searchingReceiver(seconds: 120).write(toFile: log, atomically: true, encoding: .utf8)
+            let gpsd = try FakeGPSD(log, port: port, cycle: 0.1, directory: directory, scope: scope)
+            #expect(await gpsd.waitUntilListening())
+            var searching: [String: Any]?
+            let searched = try await eventually(timeout: 40) {
+                searching = (try daemon.status()["gps"] as? [String: Any])?["no_fix"] as? [String: Any]
+                return searching?["reason"] as? String == "searching" && searching?["satellites_seen"] as? Int == 3
+            }
+            #expect(searched, "\(searching ?? [:])")
+            #expect(searching?["satellites_used"] as? Int == 0, "\(searching ?? [:])")
+            let line = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+            #expect(line.contains("the receiver is searching, 3 satellites seen, 0 used"), "\(line)")
+            await gpsd.stop()
+            await daemon.stop()
+        }
+    }
+
+    /// NMEA of a receiver that sees three satellites and has no fix, one epoch a second.
+    static func searchingReceiver(seconds: Int) -> String {
+        func sentence(_ body: String) -> String {
+            let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            return "$\(body)*\(String(format: "%02X", sum))"
+        }
+        var lines: [String] = []
+        for second in 0..<seconds {
+            let time = String(format: "12%02d%02d.00", second / 60, second % 60)
+            lines.append(sentence("GPGGA,\(time),,,,,0,00,99.9,,M,,M,,"))
+            lines.append(sentence("GPGSA,A,1,,,,,,,,,,,,,99.9,99.9,99.9"))
+            lines.append(sentence("GPGSV,1,1,03,05,40,120,21,12,25,250,18,24,60,300,"))
+            lines.append(sentence("GPRMC,\(time),V,,,,,,,271126,,,N"))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

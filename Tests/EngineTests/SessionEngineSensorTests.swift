@@ -38,7 +38,7 @@ struct SessionEngineSensorTests {
         // gpsd gone is lost whatever the last fix.
         harness.feed(StraightLine.fixes(from: StraightLine.t0 + 8, seconds: 2))
         #expect(harness.status()?.gps.lost == false)
-        harness.send(.gps(.disconnected))
+        harness.send(.gps(.disconnected(reason: "gpsd closed the connection")))
         #expect(harness.status()?.gps.lost == true)
         #expect(harness.disk.isEmpty, "nothing is logged without a session")
     }
@@ -98,7 +98,7 @@ struct SessionEngineSensorTests {
         harness.command(.start, id: "s")
         harness.send(.gps(.connected))
         harness.send(.gps(.device(path: "/dev/ttyUSB0", activated: false, receivedAt: 1001)))
-        harness.send(.gps(.disconnected))
+        harness.send(.gps(.disconnected(reason: "gpsd closed the connection")))
         harness.tick(until: 1002)
         let logged = harness.storedEvents.map(\.announcement.event)
         #expect(

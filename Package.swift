@@ -382,7 +382,7 @@ let package = Package(
             name: "wearbridge-bench",
             dependencies: [
                 "Engine",
-                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "LineFraming", "Replay", "Harness",
+                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",
                 "StrideCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

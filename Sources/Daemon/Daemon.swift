@@ -29,7 +29,6 @@ public struct Daemon: Service {
     private let sinks: [any SessionSink]
     private let notifier: SystemdNotifier
     private let logger: Logger
-    private let latencyTrace: LatencyTrace?
     private let phone: PhoneLinkSettings?
     private let cues: CueSetup?
 
@@ -38,7 +37,6 @@ public struct Daemon: Service {
     public static func prepare(
         config: WearbridgeConfig,
         environment: [String: String],
-        latencyTracePath: String?,
         sinks: [any SessionSink] = [],
         logger: Logger
     ) async throws(DaemonError) -> Daemon {
@@ -55,8 +53,7 @@ public struct Daemon: Service {
                     ]
                 )
             }
-            let engine = try recover(store: store, config: config, traceFixes: latencyTracePath != nil, logger: logger)
-            let trace = try latencyTracePath.map { try LatencyTrace(path: $0) }
+            let engine = try recover(store: store, config: config, logger: logger)
             let control = try await ControlServer.bind(
                 path: config.controlSocket,
                 group: config.controlGroup,
@@ -77,7 +74,6 @@ public struct Daemon: Service {
                 sinks: sinks,
                 notifier: notifier,
                 logger: logger,
-                latencyTrace: trace,
                 phone: phone,
                 cues: cues
             )
@@ -93,7 +89,6 @@ public struct Daemon: Service {
     private static func recover(
         store: SessionLog,
         config: WearbridgeConfig,
-        traceFixes: Bool,
         logger: Logger
     ) throws -> SessionEngine {
         var open: [RecoveredSession] = []
@@ -141,7 +136,6 @@ public struct Daemon: Service {
             session: session,
             strapConfigured: config.strap.choice != .none,
             speedSensors: SpeedSensorKind.allCases.filter { config.speedSensor($0).choice != .none },
-            traceFixes: traceFixes,
             phoneLink: config.phone != nil,
             readings: config.cues.enabled
         )
@@ -174,9 +168,7 @@ public struct Daemon: Service {
         let inbox = EngineInbox(continuation: continuation, router: router)
         var sinks: [any SessionSink] = [JournalSink(logger: logger)] + self.sinks
         let (outboxGrew, outboxSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        var storeWriter = StoreWriter(log: store, logger: logger, outboxGrew: phone == nil ? nil : outboxSignal)
-        storeWriter.trace = latencyTrace
-        let writer = storeWriter
+        let writer = StoreWriter(log: store, logger: logger, outboxGrew: phone == nil ? nil : outboxSignal)
         var producers = self.producers(outboxGrew: outboxGrew)
         if let cues {
             // The rules hear the engine as a sink; the speaker plays on a task of its own.
@@ -207,7 +199,6 @@ public struct Daemon: Service {
             sinks: fanOut,
             notifier: notifier,
             strapMemory: RememberedStrap(directory: config.storageDirectory),
-            latencyTrace: latencyTrace,
             alarms: alarms,
             logger: logger
         )

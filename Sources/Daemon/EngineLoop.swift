@@ -17,7 +17,6 @@ struct EngineLoop {
     let sinks: SinkFanOut
     let notifier: SystemdNotifier
     let strapMemory: RememberedStrap
-    let latencyTrace: LatencyTrace?
     /// Where `.wake` instants go (the `AlarmProducer` ticks the engine then).
     let alarms: AsyncStream<Double>.Continuation
     let logger: Logger
@@ -31,7 +30,6 @@ struct EngineLoop {
         // Nobody will answer now: whoever still waits hears so, and the sinks drain.
         router.close()
         sinks.finish()
-        latencyTrace?.flush()
     }
 
     private func perform(_ action: EngineAction) {
@@ -46,7 +44,6 @@ struct EngineLoop {
             sinks.publish(.reading(reading))
         case .watchdog:
             notifier.watchdog()
-            latencyTrace?.flush()
         case .rememberStrap(let address):
             do {
                 try strapMemory.save(address)
@@ -54,8 +51,6 @@ struct EngineLoop {
             } catch {
                 logger.warning("cannot remember the strap", metadata: ["strap": "\(address)", "error": "\(error)"])
             }
-        case .traceFix(let epoch):
-            latencyTrace?.record(epoch: epoch.seconds, ingestedAt: MonotonicClock.now())
         case .storageHealth(let failure?):
             logger.error(
                 "cannot write the data log: lifecycle rows and commands held, raw fixes given up until it recovers",
@@ -65,8 +60,6 @@ struct EngineLoop {
         case .storageHealth(nil):
             logger.notice("the data log is written again")
             notifier.status(engine.controller.session.map { "recording session \($0.id)" } ?? "idle")
-        case .tracePartner(let gpsTime):
-            latencyTrace?.record("partner", gpsTime: gpsTime, at: MonotonicClock.system())
         case .wake(let instant):
             alarms.yield(instant)
         case .finished(let unwritten):

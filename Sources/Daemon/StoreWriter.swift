@@ -16,8 +16,6 @@ struct StoreWriter: Sendable {
     var warnEvery: Double = 60
     /// Told after each commit that added messages for the phone.
     var outboxGrew: AsyncStream<Void>.Continuation?
-    /// The latency benchmark's trace: each committed snapshot's GPS time, at its commit.
-    var trace: LatencyTrace?
 
     func run(_ requests: AsyncStream<StoreRequest>, report: @Sendable (StoreReport) -> Void) async {
         var failures = 0
@@ -30,7 +28,6 @@ struct StoreWriter: Sendable {
                     failures = 0
                     report(.committed(batch: batch.id))
                     if let outboxGrew, batch.rows.contains(where: \.isOutbox) { outboxGrew.yield() }
-                    if let trace { traceSnapshots(batch, trace) }
                 } catch {
                     failures += 1
                     let now = MonotonicClock.now()
@@ -59,15 +56,6 @@ struct StoreWriter: Sendable {
             }
         }
         report(.closed)
-    }
-}
-
-extension StoreWriter {
-    private func traceSnapshots(_ batch: WriteBatch, _ trace: LatencyTrace) {
-        let committed = MonotonicClock.system()
-        for case .outbox(.snapshot(let snapshot), _) in batch.rows {
-            if let gpsTime = snapshot.gpsTime { trace.record("snapshot", gpsTime: gpsTime, at: committed) }
-        }
     }
 }
 

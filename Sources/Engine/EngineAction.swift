@@ -16,12 +16,8 @@ public enum EngineAction: Sendable, Equatable {
     case watchdog
     /// "first-seen" picked this strap: the next start connects to it.
     case rememberStrap(BluetoothAddress)
-    /// A fix entered the core (only with `traceFixes`, for the latency benchmark).
-    case traceFix(epoch: GPSTime)
     /// Storage started or stopped failing (systemd's STATUS line, say).
     case storageHealth(StorageFailure?)
-    /// A race partner's snapshot with this GPS time was taken in (only with `traceFixes`).
-    case tracePartner(gpsTime: Double)
     /// Send a `.tick` at this monotonic instant (a race's countdown call, "go" above all).
     case wake(at: Double)
     /// All done after shutdown: every reply given; `unwritten` rows never reached the disk.

@@ -175,7 +175,6 @@ extension SessionEngine {
         )
         for news in race.partner(snapshot) { raceEvent(.news(news), now) }
         self.race = race
-        if configuration.traceFixes, let gpsTime = report.gpsTime { actions.append(.tracePartner(gpsTime: gpsTime)) }
     }
 
     /// My session ended: the race is kept for the partner's news.

@@ -8,8 +8,6 @@ public struct FileReplayer {
     public var profile: ActivityProfile?
     public var logger: Logger
     public var chunkSize = 64 * 1024
-    /// Keeps every filter step for `TrackSession.smoothedDistance` (the benchmark's evidence).
-    public var recordingSteps = false
 
     public init(activity: Activity, profile: ActivityProfile? = nil, logger: Logger) {
         self.activity = activity
@@ -30,7 +28,7 @@ public struct FileReplayer {
         defer { try? handle.close() }
         var replayer = StreamReplayer(
             name: path,
-            session: TrackSession(activity: activity, profile: profile, recordingSteps: recordingSteps),
+            session: TrackSession(activity: activity, profile: profile),
             logger: logger
         )
         replayer.observer = observer

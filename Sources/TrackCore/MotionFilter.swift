@@ -14,8 +14,6 @@ public struct MotionFilter: Sendable {
     private(set) var east: AxisFilter
     private(set) var north: AxisFilter
     private let processNoise: Double
-    /// Every re-centring's offset added up: a smoother pass needs the frame each state was in.
-    private(set) var recentred = LocalPoint(east: 0, north: 0)
     private let recentreDistance = 250.0
 
     /// Measurement noise of one fix, as 1-sigma values.
@@ -50,16 +48,6 @@ public struct MotionFilter: Sendable {
         )
         self.processNoise = processNoise
     }
-
-    /// Both axes' states and covariances, with the frame's re-centring so far: one step of the
-    /// record a smoother pass reads (`FixedIntervalSmoother`).
-    struct Axes: Sendable {
-        var east: AxisFilter
-        var north: AxisFilter
-        var recentred: LocalPoint
-    }
-
-    var axes: Axes { Axes(east: east, north: north, recentred: recentred) }
 
     public var localPosition: LocalPoint { LocalPoint(east: east.position, north: north.position) }
     public var position: GeoPoint { frame.unproject(localPosition) }
@@ -156,7 +144,5 @@ public struct MotionFilter: Sendable {
         frame = LocalFrame(origin: frame.unproject(here))
         east.shift(by: here.east)
         north.shift(by: here.north)
-        recentred.east += here.east
-        recentred.north += here.north
     }
 }

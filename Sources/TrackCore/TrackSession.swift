@@ -47,22 +47,12 @@ public struct TrackSession: Sendable {
     var footpod: FootpodTrail?
     /// Metres the footpod credited live since the last fix the session used (a gap under way).
     var gapCarried = 0.0
-    /// Every filter step, for a smoother pass at the end; nil unless asked for (it grows without bound).
-    private var recordedSteps: FixedIntervalSmoother?
 
     /// Where this session's distance comes from: `gps` outdoors.
     public var distanceSource: DistanceSource { indoor?.source ?? .gps }
 
-    /// `recordingSteps` keeps every filter step for `smoothedDistance`: the benchmark's evidence,
-    /// not for a live session, whose memory it would grow without bound.
-    public init(
-        activity: Activity,
-        profile: ActivityProfile? = nil,
-        heartRateZones: HeartRateZones? = nil,
-        recordingSteps: Bool = false
-    ) {
+    public init(activity: Activity, profile: ActivityProfile? = nil, heartRateZones: HeartRateZones? = nil) {
         let profile = profile ?? activity.profile
-        recordedSteps = recordingSteps ? FixedIntervalSmoother() : nil
         self.activity = activity
         self.profile = profile
         model = MeasurementModel(profile: profile)
@@ -142,7 +132,6 @@ public struct TrackSession: Sendable {
             mahalanobis = widened.mahalanobis
             doppler = candidate
         }
-        let predicted = current.filter.axes
         var verdict: FixOutcome.Verdict
         if mahalanobis > profile.outlierThreshold {
             let since = outlierSince ?? time
@@ -185,7 +174,6 @@ public struct TrackSession: Sendable {
         let judged = doppler == nil ? current.filter.unbiasedSpeed : current.filter.speed
         advance(
             &current,
-            predicted: predicted,
             to: time,
             dt: dt,
             speed: judged,
@@ -248,7 +236,6 @@ public struct TrackSession: Sendable {
         if let since = coastingSince, time.since(since) > profile.receiver.dopplerCoastLimit { return nil }
         guard let speed = fix.speed, speed.isFinite, speed <= profile.maxSpeed else { return nil }
         current.filter.predict(to: time)
-        let predicted = current.filter.axes
         guard let doppler = model.velocity(for: fix, measurement, predictedSpeed: current.filter.speed),
             current.filter.velocityMahalanobis(doppler.velocity, sigma: doppler.sigma) <= profile.outlierThreshold
         else { return nil }
@@ -258,7 +245,6 @@ public struct TrackSession: Sendable {
         markUsed(time, counted: false)
         advance(
             &current,
-            predicted: predicted,
             to: time,
             dt: dt,
             speed: current.filter.speed,
@@ -363,10 +349,6 @@ public struct TrackSession: Sendable {
 
     public var summary: SessionSummary { SessionSummary(self) }
 
-    /// The distance after a Rauch-Tung-Striebel pass over every recorded step; nil unless the
-    /// session was made `recordingSteps`.
-    public var smoothedDistance: Double? { recordedSteps.map { distance + $0.correction } }
-
     public var receiverJudgement: ReceiverJudgement {
         ReceiverJudgement(
             ignoredFields: model.fields.everIgnored,
@@ -397,7 +379,6 @@ public struct TrackSession: Sendable {
             stillness = previous
         }
         motion = Motion(filter: filter, stillness: stillness, lastSpeed: filter.speed)
-        recordedSteps?.open(filter)
         let point = TrackPoint(time: time, position: position)
         track.append(point)
         acceptedCount += 1
@@ -461,7 +442,6 @@ public struct TrackSession: Sendable {
         )
         current.filter = filter
         current.lastSpeed = filter.speed
-        recordedSteps?.open(filter)
         // What the footpod already credited live through the gap is part of this, not on top of it.
         distance += max(0, credited - gapCarried)
         gapCarried = 0
@@ -487,7 +467,6 @@ public struct TrackSession: Sendable {
     @inline(__always)
     private mutating func advance(
         _ current: inout Motion,
-        predicted: MotionFilter.Axes,
         to time: GPSTime,
         dt: Double,
         speed: Double,
@@ -513,12 +492,6 @@ public struct TrackSession: Sendable {
             displacement: { here.distance(to: frame.project($0)) }
         )
         distance += credited
-        recordedSteps?.step(
-            predicted: predicted,
-            filter: current.filter,
-            dt: dt,
-            credited: credited == increment ? increment : nil
-        )
         current.lastSpeed = current.filter.speed
         covered += dt
         finishStep(current, at: time, speed: speed, events: &events)

@@ -24,15 +24,11 @@ struct Accuracy: ParsableCommand {
             + "   moving s (truth)  goal"
         StandardOutput.line(header)
         var breakdowns: [(Truth, ErrorBreakdown, ReceiverJudgement)] = []
-        var smoothing: [SmoothingRow] = []
         for folder in ["gps", "gps-real"] {
             for session in try Truth.sessions(in: "\(options.data)/\(folder)") {
                 var samples: [ErrorBreakdown.Sample] = []
-                var last: TrackSession?
-                var replayer = FileReplayer(activity: session.activity, logger: quietLogger())
-                replayer.recordingSteps = true
+                let replayer = FileReplayer(activity: session.activity, logger: quietLogger())
                 let report = try replayer.replay(path: session.recording) { fix, _, track in
-                    last = track
                     guard let time = fix.time else { return }
                     samples.append(
                         .init(time: time.seconds, speed: fix.speed, course: fix.track, distance: track.distance)
@@ -52,17 +48,6 @@ struct Accuracy: ParsableCommand {
                 if folder == "gps", let distance = session.distance, distance > 0 {
                     breakdowns.append((session, breakdown, report.receiver))
                 }
-                if let distance = session.distance, let smoothed = last?.smoothedDistance {
-                    smoothing.append(
-                        SmoothingRow(
-                            name: session.name,
-                            truth: distance,
-                            forward: report.summary.distance,
-                            smoothed: smoothed,
-                            doppler: breakdown.doppler
-                        )
-                    )
-                }
             }
         }
         StandardOutput.line(
@@ -70,7 +55,6 @@ struct Accuracy: ParsableCommand {
         )
         printBreakdowns(breakdowns)
         DopplerSeeds.print()
-        SmoothingRow.print(smoothing)
         MisreportingTable.print()
         if !skipCorpus {
             CorpusTable.print(try CorpusTable(folder: "\(options.data)/gps-corpus").run())

@@ -9,11 +9,11 @@ import Glibc
 #endif
 
 /// The daemon's steady-state figures on a real gpsd fed at 10 Hz: CPU per hour and peak RSS beside
-/// gpsd's own, TPV-to-core latency, time to READY=1, fsyncs per minute.
+/// gpsd's own, time to READY=1, fsyncs per minute.
 struct DaemonBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        abstract: "Daemon CPU/RSS vs gpsd at 10 Hz, TPV->core latency, time to READY=1, fsyncs per minute."
+        abstract: "Daemon CPU/RSS vs gpsd at 10 Hz, time to READY=1, fsyncs per minute."
     )
 
     @Option(help: "Minutes of steady-state logging to measure.")
@@ -70,14 +70,8 @@ struct DaemonBench: ParsableCommand {
         let directory = "\(work)/steady"
         let gpsfake = try startGPSFake(recording, directory: directory)
         defer { stop(gpsfake) }
-        let proxy = try TPVProxy(upstreamPort: gpsfake.port)
-        let config = try writeConfig(directory: directory, gpsdPort: proxy.port, autostart: true)
-        let trace = "\(directory)/latency.trace"
-        let daemon = try launch(
-            [executable, "run", "--config", config, "--latency-trace", trace],
-            notify: nil,
-            directory: directory
-        )
+        let config = try writeConfig(directory: directory, gpsdPort: gpsfake.port, autostart: true)
+        let daemon = try launch([executable, "run", "--config", config], notify: nil, directory: directory)
         defer {
             daemon.terminate()
             daemon.waitUntilExit()
@@ -112,22 +106,6 @@ struct DaemonBench: ParsableCommand {
         )
         StandardOutput.line(
             "  ratio wearbridge/gpsd: CPU \(fmt(ourCPU / theirCPU, 2))x, RSS \(fmt(ourRSS / theirRSS, 2))x"
-        )
-
-        let written = proxy.firstWrites
-        var latencies: [Double] = []
-        for line in try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let epoch = Double(parts[0]), let ingested = Double(parts[1]),
-                let first = written[Int((epoch * 1000).rounded())]
-            else { continue }
-            latencies.append(ingested - first)
-        }
-        latencies.sort()
-        guard !latencies.isEmpty else { throw HarnessError("no latency samples") }
-        StandardOutput.line(
-            "  latency gpsd TPV written -> fix in the core (\(latencies.count) epochs): p50 \(fmt(latencies.percentile(0.5) * 1000, 1)) ms,"
-                + " p99 \(fmt(latencies.percentile(0.99) * 1000, 1)) ms, max \(fmt(latencies.last! * 1000, 1)) ms"
         )
     }
 

@@ -22,14 +22,6 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var logging: LoggingOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "Write \"epoch monotonic-time\" per fix entering the core (benchmarks).",
-            visibility: .hidden
-        )
-    )
-    var latencyTrace: String?
-
     func run() async throws {
         let config = try configOptions.loadOrExit()
         let logger = logging.bootstrap(label: "wearbridge", default: Logger.Level(rawValue: config.logLevel) ?? .info)
@@ -39,7 +31,6 @@ struct RunCommand: AsyncParsableCommand {
             daemon = try await Daemon.prepare(
                 config: config,
                 environment: ProcessInfo.processInfo.environment,
-                latencyTracePath: latencyTrace,
                 logger: logger
             )
         } catch {

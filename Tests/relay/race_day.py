@@ -10,7 +10,7 @@ import time
 
 import harness
 
-GPS = os.path.join(harness.SHARED, "benchmarks", "gps")
+GPS = os.path.join(harness.DATA, "gps")
 # From gpsfake's start to its first sentence reaching gpsd (s): the recording's GPS time then
 # matches this machine's clock, as a receiver's does outdoors.
 GPSFAKE_LATENCY = 0.5
@@ -120,19 +120,18 @@ def course(alice, bob):
     return [(alice, os.path.join(GPS, "track_3k_laps.nmea"), 0), (bob, os.path.join(GPS, "park_loop_run.nmea"), 820)]
 
 
-def set_off(start_at, legs, trace=False):
+def set_off(start_at, legs):
     """Each (runner, recording, skip) of `legs`: the recording moved to the race after a still
     pre-roll from about now, gpsfake started so that its GPS time is this machine's clock, then the
-    runner's phone and wearable (`trace`: each wearable writes `runner.trace`)."""
+    runner's phone and wearable."""
     import time
     preroll = int(start_at - time.time()) - 2
     for runner, source, skip in legs:
         runner.prepare(source, start_at, skip=skip, preroll=preroll)
     sleep_until(start_at - preroll - GPSFAKE_LATENCY)
     for runner, _, _ in legs:
-        runner.trace = os.path.join(runner.setup.dir, "latency.trace") if trace else None
         runner.run_gps()
-        runner.start(trace=runner.trace)
+        runner.start()
 
 
 def lead_changes(mine, theirs, margin, hold):
@@ -179,20 +178,15 @@ class Runner:
                     f'certificate = "{s.phone_dir}/identity.crt.pem"\nname = "pi"\n')
         self.phone = self.wearable = self.gps = None
         self.profile, self.per_epoch = [], 1
-        self.trace = None
 
     def prepare(self, source, start_at, skip=0, preroll=45):
         self.recording = os.path.join(self.setup.dir, "race.nmea")
         self.per_epoch, self.profile = race_recording(source, self.recording, start_at, skip, preroll)
 
-    def start(self, trace=None):
-        """The phone and the wearable; `trace`: the wearable's --latency-trace file (benchmarks)."""
+    def start(self):
+        """The phone and the wearable."""
         self.phone = self.setup.phone()
-        if trace:
-            self.wearable = harness.spawn([f"{harness.BIN}/wearbridge", "run", "--config", self.setup.wear_config,
-                                           "--latency-trace", trace], os.path.join(self.setup.dir, "wear.log"))
-        else:
-            self.wearable = self.setup.wearable()
+        self.wearable = self.setup.wearable()
 
     def run_alone(self, source, start_at):
         """Her recording moved to the race's start, gpsfake playing it, the wearable up with a fix."""

@@ -19,7 +19,6 @@ func withDaemon<T: Sendable>(
     let daemon = try await Daemon.prepare(
         config: config,
         environment: [:],
-        latencyTracePath: nil,
         sinks: sinks,
         logger: logger
     )

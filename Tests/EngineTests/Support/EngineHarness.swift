@@ -53,7 +53,6 @@ struct EngineHarness {
             speedSensors: speedSensors,
             retryInterval: 2,
             maxPendingRows: maxPendingRows,
-            traceFixes: true,
             phoneLink: phoneLink,
             readings: readings
         )

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs inside the ble-vm guest (see scripts/bench-strap.sh): the daemon's CPU and memory while
+# Runs inside the Bluetooth VM (Tests/vm/hostroot.py, from scripts/bench-strap.sh): the daemon's CPU and memory while
 # logging GPS from a real gpsd (gpsfake at the recording's 1 Hz pace), GPS-only and with the
 # virtual strap notifying at 1 Hz, alternating twice (emulated CPU time is noisy). Same gpsd.
 # Usage: bench-strap-guest.sh WEARBRIDGE_BINARY RECORDING SECONDS

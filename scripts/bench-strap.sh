@@ -1,25 +1,17 @@
 #!/usr/bin/env bash
 # The Bluetooth figure: the daemon's CPU and RSS with a strap notifying at 1 Hz against GPS only,
-# measured in the ble-vm guest (the only place with a Bluetooth stack here) on the deployment
-# build. Both phases log GPS from a real gpsd fed by gpsfake at 1 Hz. About four minutes.
+# measured in the Bluetooth VM (Tests/vm/hostroot.py, the only place with a Bluetooth stack here) on
+# the deployment build. Both phases log GPS from a real gpsd fed by gpsfake at 1 Hz. About four minutes.
 # Usage: scripts/bench-strap.sh [SECONDS per phase, default 90; four phases]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED=$(cd ../shared && pwd -P)
 SECONDS_PER_PHASE=${1:-90}
-export WORK=${WORK:-/var/tmp/ble-vm}
+WORK=${BLE_VM_WORK:-/var/tmp/ble-vm}
 BUILT=$(scripts/build-release.sh | tail -1)
-mkdir -p "$WORK/bin"
-BIN="$WORK/bin/wearbridge-release"
-cp "$BUILT" "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
-# The guest's /tmp is its own: it runs copies from $WORK (see scripts/ble-e2e.sh).
-cp scripts/bench-strap-guest.sh "$WORK/bin/bench-strap-guest.sh"
-TESTS=cmd \
-GUEST_CMD="sh $WORK/bin/bench-strap-guest.sh $BIN $SHARED/benchmarks/gps/park_loop_run.nmea $SECONDS_PER_PHASE" \
-GUEST_CMD_TIMEOUT=$((4 * SECONDS_PER_PHASE + 200)) \
-QEMU_TIMEOUT=$((4 * SECONDS_PER_PHASE + 400)) \
-PERIPH_ARGS="--battery 80" \
-  "$SHARED/ble-vm/run-ble-e2e.sh" > "$WORK/bench-strap.log" 2>&1 || { tail -30 "$WORK/bench-strap.log"; exit 1; }
+python3 Tests/vm/hostroot.py --work "$WORK" --timeout $((4 * SECONDS_PER_PHASE + 200)) --world "--strap --strap-battery 80" \
+    --copy "$BUILT" --copy scripts/bench-strap-guest.sh --copy data/gps/park_loop_run.nmea \
+    "sh $WORK/bin/bench-strap-guest.sh $WORK/bin/$(basename "$BUILT") $WORK/bin/park_loop_run.nmea $SECONDS_PER_PHASE" \
+    > "$WORK/bench-strap.log" 2>&1 || { tail -30 "$WORK/bench-strap.log"; exit 1; }
 python3 - "$WORK/out" <<'PY'
 import json, sys
 out = sys.argv[1]

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Runs inside the ble-vm guest (see scripts/ble-e2e.sh): the wearbridge daemon as the central
-# against the virtual strap at $PEER_ADDRESS, a session started and ended by `ctl`, then the
-# session exported for the host to check against strap-sent.jsonl.
+# Runs inside the Bluetooth VM (Tests/vm/hostroot.py, from scripts/ble-e2e.sh): the wearbridge
+# daemon as the central against the virtual strap at $PEER_ADDRESS, a session started and ended by
+# `ctl`, then the session exported for the host to check against what the strap sent (sent.jsonl).
 # Usage: ble-e2e-guest.sh WEARBRIDGE_BINARY SECONDS
 set -u
 B=$1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a ble-vm run of the daemon (scripts/ble-e2e.sh) and prints its figures.
+"""Checks a Bluetooth VM run of the daemon (scripts/ble-e2e.sh) and prints its figures.
 
 What the session recorded must be exactly the valid payloads the strap sent while connected:
 every recorded beat is a valid payload the strap sent, in the order sent, none twice, none
@@ -23,12 +23,12 @@ def load_jsonl(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def periph_log(path):
-    """(t, message) from '[periph +  12.345s] message' lines."""
+def strap_log(path):
+    """(t, message) from the virtual world's '[world +  12.345s] strap: message' lines."""
     out = []
     with open(path) as f:
         for line in f:
-            m = re.match(r"\[periph \+\s*([0-9.]+)s\] (.*)", line)
+            m = re.match(r"\[world \+\s*([0-9.]+)s\] strap: (.*)", line)
             if m:
                 out.append((float(m.group(1)), m.group(2).strip()))
     return out
@@ -92,7 +92,7 @@ def main():
             failures.append(what)
 
     try:
-        sent = load_jsonl(f"{out}/strap-sent.jsonl")
+        sent = [s for s in load_jsonl(f"{out}/sent.jsonl") if s["device"] == "strap"]
         with open(f"{out}/session.json") as f:
             session = json.load(f)
     except (OSError, ValueError) as error:
@@ -100,7 +100,7 @@ def main():
         return 1
     beats = session.get("beats") or []
     events = session.get("events") or []
-    log = periph_log(f"{out}/peripheral.log")
+    log = strap_log(f"{out}/world.log")
 
     # Connection windows in the strap's clock: from "connection from" to "disconnected".
     windows, start = [], None

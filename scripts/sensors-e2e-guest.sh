@@ -1,50 +1,26 @@
 #!/bin/sh
-# Runs inside the ble-vm guest (see scripts/sensors-e2e.sh). ../shared/ble-vm's strap is replaced by
-# Tests/ble/sensor_world.py (a footpod, a treadmill and the strap on one virtual controller), then
-# `wearbridge sensor` follows the footpod and the treadmill at once for SECONDS, and `wearbridge scan`
-# names what it hears.
-# Last, a tunnel outdoors: gpsfake plays a route through a bending tunnel to a real gpsd while the
-# footpod runs the same route; one daemon with the footpod, one with the GPS alone.
-# Usage: sensors-e2e-guest.sh WEARBRIDGE_BINARY VENV WORLD_SCRIPT SHARED SECONDS ROUTE_SCRIPT
+# Runs inside the Bluetooth VM (Tests/vm/hostroot.py, from scripts/sensors-e2e.sh), with the strap,
+# the footpod and the treadmill of Tests/ble/world.py on the guest's controller: `wearbridge sensor`
+# follows the footpod and the treadmill at once for SECONDS, and `wearbridge scan` names what it
+# hears. Last, a tunnel outdoors: gpsfake plays a route through a bending tunnel (TUNNEL_NMEA) to a
+# real gpsd while the footpod runs the same route; one daemon with the footpod, one with the GPS alone.
+# Usage: sensors-e2e-guest.sh WEARBRIDGE_BINARY SECONDS TUNNEL_NMEA
 set -u
 B=$1
-VENV=$2
-WORLD=$3
-SHARED=$4
-SECONDS_TO_RUN=$5
-ROUTE_SCRIPT=$6
+SECONDS_TO_RUN=$2
+TUNNEL=$3
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
 # A WAL database is its file and its -wal: the last commits may be only in the -wal (the daemon
 # does not always checkpoint on its way out, and the read-only `sessions` cannot), so a copy of the
-# file alone can lose them (stop 41's CI: an indoor session's log copied as an empty schema).
+# file alone can lose them (an indoor session's log would read as an empty schema).
 copy_log() {  # FROM TO
   cp "$1" "$2"
   rm -f "$2-wal" "$2-shm"
   if [ -f "$1-wal" ]; then cp "$1-wal" "$2-wal"; fi
 }
 
-# The route of the tunnel run at the end (the footpod needs its truth from the start).
 ROUTE_DIR=/tmp/wearbridge-route
 mkdir -p "$ROUTE_DIR"
-python3 "$ROUTE_SCRIPT" "$ROUTE_DIR/tunnel.nmea" "$OUT/route.json" --preroll 20 > "$OUT/route.log"
-cp "$ROUTE_DIR/tunnel.nmea" "$OUT/tunnel.nmea"
-pkill -f hr_peripheral_bumble.py
-i=0
-while [ -e /sys/class/bluetooth/hci0 ]; do
-  i=$((i+1)); [ $i -gt 100 ] && { echo "hci0 stayed after the strap's controller went"; exit 2; }
-  sleep 0.1
-done
-"$VENV/bin/python" "$WORLD" --shared "$SHARED" --sent-log "$OUT/sensors-sent.jsonl" --duration 200 \
-  --footpod-drop-after 20 --footpod-away-for 8 --footpod-drops 3 --footpod-malformed-every 9 --footpod-drift 0.02 --strap \
-  --route "$OUT/route.json" --route-go "$OUT/route-go" > "$OUT/world.log" 2>&1 &
-WORLD_PID=$!
-i=0
-until grep -q READY "$OUT/world.log" 2>/dev/null; do
-  i=$((i+1)); [ $i -gt 600 ] && { echo "the sensor world never got ready"; cat "$OUT/world.log"; exit 2; }
-  kill -0 $WORLD_PID 2>/dev/null || { echo "the sensor world died"; cat "$OUT/world.log"; exit 2; }
-  sleep 0.1
-done
-btmgmt -i hci0 power on > "$OUT/btmgmt-sensors.log" 2>&1
 echo "tools_start=$(uptime_now)" > "$OUT/sensors-timings"
 
 "$B" sensor footpod F2:F2:F2:F2:F2:F2 --json --seconds "$SECONDS_TO_RUN" --log-level info \
@@ -153,7 +129,7 @@ ip link set lo up
 # gpsfake first (its start is the route's instant 0 for the footpod), then the daemons: the moving
 # part begins after 20 s standing, time for both to connect, the footpod too, and start.
 cut -d' ' -f1 /proc/uptime > "$OUT/route-go.part"
-gpsfake -1 -q -c 0.5 -P 2947 "$ROUTE_DIR/tunnel.nmea" > "$OUT/gpsfake.log" 2>&1 &
+gpsfake -1 -q -c 0.5 -P 2947 "$TUNNEL" > "$OUT/gpsfake.log" 2>&1 &
 GPSFAKE=$!
 mv "$OUT/route-go.part" "$OUT/route-go"
 start_route_daemon footpod "$(printf '[footpod]\naddress = "F2:F2:F2:F2:F2:F2"')"
@@ -170,5 +146,4 @@ for name in footpod alone; do
   wait "$(cat "$ROUTE_DIR/$name/pid")"
   copy_log "$ROUTE_DIR/$name/data/wearbridge.sqlite" "$OUT/data-route-$name.sqlite"
 done
-kill $WORLD_PID
 exit 0

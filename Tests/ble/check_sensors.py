@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks what `wearbridge sensor` printed in the guest against every payload the virtual footpod
-and treadmill sent (Tests/ble/sensor_world.py's log), and `wearbridge scan`'s types. Prints the
+and treadmill sent (Tests/ble/world.py, sent.jsonl), and `wearbridge scan`'s types. Prints the
 figures; exits 1 naming what is wrong. Usage: check_sensors.py OUT_DIR"""
 import json
 import os
@@ -192,7 +192,7 @@ def check_tunnel(out, problems):
 def main():
     out = sys.argv[1]
     problems = []
-    sent = lines(os.path.join(out, "sensors-sent.jsonl"))
+    sent = lines(os.path.join(out, "sent.jsonl"))
     figures = {}
     footpod = lines(os.path.join(out, "footpod.jsonl"))
     treadmill = lines(os.path.join(out, "treadmill.jsonl"))

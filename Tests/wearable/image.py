@@ -1,10 +1,9 @@
 """The virtual wearable's disk: a minimal Debian 12 made by mmdebstrap, wearbridge installed from its
 package by apt and its own maintainer scripts, then set up the way the README tells a user to (one
 file edited, gpsd told where the receiver is, the unit enabled), plus the test's own parts (the 9p
-shares, a probe, the virtual strap, a network); an ext4 disk image of it; and the small initramfs
-that mounts it. The kernel and its modules are Debian's, as ../shared/ble-vm fetches them."""
+shares, a probe, the virtual strap, a network); an ext4 disk image of it. The kernel and its modules
+are Debian's (Tests/vm/debian_kernel.py), as is the small initramfs that mounts the disk."""
 import contextlib
-import glob
 import os
 import re
 import shutil
@@ -133,10 +132,11 @@ def set_up_as_a_user(root, phone_fingerprint, phone_port):
     return fingerprint
 
 
-def set_up_the_test(root, kernel, shared, venv, strap_args, census=False):
+def set_up_the_test(root, kernel, venv, work, world_args, census=False):
     """The test's own parts: the host's file system (read-only) and the results folder over 9p, the
-    probe, the virtual strap, the network, the kernel's modules; bluetoothd masked, so that only the
-    project's udev rule powers the controller on."""
+    probe, the virtual strap (Tests/ble/world.py, copied into `work`: the strap's root hides the
+    host's /tmp), the network, the kernel's modules; bluetoothd masked, so that only the project's
+    udev rule powers the controller on."""
     kernel_version = os.listdir(f"{kernel}/lib/modules")[0]
     modules = f"{root}/usr/lib/modules/{kernel_version}"
     shutil.rmtree(modules, ignore_errors=True)
@@ -157,7 +157,8 @@ def set_up_the_test(root, kernel, shared, venv, strap_args, census=False):
     shutil.copy(f"{HERE}/guest/wearable-probe.service", f"{root}/etc/systemd/system/")
     shutil.copy(f"{HERE}/guest/virtual-strap-root.service", f"{root}/etc/systemd/system/")
     with open(f"{HERE}/guest/virtual-strap.service.in") as f:
-        unit = f.read().replace("@VENV@", venv).replace("@SHARED@", shared).replace("@PERIPH_ARGS@", strap_args)
+        world = shutil.copy(os.path.join(HERE, "..", "ble", "world.py"), os.path.join(work, "world.py"))
+        unit = f.read().replace("@VENV@", venv).replace("@WORLD@", world).replace("@WORLD_ARGS@", world_args)
     with open(f"{root}/etc/systemd/system/virtual-strap.service", "w") as f:
         f.write(unit)
     os.makedirs(f"{root}/etc/systemd/network", exist_ok=True)
@@ -182,48 +183,3 @@ def disk(root, path, size="2G"):
         os.unlink(path)
     sh(["mkfs.ext4", "-q", "-F", "-L", "wearable", "-E", "root_owner=0:0", "-d", root, path, size])
 
-
-def initramfs(kernel, work):
-    """busybox and the modules that mount the disk (virtio_blk, ext4 and what they need)."""
-    kernel_version = os.listdir(f"{kernel}/lib/modules")[0]
-    tree = f"{work}/initramfs"
-    shutil.rmtree(tree, ignore_errors=True)
-    for d in ("bin", "proc", "sys", "dev", "newroot"):
-        os.makedirs(f"{tree}/{d}")
-    shutil.copy("/bin/busybox", f"{tree}/bin/busybox")
-    order = []
-    for module in ("virtio_blk", "ext4"):
-        for line in sh(["modprobe", "-d", kernel, "-S", kernel_version, "--show-depends", module]).stdout.splitlines():
-            if line.startswith("insmod "):
-                path = line.split()[1]
-                relative = path.split("/lib/modules/", 1)[1]
-                for suffix in (".xz", ".zst", ".gz"):
-                    relative = relative.removesuffix(suffix)
-                if relative in order:
-                    continue
-                os.makedirs(os.path.dirname(f"{tree}/lib/modules/{relative}"), exist_ok=True)
-                with open(f"{tree}/lib/modules/{relative}", "wb") as out:
-                    tool = {"xz": ["xz", "-dc"], "zst": ["zstd", "-qdc"], "gz": ["gzip", "-dc"]}.get(path.rsplit(".", 1)[1])
-                    if tool:
-                        subprocess.run(tool + [path], stdout=out, check=True)
-                    else:
-                        with open(path, "rb") as source:
-                            out.write(source.read())
-                order.append(relative)
-    with open(f"{tree}/modules.order", "w") as f:
-        f.write("\n".join(order) + "\n")
-    shutil.copy(f"{HERE}/initramfs-init.sh", f"{tree}/init")
-    os.chmod(f"{tree}/init", 0o755)
-    image = f"{work}/initramfs.gz"
-    files = subprocess.run(["find", "."], cwd=tree, capture_output=True, check=True).stdout
-    archive = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=tree, input=files, capture_output=True,
-                             check=True).stdout
-    with open(image, "wb") as f:
-        f.write(subprocess.run(["gzip", "-1"], input=archive, capture_output=True, check=True).stdout)
-    return image, f"{kernel}/boot/vmlinuz-{kernel_version}"
-
-
-def glob_one(pattern):
-    found = glob.glob(pattern)
-    assert len(found) == 1, f"{pattern}: {found}"
-    return found[0]

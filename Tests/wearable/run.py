@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """The wearable as a user installs it, end to end: the Debian packages installed by apt in a fresh
 Debian 12 (mmdebstrap), set up as the README says, booted with systemd under qemu; gpsd reads a
-USB serial GPS that udev named, the strap is on the kernel's Bluetooth stack (../shared/ble-vm's
+USB serial GPS that udev named, the strap is on the kernel's Bluetooth stack (Tests/ble/world.py's
 virtual controller), cues go to an emulated sound card through ALSA with no sound server and are
 heard in a WAV file on the host, the phone (the package's wearbridge-phone) is on the host across
 qemu's network. The power is cut mid-session and the wearable booted again.
 
-Usage: Tests/wearable/run.py --debs WEARBRIDGE.deb WEARBRIDGE-PHONE.deb --kernel DIR --venv DIR
-       [--work DIR] [--census]
+Usage: Tests/wearable/run.py --debs WEARBRIDGE.deb WEARBRIDGE-PHONE.deb [--work DIR] [--census]
 Prints the figures (boot to READY, RSS, exposure scores, the whole test's time) and exits 0 only if
 every check held."""
 import argparse
@@ -24,11 +23,15 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "vm"))
 
+import bumble  # noqa: E402
 import checks  # noqa: E402
+import debian_kernel  # noqa: E402
 import image  # noqa: E402
 import lifecycle  # noqa: E402
-from harness import ENV, SHARED, free_port, rows, spawn, stop_all, wait_for  # noqa: E402
+import qemu  # noqa: E402
+from harness import DATA, ENV, free_port, rows, spawn, stop_all, wait_for  # noqa: E402
 from serial_gps import SerialGPS  # noqa: E402
 from vm import Wearable  # noqa: E402
 from wav_capture import WavCapture  # noqa: E402
@@ -36,9 +39,9 @@ from wav_capture import WavCapture  # noqa: E402
 # A bike ride (the distance core's benchmark recording at 6-7 m/s): played from 56 s before its
 # 40 s stop (epochs 466-505), so that the stop (an auto-pause) comes about half a minute into the
 # session and the first kilometre after the power cut.
-RECORDING = os.path.join(SHARED, "benchmarks", "gps", "commute_ride.nmea")
+RECORDING = os.path.join(DATA, "gps", "commute_ride.nmea")
 START_EPOCH = 410
-STRAP_ARGS = "--battery 80"
+WORLD_ARGS = "--strap --strap-battery 80"
 
 
 class Report:
@@ -108,15 +111,15 @@ GUEST_POLL = 2.0
 
 def boot(wearable, wav, report, name):
     """Boots until the probe answers; a guest kernel that dies or hangs in early boot is booted again
-    (twice at most, and said so)."""
-    for attempt in range(3):
+    (Tests/vm/qemu.py says why; twice at most, and said so)."""
+    for attempt in range(qemu.BOOTS):
         wearable.boot(wav)
         boot_id = wearable.wait_for_probe()
         if boot_id:
             report.mark(f"{name}_probe")
             return boot_id
-        print(f"  the guest kernel died or hung before systemd (attempt {attempt + 1}): "
-              f"{[line for line in wearable.console_text().splitlines() if 'panic' in line.lower() or 'stall' in line][:2]}")
+        print(f"  {qemu.early_boot_failure(wearable.console_text()) or 'the guest died'} before systemd "
+              f"(attempt {attempt + 1}); booting again")
         wearable.stop()
     raise AssertionError("the wearable did not boot")
 
@@ -225,7 +228,7 @@ def check_everything(work, disk, session, gps, captures, phone, facts, report):
     path, _ = checks.extract(disk, f"{work}/final", replay_journal=False)
     result = {"integrity_check": checks.integrity(path)}
     assert result["integrity_check"] == "ok", f"PRAGMA integrity_check at the end: {result['integrity_check']}"
-    result["recorded"] = checks.recorded_once(path, gps, f"{work}/out/strap-sent.jsonl")
+    result["recorded"] = checks.recorded_once(path, gps, f"{work}/out/sent.jsonl")
     assert result["recorded"]["session"][0] == session
     result["inbox_equals_outbox"] = checks.inbox_equals_outbox(path, phone)
     result["cues"] = checks.cues_heard(path, captures, facts["journal.json"])
@@ -273,9 +276,9 @@ def census(wearable, report):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--debs", nargs=2, required=True)
-    parser.add_argument("--kernel", required=True, help="a Debian kernel package extracted (../shared/ble-vm's kpkg)")
-    parser.add_argument("--venv", required=True, help="the Bumble venv ../shared/ble-vm made")
     parser.add_argument("--work", default="/var/tmp/wearable-vm")
+    parser.add_argument("--parts", default=os.environ.get("BLE_VM_WORK", "/var/tmp/ble-vm"),
+                        help="where the kernel package and Bumble are kept (shared with the Bluetooth VM)")
     parser.add_argument("--census", action="store_true", help="the daemon under strace, no filter: its system calls")
     args = parser.parse_args()
     work = f"{args.work}/run"
@@ -286,6 +289,9 @@ def main():
     gps = None
     captures = []
     succeeded = False
+    os.makedirs(args.parts, exist_ok=True)
+    kernel_dir = debian_kernel.fetch(args.parts)
+    venv = bumble.venv(args.parts)
     try:
         phone = Phone(args.debs[1], work)
         root = f"{work}/rootfs"
@@ -293,10 +299,12 @@ def main():
         report.mark("rootfs")
         report.set("installed", image.installed_state(root))
         wearable_fingerprint = image.set_up_as_a_user(root, phone.fingerprint, phone.port)
-        image.set_up_the_test(root, args.kernel, SHARED, args.venv, STRAP_ARGS, census=args.census)
+        image.set_up_the_test(root, kernel_dir, venv, work, WORLD_ARGS, census=args.census)
         disk = f"{work}/disk.img"
         image.disk(root, disk)
-        initramfs, kernel = image.initramfs(args.kernel, work)
+        initramfs = debian_kernel.initramfs(kernel_dir, ["virtio_blk", "ext4"], f"{image.HERE}/initramfs-init.sh",
+                                            f"{work}/initramfs.gz")
+        kernel = debian_kernel.vmlinuz(kernel_dir)
         report.mark("disk")
         phone.configure(wearable_fingerprint)
         phone.start()

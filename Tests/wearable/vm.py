@@ -8,10 +8,8 @@ import signal
 import subprocess
 import time
 
+import qemu
 from image import GPS_SERIAL
-
-# What a guest kernel prints every 21 s while a CPU of it hangs; three in a row is no transient.
-RCU_STALL = "rcu_preempt detected stalls"
 
 
 class Wearable:
@@ -30,8 +28,7 @@ class Wearable:
         self.boots += 1
         self.console = f"{self.work}/console-{self.boots}.log"
         args = [
-            "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg,thread=multi,tb-size=256", "-cpu", "max",
-            "-smp", "2", "-m", "1024", "-nographic", "-no-reboot", "-rtc", "base=utc",
+            "qemu-system-x86_64", *qemu.MACHINE, "-rtc", "base=utc",
             "-kernel", self.kernel, "-initrd", self.initramfs,
             "-append", "console=ttyS0 root=/dev/vda rw panic=-1 quiet loglevel=4 systemd.show_status=0",
             "-drive", f"file={self.disk},if=virtio,format=raw",
@@ -60,9 +57,7 @@ class Wearable:
 
     def wait_for_probe(self, timeout=240):
         """The guest's boot id once its probe runs (systemd up, the shares mounted); None if the
-        guest kernel died or hung first, so that the caller may boot again. Debian's 6.12 under
-        multi-threaded TCG now and then panics in early boot (scripts/ble-e2e.sh says more), or its
-        second CPU never sees a timer tick: RCU stalls every 21 s and nothing else (stop 41's CI)."""
+        guest kernel died or hung first (Tests/vm/qemu.py), so that the caller may boot again."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             fresh = [name for name in os.listdir(self.out)
@@ -70,7 +65,7 @@ class Wearable:
             if fresh:
                 return fresh[0].removeprefix("probe-ready-")
             console = self.console_text()
-            if not self.alive() or "Kernel panic" in console or console.count(RCU_STALL) >= 3:
+            if not self.alive() or qemu.early_boot_failure(console):
                 return None
             time.sleep(0.2)
         raise AssertionError(f"the wearable did not come up in {timeout} s; console: {self.console}")

@@ -18,7 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "cues"))
-from sound import (BIN, ENV, SHARED, PROCESSES, Pulse, Recorder, Wearable, run, scratch, spawn,  # noqa: E402
+from sound import (BIN, ENV, DATA, PROCESSES, Pulse, Recorder, Wearable, run, scratch, spawn,  # noqa: E402
                    stop_all, tone, wait_for)
 from harness import free_port, proc_figures  # noqa: E402
 
@@ -107,7 +107,7 @@ def daemon_run(mode):
     work = scratch("cpu")
     port = free_port()
     spawn(["gpsfake", "-1", "-q", "-W", "900", "-c", "0.1", "-P", str(port),
-           os.path.join(SHARED, "benchmarks", "gps", "tempo_10hz_3k.nmea")], f"{work}/gpsfake.log")
+           os.path.join(DATA, "gps", "tempo_10hz_3k.nmea")], f"{work}/gpsfake.log")
     cues = {"off": "enabled = false", "on": 'kinds = ["splits"]', "spoken": ""}[mode]
     wearable = Wearable(work, cues=cues, gpsd_port=port, autostart=True)
     wait_for(lambda: os.path.exists(f"{work}/data/wearbridge.sqlite")

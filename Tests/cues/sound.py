@@ -1,6 +1,7 @@
-"""Real sound for the cue tests and the cue benchmark: a private PulseAudio from
-../shared/sound/start-pulse.sh (null sink `out`, role ducking announce -> music), a recorder of the
-sink's monitor that timestamps what it hears, music, and the daemon with cues on."""
+"""Real sound for the cue tests and the cue benchmark: a private PulseAudio (a null sink `out` whose
+monitor is recorded, role ducking announce -> music, as a desktop's or a Pi's sound server is set
+up), a recorder of the sink's monitor that timestamps what it hears, music, and the daemon with cues
+on."""
 import array
 import math
 import os
@@ -15,12 +16,18 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "phone-link"))
-from harness import BIN, ENV, SHARED, PROCESSES, run, spawn, stop_all, wait_for  # noqa: E402,F401
+from harness import BIN, DATA, ENV, PROCESSES, run, spawn, stop_all, wait_for  # noqa: E402,F401
 
 RATE = 16000
 # The "music": a 70 Hz tone, below a voice's fundamental, so the speech barely touches it.
 MUSIC = 70
-START_PULSE = os.path.join(SHARED, "sound", "start-pulse.sh")
+# The server's modules: the native protocol for clients, a null sink whose monitor the test records,
+# and ducking: while a stream with media.role=announce plays, media.role=music drops to 30 %.
+PULSE_MODULES = [
+    "module-native-protocol-unix",
+    "module-null-sink sink_name=out sink_properties=device.description=test-out",
+    "module-role-ducking trigger_roles=announce ducking_roles=music volume=30%",
+]
 
 
 class Pulse:
@@ -31,12 +38,24 @@ class Pulse:
         self.env = {}
 
     def start(self):
-        env = dict(ENV, PULSE_TEST_DIR=self.dir)
+        """A private server in `dir` (it runs as root in CI, with no session bus), its sink the
+        default; fails within seconds, naming its log, when it does not come up."""
+        runtime = os.path.join(self.dir, "xdg")
+        os.makedirs(runtime, exist_ok=True)
+        os.chmod(runtime, 0o700)
+        self.env = {"XDG_RUNTIME_DIR": runtime, "PULSE_SERVER": f"unix:{runtime}/pulse/native"}
+        env = dict(ENV, XDG_RUNTIME_DIR=runtime)
         env.pop("PULSE_SERVER", None)
-        out = subprocess.run([START_PULSE], capture_output=True, text=True, env=env, check=True).stdout
-        for item in out.replace("export ", "").split():
-            key, value = item.split("=", 1)
-            self.env[key] = value
+        log = os.path.join(self.dir, "pulse.log")
+        if subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
+            args = ["pulseaudio", "-n", "--daemonize=yes", "--exit-idle-time=-1", "--disallow-exit",
+                    "--use-pid-file=yes", f"--log-target=file:{log}"]
+            for module in PULSE_MODULES:
+                args += ["-L", module]
+            subprocess.run(args, env=env, check=True, timeout=20)
+            wait_for(lambda: subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0,
+                     10, f"PulseAudio to answer (its log: {log})")
+            subprocess.run(["pactl", "set-default-sink", "out"], env=env, check=True, timeout=10)
         ENV.update(self.env)
         return self
 

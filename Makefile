@@ -12,7 +12,7 @@ bench:
 	.build/release/wearbridge-bench memory
 	scripts/build-release.sh
 	.build/release/wearbridge-bench daemon --wearbridge .build-static/release/wearbridge
-	# The strap figure needs the Bluetooth VM (../shared/ble-vm): about five minutes.
+	# The strap figure runs in the Bluetooth VM (Tests/vm): about seven minutes.
 	scripts/bench-strap.sh
 bench-strap:
 	scripts/bench-strap.sh

@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
-# The main job until hardware is here: the daemon records a session from a real gpsd that gpsfake
-# feeds with a recorded run, and relays it over mutual TLS to a phone-role peer (wearbridge-phone)
-# on this machine; `ctl status` and the phone's status are shown as it goes, then the phone pauses,
-# resumes and ends the session, and both sides' records are shown.
-# Each step prints one line and how long it took; what apt and the compiler say goes to a log in
-# the work directory (shown if the step fails).
+# The main job on one machine: the daemon records a session from a real gpsd that gpsfake feeds with
+# a recorded run (data/gps/park_loop_run.nmea, played about 60x fast), and relays it over mutual TLS to
+# a phone-role peer (wearbridge-phone); `ctl status` and the phone's status are shown as it goes, then
+# the phone pauses, resumes and ends the session, and both sides' records are shown.
+#   scripts/demo.sh [RECORDING.nmea|.log [ACTIVITY]]     GPSD_PORT=N picks gpsd's port (default: a free one)
+# Each step prints one line and how long it took; what apt and the compiler say goes to a log in the
+# work directory (shown if the step fails). Whatever cannot start stops the demo within seconds,
+# with one line saying what and where its log is: nothing waits forever.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-recording=${1:-../shared/benchmarks/gps/park_loop_run.nmea}
+recording=${1:-data/gps/park_loop_run.nmea}
 activity=${2:-running}
+fix_within=${DEMO_FIX_WITHIN:-30}
+fail() { echo "demo: $*" >&2; exit 1; }
+# What can be checked before anything is installed or built.
+[ -f "$recording" ] && [ -r "$recording" ] ||
+    fail "no recording at $recording (give a log gpsfake can play: scripts/demo.sh FILE)"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port_free() {
+    python3 -c 'import socket, sys
+s = socket.socket()
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)' "$1"
+}
+if [ -n "${GPSD_PORT:-}" ]; then
+    port_free "$GPSD_PORT" || fail "port $GPSD_PORT (GPSD_PORT) is taken by another program; free it or leave GPSD_PORT unset"
+fi
 work=$(mktemp -d /tmp/wearbridge-demo.XXXXXX)
 began=$SECONDS
 # step TITLE COMMAND...: runs COMMAND with its output in $work/steps.log, then says how long it took.
@@ -29,8 +48,8 @@ bin="$(pwd)/.build-static/release/wearbridge"
 phone_bin="$(pwd)/.build-static/release/wearbridge-phone"
 # gpsfake runs in a process group of its own (setsid), so that its gpsd ends with it.
 trap 'kill "${daemon:-}" "${phone:-}" 2>/dev/null || true; [ -z "${fake:-}" ] || kill -KILL -- "-$fake" 2>/dev/null || true' EXIT
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-phone_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=${GPSD_PORT:-$(free_port)}
+phone_port=$(free_port)
 mkdir -p "$work/data" "$work/phone"
 # Each side makes its identity; each pins the other's certificate.
 "$bin" identity --storage "$work/data" --name demo-wearable
@@ -69,20 +88,80 @@ TOML
 echo "gpsfake: replaying $recording into a real gpsd on port $port (about 60x real time)"
 setsid gpsfake -1 -q -W 900 -c 0.004 -P "$port" "$recording" >"$work/gpsfake.log" 2>&1 &
 fake=$!
+# alive PID: the process runs (a child that exited stays a zombie until the shell reaps it).
+alive() {
+    local state
+    state=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${state#Z}" = "$state" ]
+}
+# gpsd listening within 10 s, or gpsfake's own words.
+listening() { python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2>/dev/null; }
+gpsfake_stopped() { fail "gpsfake stopped before gpsd listened: $(tail -1 "$work/gpsfake.log") (log: $work/gpsfake.log)"; }
+listened=
+for _ in $(seq 100); do
+    alive "$fake" || gpsfake_stopped
+    if listening "$port"; then listened=1 && break; fi
+    sleep 0.1
+done
+[ -n "$listened" ] || fail "gpsd did not listen on port $port within 10 s (log: $work/gpsfake.log)"
 "$bin" run --config "$work/wearbridge.toml" 2>"$work/daemon.log" &
 daemon=$!
-for _ in $(seq 100); do "$bin" ctl status --socket "$work/control.sock" >/dev/null 2>&1 && break; sleep 0.1; done
-# Until gpsd has played the whole recording (no fix for 3 s), show the live status now and then.
-shown=0
+for _ in $(seq 100); do
+    alive "$daemon" || fail "wearbridge run stopped: $(tail -1 "$work/daemon.log") (log: $work/daemon.log)"
+    "$bin" ctl status --socket "$work/control.sock" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+"$bin" ctl status --socket "$work/control.sock" >/dev/null 2>&1 ||
+    fail "wearbridge run did not answer on its control socket within 10 s (log: $work/daemon.log)"
+# fix_age: seconds since the last fix, "none" before the first, "unknown" if the daemon did not say.
+fix_age() {
+    "$bin" ctl status --json --socket "$work/control.sock" 2>/dev/null | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["status"]["gps"].get("last_fix_age_s", "none"))' 2>/dev/null || echo unknown
+}
+# A first fix within the deadline, or what the daemon knows of why not (what gpsd told it): a
+# receiver that sends nothing (the daemon says so after 5 s of silence) stops the demo at once, no
+# gpsd, no receiver or gpsd's refusal once they held for 3 s; a receiver still searching has until
+# the deadline.
+no_fix_reason() {
+    "$bin" ctl status --json --socket "$work/control.sock" 2>/dev/null | python3 -c '
+import json, sys
+print((json.load(sys.stdin)["status"]["gps"].get("no_fix") or {}).get("reason", "none"))' 2>/dev/null || echo unknown
+}
+waiting_since=$SECONDS
+deadline=$((SECONDS + fix_within))
+hopeless_since=
 while true; do
-    sleep 3
-    status=$("$bin" ctl status --json --socket "$work/control.sock")
-    [ $shown = 1 ] || echo "first live figures, $((SECONDS - began)) s after the demo started:"
-    shown=1
-    age=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["status"]["gps"].get("last_fix_age_s", 0))' "$status")
+    case $(fix_age) in none | unknown) ;; *) break ;; esac
+    alive "$fake" || fail "gpsfake stopped: $(tail -1 "$work/gpsfake.log") (log: $work/gpsfake.log)"
+    alive "$daemon" || fail "wearbridge run stopped: $(tail -1 "$work/daemon.log") (log: $work/daemon.log)"
+    case $(no_fix_reason) in
+    receiver_silent) hopeless_since=$((SECONDS - 3)) ;;
+    no_receiver | gpsd_unreachable | gpsd_error) hopeless_since=${hopeless_since:-$SECONDS} ;;
+    *) hopeless_since= ;;
+    esac
+    if [ "$SECONDS" -ge "$deadline" ] || { [ -n "$hopeless_since" ] && [ $((SECONDS - hopeless_since)) -ge 3 ]; }; then
+        why=$("$bin" ctl status --socket "$work/control.sock" | sed -n 's/^gps *//p')
+        fail "no fix after $((SECONDS - waiting_since)) s: $why (logs: $work/gpsfake.log, $work/daemon.log)"
+    fi
+    sleep 0.2
+done
+echo "first live figures, $((SECONDS - began)) s after the demo started:"
+# Until gpsd has played the whole recording (no fix for 3 s), the live status now and then; a
+# recording that never ends is cut at DEMO_PLAY_WITHIN seconds.
+play_deadline=$((SECONDS + ${DEMO_PLAY_WITHIN:-600}))
+while true; do
+    alive "$daemon" || fail "wearbridge run stopped: $(tail -1 "$work/daemon.log") (log: $work/daemon.log)"
     "$bin" ctl status --socket "$work/control.sock" | sed -n '1,3p'
     "$phone_bin" status --config "$work/phone.toml"
-    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 3 else 1)' "$age" && break
+    age=$(fix_age)
+    if [ "$age" != unknown ] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 3 else 1)' "$age"; then
+        break
+    fi
+    if [ "$SECONDS" -ge "$play_deadline" ]; then
+        echo "the recording still plays after ${DEMO_PLAY_WITHIN:-600} s: the session is ended here"
+        break
+    fi
+    sleep 3
 done
 echo "the phone pauses, resumes and ends the session:"
 "$phone_bin" pause --config "$work/phone.toml"
@@ -95,8 +174,8 @@ echo "the phone's inbox (critical and notice messages, exactly once, in order):"
 kill -TERM "$phone"; wait "$phone" || true
 "$bin" outbox --storage "$work/data" | tail -4
 "$bin" sessions --storage "$work/data"
-"$bin" show "$("$bin" sessions --json --storage "$work/data" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')" --storage "$work/data"
 session=$("$bin" sessions --json --storage "$work/data" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+"$bin" show "$session" --storage "$work/data"
 echo "the audio cues this session earns (wearbridge cues; times on the daemon's clock, and the demo played at 60x):"
 "$bin" cues "$session" --storage "$work/data" --config "$work/wearbridge.toml"
 echo "data log: $work/data/wearbridge.sqlite (daemon log: $work/daemon.log); phone: $work/phone (log: $work/phone.log)"

@@ -10,8 +10,8 @@
 # postgresql (Debian 12's 15: the virtual-run relay's tests initialise their own cluster, the
 # package's default cluster is not used); chromium, chromium-driver and python3-selenium for the dashboard's
 # browser tests (Debian's packages: no browser is downloaded).
-# The Bluetooth
-# end-to-end test installs its own VM packages (qemu, bluez; ../shared/ble-vm/README.md).
+# The VM tests install their own packages (qemu, busybox, bluez: Tests/vm/hostroot.py,
+# scripts/wearable-e2e.sh) and fetch Debian's kernel and Bumble by name.
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, protocol, golden replays of ../shared recordings, the CLI, the daemon
-# against real gpsd, the phone link end to end (Tests/phone-link; PHONE_E2E=0 leaves it out), audio
-# cues end to end on a real PulseAudio (Tests/cues; CUES_E2E=0 leaves it out), the Bluetooth end to
-# end on a real Linux stack in a VM (scripts/ble-e2e.sh; BLE_E2E=0 leaves it out for a quick local
-# run) with footpods and treadmills beside the strap (scripts/sensors-e2e.sh; SENSORS_E2E=0), the
-# dashboard in a real browser (Tests/dashboard; DASHBOARD_E2E=0), and the packages on a virtual
-# wearable (scripts/wearable-e2e.sh; WEARABLE_E2E=0).
+# The whole test suite (docs/testing.md says what each phase proves and how long it takes): unit,
+# protocol, golden replays of the recordings in data/, the CLI, the daemon against real gpsd,
+# libFuzzer over every parser (FUZZ=0 leaves it out), the control socket under a flood, the phone
+# link end to end (Tests/phone-link; PHONE_E2E=0), audio cues on a real PulseAudio (Tests/cues;
+# CUES_E2E=0), the relay on a real PostgreSQL (Tests/relay; RELAY_E2E=0), the dashboard in a real
+# browser (Tests/dashboard; DASHBOARD_E2E=0), exports read back (Tests/export; EXPORT_E2E=0), the demo
+# where it cannot work (Tests/demo; DEMO_E2E=0), the Bluetooth end to end on a real Linux stack in a
+# VM (scripts/ble-e2e.sh; BLE_E2E=0) with footpods and treadmills beside the strap
+# (scripts/sensors-e2e.sh; SENSORS_E2E=0), and the packages on a virtual wearable
+# (scripts/wearable-e2e.sh; WEARABLE_E2E=0). Everything it needs is in the repository or comes from
+# a registry by name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each phase's wall time, for keeping the whole well under CI's 90 minutes.
@@ -18,6 +22,11 @@ scripts/setup.sh
 swift format lint --strict --recursive --parallel Package.swift Sources Tests
 # Package.swift says the truth: each target declares exactly the modules it imports.
 scripts/check-package-deps.py
+# The repository is enough: nothing the suite runs reads a folder beside the checkout.
+if grep -rlE '\.\./shared' .ci scripts Tests Sources Makefile; then
+    echo "test.sh: the files above read a folder beside the checkout, which a clone does not have" >&2
+    exit 1
+fi
 # The relay's migrations embedded in the phone's binary are the SQL files of relay/migrations.
 scripts/embed-migrations.py --check
 swift build --build-tests
@@ -121,6 +130,14 @@ if [ -n "$prebuild_pid" ]; then
     prebuild_pid=
     echo "test.sh: the background deployment build: $(tail -1 .build/deployment-prebuild.log)"
     mark "waiting for the deployment build"
+fi
+# The README's first command where it cannot work: no recording, gpsd's port taken, a log gpsfake
+# cannot play, a receiver without a fix; each stops within seconds with one line (DEMO_E2E=0).
+if [ "${DEMO_E2E:-1}" != 0 ]; then
+    python3 Tests/demo/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    mark "demo where it cannot work"
+    [ "$status" -eq 0 ] || exit "$status"
 fi
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?

@@ -375,7 +375,7 @@ let package = Package(
             name: "Harness",
             dependencies: ["UnixSockets", .product(name: "Logging", package: "swift-log")]
         ),
-        // Receivers synthesized from what real hardware did (issue 13), with their truth: for the
+        // Receivers synthesized from what real hardware did, with their truth: for the
         // core's tests and the accuracy benchmark.
         .target(name: "SyntheticReceivers", dependencies: ["TrackCore", "Harness"]),
         .executableTarget(

@@ -45,7 +45,7 @@ page() {
             echo ".BR $name (1)"
         fi
         echo ".PP"
-        echo "The full documentation is /usr/share/doc/$name/README.md."
+        echo "The full documentation is in /usr/share/doc/$name/ (README.md, user-guide.md and the rest)."
     } > "$work/$page_name.include"
     help2man --no-info --section=1 --source="wearbridge $version" --version-string="$version" \
         --name="$(summary "$@")" --include="$work/$page_name.include" --output="$out/$page_name.1" "$wrapper"

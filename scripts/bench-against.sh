@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # This tree's release figures beside a baseline revision's, measured in one run, alternating
 # (baseline, this tree, baseline, ...), with ratios: core and engine throughput, memory of a
-# 12-hour replay, and the daemon at 10 Hz (CPU, peak RSS, TPV->core latency, start -> READY=1).
+# 12-hour replay, and the daemon at 10 Hz (CPU, peak RSS, start -> READY=1, fsyncs).
 #   scripts/bench-against.sh REV [ROUNDS]      e.g. scripts/bench-against.sh f5a7186 2
 #   FIGURES=throughput scripts/bench-against.sh REV 5   only the throughput figures (no daemon builds)
 # The baseline is checked out as a git worktree in .build-baseline/REV and built there (release,
@@ -57,8 +57,6 @@ figures = [
     ("daemon CPU at 10 Hz (% of a core)", r"wearbridge CPU .* = ([0-9.]+)% of one core", False),
     ("daemon peak RSS at 10 Hz (MB)", r"wearbridge CPU .*peak RSS ([0-9.]+) MB", False),
     ("gpsd CPU in the same run (%)", r"gpsd +CPU .* = ([0-9.]+)% of one core", False),
-    ("TPV -> core latency p50 (ms)", r"p50 ([0-9.]+) ms", False),
-    ("TPV -> core latency p99 (ms)", r"p99 ([0-9.]+) ms", False),
     ("fsyncs per minute", r"^fsyncs while logging at 10 Hz: ([0-9.]+) per minute", False),
 ]
 def values(side, pattern):

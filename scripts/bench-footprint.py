@@ -12,7 +12,7 @@ Four configurations, each on its own gpsd fed tempo_10hz_3k by gpsfake at the re
              daemon must (read gpsd, decode TPV with JSONDecoder, commit each second durably
              with GRDB) and none of our code; the goals are read against it
 For each: the daemon's CPU (with the children it waited for: espeak-ng, aplay) and peak RSS against gpsd's in the same run, and a breakdown of where the
-resident memory is (scripts/footprint.py). Last, the budget (issue 24's goals); a figure past its
+resident memory is (scripts/footprint.py). Last, the budget (the footprint goals); a figure past its
 goal makes the command fail, so that a regression is seen.
 
 The executable's pages in the page cache are dropped before each configuration (after a sync), so
@@ -44,7 +44,7 @@ WARMUP = float(os.environ.get("BENCH_FOOTPRINT_WARMUP", "15"))
 RECORDING = os.path.join(DATA, "gps", "tempo_10hz_3k.nmea")
 ROOT = os.path.abspath(os.path.join(HERE, ".."))
 
-# Issue 24's goals, for the configuration users run (link and cues on).
+# The footprint goals, for the configuration users run (link and cues on).
 BUDGET = {
     "peak_rss_mb": 20.0,           # link+cues, deployment build
     "cpu_vs_gpsd": 1.0,            # link+cues CPU / gpsd's in the same run
@@ -185,7 +185,7 @@ def main():
         print(f"  {name:10s} +{r['peak_rss_mb'] - floor['peak_rss_mb']:5.1f} MB,"
               f" x{r['cpu_percent'] / floor['cpu_percent']:.2f} of the floor's CPU")
     over = []
-    print("budget (issue 24; link and cues on, deployment build):")
+    print("budget (link and cues on, deployment build):")
     for key, goal in BUDGET.items():
         verdict = "ok" if figures[key] <= goal else "OVER"
         if verdict == "OVER":

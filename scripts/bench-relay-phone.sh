@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The phone's cost of the relay (README, "Virtual runs: scale"), deployment build: the same phone
+# The phone's cost of the relay (docs/benchmarks.md, "The relay"), deployment build: the same phone
 # and wearable (gpsd fed by gpsfake at its real pace) for SECONDS, once in a race through a local
 # relay (a psycopg partner posting a snapshot a second) and once with no [relay], alternating for
 # ROUNDS; the phone's CPU and peak RSS from /proc, and their ratios, relay on to off.

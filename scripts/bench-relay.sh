@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The relay's scale figures (README, "Virtual runs: scale"), release build: a fresh local relay
+# The relay's scale figures (docs/benchmarks.md, "The relay"), release build: a fresh local relay
 # (scripts/relay-local.sh), then `wearbridge-bench relay-scale` three times in one run: the baseline
 # (1 race, the design: NOTIFY only for critical messages and events, snapshots polled), RACES races
 # as designed, and RACES races with every snapshot notified (which stalls on NOTIFY's commit lock;

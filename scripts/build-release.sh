@@ -8,7 +8,7 @@
 # the kernel maps 64 KB around each fault in code, so scattered ones keep most of it resident). The C
 # and C++ of the packages (BoringSSL, toml++, NIO's parsers) get a section per function and datum,
 # as Swift code has, so that the order and --gc-sections reach into them too. Both programs come from one scratch path, so the
-# dependencies are built once. Peak RSS of the daemon at 10 Hz: see README, Benchmarks.
+# dependencies are built once. Peak RSS of the daemon at 10 Hz: docs/benchmarks.md.
 # Output: .build-static/release/wearbridge (its path is the last line printed), and wearbridge-phone
 # beside it. RELEASE_PRODUCTS names others to build the same way (the footprint bench adds
 # wearbridge-floor, the libraries' floor it measures the daemon against).

@@ -2,7 +2,7 @@
 """Writes scripts/wearbridge.order: the functions of the deployment build that a running daemon
 executes, for lld's --symbol-ordering-file (scripts/build-release.sh). The kernel maps 64 KB of an
 executable around each page fault in its code, so functions run now and then, scattered over 33 MB
-of code, keep most of it resident; packed together they fill few windows (README, Footprint).
+of code, keep most of it resident; packed together they fill few windows (docs/benchmarks.md, footprint).
 
 How: the configuration users run (scripts/bench-footprint.py's link+cues: a real gpsd fed
 tempo_10hz_3k, the phone link live over mutual TLS, cues through ALSA) with the daemon under

@@ -8,7 +8,7 @@ import Glibc
 /// A child started with `posix_spawn`: the one way the cues run `espeak-ng` and the players.
 ///
 /// Foundation's `Process` kept a run-loop thread and about 1.5 MB of CoreFoundation code resident
-/// for the daemon's life once the first cue had played (issue 24); this is the few calls it needs.
+/// for the daemon's life once the first cue had played; this is the few calls it needs.
 /// The child gets its own process group (so a kill reaches what it started), default signal
 /// dispositions and mask, no descriptor of ours but the three it is given, and its standard
 /// output and error as pipes this side reads.

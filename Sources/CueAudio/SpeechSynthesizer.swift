@@ -4,7 +4,7 @@ import Synchronization
 /// espeak-ng rendering text to PCM, in a child process (`espeak-ng --stdout`) that lives for one
 /// cue. Linked into the daemon, its library brought some thirty audio libraries (PulseAudio, X11,
 /// codecs) that stayed resident for the daemon's life, about 3 MB; a child holds them only while
-/// it renders (issue 24). Each render runs on a queue of its own, never on a cooperative thread.
+/// it renders. Each render runs on a queue of its own, never on a cooperative thread.
 public final class SpeechSynthesizer: Sendable {
     /// Renders block (a child process, its output read to the end); one at a time.
     private let queue = DispatchQueue(label: "wearbridge.speech")

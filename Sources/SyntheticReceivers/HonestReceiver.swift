@@ -2,7 +2,7 @@ import Foundation
 import Harness
 import TrackCore
 
-/// A receiver whose numbers are honest, noised as the shared simulated sessions' are, on routes of
+/// A receiver whose numbers are honest, noised as the simulated sessions of data/gps are, on routes of
 /// their shapes: one session is one draw of the noise, so a figure within that noise needs many.
 ///
 /// The Doppler noise is what `scripts/doppler-noise.py` measures on `data/gps`
@@ -39,7 +39,7 @@ public enum HonestReceiver {
     public static let start = GPSTime(seconds: 1_118_327_684)
 
     /// A curvy tempo run at 4.4-4.6 m/s for about `seconds` (by default about 3 km), turning most
-    /// of the time as the shared `tempo_10hz_3k` does, with no stop: it passes the start and the
+    /// of the time as `tempo_10hz_3k` does, with no stop: it passes the start and the
     /// finish at pace.
     public static func tempo(
         rate: Double = 10,
@@ -141,8 +141,8 @@ public enum HonestReceiver {
         return (fixes, truth)
     }
 
-    /// The receiver's own speed integrated over the epochs (trapezoids): the reference issue 25
-    /// measures the core against.
+    /// The receiver's own speed integrated over the epochs (trapezoids): the reference the core's
+    /// distance is measured against.
     public static func dopplerIntegral(_ fixes: [Fix]) -> Double {
         var total = 0.0
         for (previous, fix) in zip(fixes, fixes.dropFirst()) {

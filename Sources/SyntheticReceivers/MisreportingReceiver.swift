@@ -2,7 +2,7 @@ import Foundation
 import Harness
 import TrackCore
 
-/// Receivers whose error estimates or Doppler lie, as issue 13 met them on real hardware.
+/// Receivers whose error estimates or Doppler lie, as real hardware does (docs/hardware.md).
 public enum MisreportingReceiver {
     public static let origin = GeoPoint(latitude: 46.4983, longitude: 7.5674)
     public static let start = GPSTime(seconds: 1_118_327_684)

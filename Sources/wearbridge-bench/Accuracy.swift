@@ -100,7 +100,7 @@ struct Accuracy: ParsableCommand {
 }
 
 struct AccuracyRow {
-    /// Issue 25's goal for the simulated sessions (`gps`), and the first goal, kept for real ones.
+    /// The goal for the simulated sessions (`gps`), and the looser one for real receivers (`gps-real`).
     static let simulatedGoal = 0.0015
     static let recordedGoal = 0.01
 

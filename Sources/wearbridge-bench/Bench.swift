@@ -16,9 +16,9 @@ struct Bench: AsyncParsableCommand {
     )
 }
 
-/// Where the shared benchmark data lives, relative to the repository root.
+/// Where the recordings live, relative to the repository root (data/README.md).
 struct DataOptions: ParsableArguments {
-    @Option(help: "The shared benchmarks folder.")
+    @Option(help: "The recordings folder (data/README.md).")
     var data = "data"
 }
 

@@ -39,7 +39,7 @@ struct DopplerSeeds {
     static func print(seeds: ClosedRange<UInt64> = 1...200) {
         StandardOutput.line("")
         StandardOutput.line(
-            "against the Doppler integral over \(seeds.count) seeds (synthetic, the shared sessions' noise; metres)"
+            "against the Doppler integral over \(seeds.count) seeds (synthetic, the simulated sessions' noise; metres)"
         )
         StandardOutput.line(
             "route".padding(toLength: 26, withPad: " ", startingAt: 0) + rightAligned("ours mean", 10)

@@ -1,5 +1,5 @@
-/// Issue 25's second goal for one session: ours no further from the truth than the receiver's
-/// Doppler integral of the same epochs, except where that integral is wrong by design, named.
+/// One session against the receiver's own Doppler integral of the same epochs: ours no further from
+/// the truth than it, except where that integral is wrong by design, named.
 ///
 /// Standing still is such a place: every receiver's Doppler is noise there, and a speed's noise
 /// integrates to distance (4.6 m over the dog walk's 125 s of stops), while the core rightly

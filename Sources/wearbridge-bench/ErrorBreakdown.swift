@@ -1,6 +1,6 @@
 import TrackCore
 
-/// Where a session's distance error comes from (issue 25): every interval between two fixes is put
+/// Where a session's distance error comes from: every interval between two fixes is put
 /// in one class (a gap, stopping or starting, a turn, a straight) and what the core credited there
 /// is set beside the receiver's own Doppler speed integrated over it. The Doppler integral ignores
 /// position noise, so on straights and turns it is the local reference; the truth gives only the

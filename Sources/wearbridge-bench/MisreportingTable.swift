@@ -1,7 +1,7 @@
 import SyntheticReceivers
 import TrackCore
 
-/// The receivers of issue 13, synthesized from what real hardware did: ours against the truth, the
+/// Receivers that misreport, synthesized from what real hardware did: ours against the truth, the
 /// naive haversine sum, and integrating the receiver's own Doppler speed over the same epochs.
 enum MisreportingTable {
     static func print() {

@@ -28,7 +28,7 @@ struct PhoneRaceCommand: AsyncParsableCommand {
             let logger = options.bootstrap()
             let config = try options.load()
             guard let relay = config.relay else {
-                Output.error("wearbridge-phone: no [relay] in the config: a race needs one (README, Virtual runs)")
+                Output.error("wearbridge-phone: no [relay] in the config: a race needs one (docs/relay.md)")
                 throw ExitCode(78)
             }
             let endpoint = RelayEndpoint.runner(relay)

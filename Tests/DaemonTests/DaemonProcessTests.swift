@@ -237,7 +237,7 @@ struct DaemonProcessTests {
         #expect(verify.status == 0 && problems.isEmpty, "\(verify.out)\(verify.err)")
     }
 
-    /// The units' sandboxes stay as tight as issue 21 left them (systemd/README.md): systemd's own
+    /// The units' sandboxes stay as tight as they are (systemd/README.md): systemd's own
     /// score, offline, at most 2.0 for the daemon and 1.2 for the phone. The virtual wearable measures
     /// the same inside the guest, with everything working under it.
     @Test(arguments: [("wearbridge.service", 2.0), ("wearbridge-phone.service", 1.2)])

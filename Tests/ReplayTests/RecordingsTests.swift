@@ -5,14 +5,14 @@ import TrackCore
 
 @testable import Replay
 
-/// Golden replays of the shared recordings: the accuracy goals, held by the test suite.
-@Suite struct SharedRecordingsTests {
+/// Golden replays of the recordings in data/: the accuracy goals, held by the test suite.
+@Suite struct RecordingsTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var path: String
         var activity: Activity
         var distance: Double?
         var tolerance: Double?
-        /// A simulated session (`gps`), held to issue 25's goal; the real ones (`gps-real`) to 1 %.
+        /// A simulated session (`gps`), held to 0.15 %; the real ones (`gps-real`) to 1 %.
         var simulated: Bool
         var testDescription: String { URL(fileURLWithPath: path).lastPathComponent }
     }
@@ -36,7 +36,7 @@ import TrackCore
         }
     }
 
-    @Test func theSharedRecordingsAreThere() {
+    @Test func theRecordingsAreThere() {
         #expect(Self.cases.count >= 13)
     }
 
@@ -52,8 +52,7 @@ import TrackCore
         } else if let tolerance = c.tolerance {
             #expect(abs(report.summary.distance - truth) <= tolerance)
         } else {
-            // Issue 25: every simulated moving session within 0.15 % (park_loop_run was at +0.19 %
-            // while a runner's dead stop was coasted through at running pace).
+            // Every simulated moving session within 0.15 %; a real receiver's truth is looser.
             let goal = c.simulated ? 0.0015 : 0.01
             #expect(abs(report.summary.distance - truth) / truth < goal, "\(report.summary.distance) m of \(truth) m")
         }

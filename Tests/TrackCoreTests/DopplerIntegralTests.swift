@@ -4,9 +4,9 @@ import Testing
 
 @testable import TrackCore
 
-/// Issue 25's second goal over many draws of the noise: one session against the receiver's own
-/// Doppler integral is one draw, and both carry the Doppler's random error (2.4 m over a 10 Hz
-/// tempo, 4 m at 1 Hz), so a difference of decimetres on one session says nothing.
+/// Ours against the receiver's Doppler integral over many draws of the noise: one session is one
+/// draw, and both carry the Doppler's random error (2.4 m over a 10 Hz tempo, 4 m at 1 Hz), so a
+/// difference of decimetres on one session says nothing.
 @Suite struct DopplerIntegralTests {
     /// Mean error and root mean square (m) of ours and of the Doppler integral over `seeds`.
     static func errors(
@@ -25,7 +25,7 @@ import Testing
         return (mean(ours), rms(ours), mean(doppler), rms(doppler))
     }
 
-    /// With the shared sessions' noise (the speed noised on its own, unbiased while moving) the
+    /// With the simulated sessions' noise (the speed noised on its own, unbiased while moving) the
     /// integral is the best a filter can follow: ours must not drift from it by more than the
     /// course's noise costs (0.4 m over 200 seeds), nor add noise of its own.
     @Test func aTenHertzTempoStaysWithItsDopplerIntegral() {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import TrackCore
 
-/// Corners taken at speed (issue 25): a position and its Doppler that both fail the outlier test
+/// Corners taken at speed: a position and its Doppler that both fail the outlier test
 /// in one epoch are a manoeuvre, not two bad measurements.
 @Suite struct ManoeuvreTests {
     /// A cyclist through city blocks: 100 m straights joined by right-angle corners of 6 m radius,

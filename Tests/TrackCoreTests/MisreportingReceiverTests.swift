@@ -3,8 +3,8 @@ import Testing
 
 @testable import TrackCore
 
-/// Issue 13: receivers that misreport their own error or Doppler, synthesized from what real
-/// hardware did. Each of these failed before the core judged the receiver's numbers.
+/// Receivers that misreport their own error or Doppler, synthesized from what real hardware did:
+/// the core judges their numbers rather than obeying them.
 @Suite struct MisreportingReceiverTests {
     @Test func aWalkOnAReceiverThatOverReportsItsErrorCounts() {
         let (fixes, truth) = MisreportingReceiver.sirfWalk()

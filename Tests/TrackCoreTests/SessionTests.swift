@@ -110,9 +110,9 @@ import Testing
         #expect(session.autoPauseCount == 0)
     }
 
-    /// A start from standing straight to running pace (issue 25): the filter meets its first
-    /// Doppler as an outlier and counted the first strides short (5 m on track_3k_laps); the
-    /// departure is credited at least the Doppler integral since the receiver last read standing.
+    /// A start from standing straight to running pace: the filter meets its first Doppler as an
+    /// outlier, so a departure counted from the filter alone comes out strides short; it is
+    /// credited at least the Doppler integral since the receiver last read standing.
     @Test func aStartFromStandingCountsItsFirstStrides() {
         for seed: UInt64 in [7, 8, 9] {
             var gen = Synthetic(noise: 2, dopplerNoise: 0.1, eph: 18, rng: TestRandom(seed: seed))

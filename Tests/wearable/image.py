@@ -14,7 +14,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # uses, modprobe (the strap's controller module), strace for the system-call census.
 PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "gpsd", "bluez", "rfkill", "strace"]
 # qemu's usb-serial is an FTDI FT232 (0403:6001), a bridge gpsd's own udev rules leave alone: the
-# README's one-line rule names it /dev/gps0 and hands it to gpsd whenever it appears.
+# one-line rule of docs/hardware.md (udev/README.md) names it /dev/gps0 and hands it to gpsd whenever
+# it appears.
 GPS_SERIAL = "WEARABLE-GPS"
 GPS_RULE = ('SUBSYSTEM=="tty", ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6001", SYMLINK+="gps0", '
             'TAG+="systemd", ENV{SYSTEMD_WANTS}="gpsdctl@%k.service"\n')
@@ -104,7 +105,7 @@ def edit(path, replacements):
 
 
 def set_up_as_a_user(root, phone_fingerprint, phone_port):
-    """README, "Install": the wearable's identity, /etc/wearbridge/wearbridge.toml (the strap, the
+    """README, "Installing on a wearable": the wearable's identity, /etc/wearbridge/wearbridge.toml (the strap, the
     phone, the activity), the receiver named to udev and gpsd, the unit enabled. Returns the
     wearable's certificate fingerprint, to pin on the phone."""
     with mounted(root):

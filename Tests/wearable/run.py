@@ -242,7 +242,7 @@ def check_everything(work, disk, session, gps, captures, phone, facts, report):
         "udevadm test: the project's rule does not match hci0"
     assert "status=0/SUCCESS" in facts["power-unit.txt"], f"the controller's power unit: {facts['power-unit.txt']}"
     assert "61-gps.rules" in facts["udev-gps.txt"] and "gpsdctl@" in facts["udev-gps.txt"], \
-        "udevadm test: the README's GPS rule does not match the receiver"
+        "udevadm test: docs/hardware.md's GPS rule does not match the receiver"
     assert "UP RUNNING" in facts["hciconfig.txt"], f"hci0 not powered: {facts['hciconfig.txt']}"
     result["udev"] = ("70-wearbridge-bluetooth.rules matches hci0, wearbridge-bluetooth-power@hci0 powered it (no "
                       "bluetoothd); 61-gps.rules matches the receiver")

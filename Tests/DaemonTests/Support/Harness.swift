@@ -153,7 +153,7 @@ final class DaemonUnderTest: @unchecked Sendable {
     func stop() async { await child?.stop() }
 }
 
-/// gpsfake playing a recording of the shared benchmarks and the daemon up beside it: the common
+/// gpsfake playing a recording of data/ and the daemon up beside it: the common
 /// start of a test on a live run.
 func liveRun(
     _ recording: String,

@@ -8,7 +8,8 @@ struct GPSDView: Sendable {
     /// Since when gpsd is connected; nil while it is not.
     private var connectedSince: Double?
     private var lastDisconnection: String?
-    private var error: String?
+    /// gpsd's refusal of something asked on this connection.
+    private var refusal: String?
     /// The receivers gpsd lists; nil until it has said (its device list follows a WATCH).
     private var receivers: [String]?
     /// When a receiver last appeared (its silence is measured from then, or from the connection).
@@ -18,7 +19,7 @@ struct GPSDView: Sendable {
 
     mutating func connected(at now: Double) {
         connectedSince = now
-        error = nil
+        refusal = nil
         receivers = nil
         lastReportAt = nil
         satellites = nil
@@ -29,9 +30,9 @@ struct GPSDView: Sendable {
         lastDisconnection = reason
     }
 
-    mutating func error(_ message: String) { error = message }
+    mutating func refused(_ message: String) { refusal = message }
 
-    mutating func receivers(_ paths: [String], at now: Double) {
+    mutating func listed(_ paths: [String], at now: Double) {
         receivers = paths
         if !paths.isEmpty { receiverSince = now }
     }
@@ -60,7 +61,7 @@ struct GPSDView: Sendable {
             }
             return .receiverSilent(path: receivers?.last)
         }
-        if let error { return .gpsdError(error) }
+        if let refusal { return .gpsdError(refusal) }
         if now - max(connectedSince, receiverSince ?? connectedSince) >= Self.silentAfter {
             return .receiverSilent(path: receivers?.last)
         }

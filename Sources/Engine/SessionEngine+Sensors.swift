@@ -20,11 +20,11 @@ extension SessionEngine {
             gpsd.device(path: path, activated: activated, at: receivedAt)
             controller.device(path: path, activated: activated, receivedAt: receivedAt, into: &output)
         case .receivers(let paths):
-            gpsd.receivers(paths, at: now.monotonic)
+            gpsd.listed(paths, at: now.monotonic)
         case .sky(let seen, let used):
             gpsd.sky(seen: seen, used: used)
         case .gpsdError(let message):
-            gpsd.error(message)
+            gpsd.refused(message)
         }
     }
 

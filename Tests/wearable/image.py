@@ -9,6 +9,8 @@ import re
 import shutil
 import subprocess
 
+from debian_kernel import sh  # Tests/vm (on the path run.py sets)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What the wearable runs besides wearbridge: an init, udev, gpsd, the Bluetooth tools the udev rule
 # uses, modprobe (the strap's controller module), strace for the system-call census.
@@ -20,11 +22,6 @@ GPS_SERIAL = "WEARABLE-GPS"
 GPS_RULE = ('SUBSYSTEM=="tty", ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6001", SYMLINK+="gps0", '
             'TAG+="systemd", ENV{SYSTEMD_WANTS}="gpsdctl@%k.service"\n')
 STRAP = "F1:F1:F1:F1:F1:F1"
-
-
-def sh(args, **kwargs):
-    kwargs.setdefault("check", True)
-    return subprocess.run(args, capture_output=True, text=True, **kwargs)
 
 
 @contextlib.contextmanager

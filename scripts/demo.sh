@@ -112,29 +112,28 @@ for _ in $(seq 100); do
 done
 "$bin" ctl status --socket "$work/control.sock" >/dev/null 2>&1 ||
     fail "wearbridge run did not answer on its control socket within 10 s (log: $work/daemon.log)"
-# fix_age: seconds since the last fix, "none" before the first, "unknown" if the daemon did not say.
-fix_age() {
+# gps_state: "AGE REASON" from one status: seconds since the last fix ("none" before the first) and
+# why there is no fix ("none" while there is one); "unknown unknown" if the daemon did not say.
+gps_state() {
     "$bin" ctl status --json --socket "$work/control.sock" 2>/dev/null | python3 -c '
 import json, sys
-print(json.load(sys.stdin)["status"]["gps"].get("last_fix_age_s", "none"))' 2>/dev/null || echo unknown
+gps = json.load(sys.stdin)["status"]["gps"]
+print(gps.get("last_fix_age_s", "none"), (gps.get("no_fix") or {}).get("reason", "none"))' 2>/dev/null ||
+        echo unknown unknown
 }
 # A first fix within the deadline, or what the daemon knows of why not (what gpsd told it): a
 # receiver that sends nothing (the daemon says so after 5 s of silence) stops the demo at once, no
 # gpsd, no receiver or gpsd's refusal once they held for 3 s; a receiver still searching has until
 # the deadline.
-no_fix_reason() {
-    "$bin" ctl status --json --socket "$work/control.sock" 2>/dev/null | python3 -c '
-import json, sys
-print((json.load(sys.stdin)["status"]["gps"].get("no_fix") or {}).get("reason", "none"))' 2>/dev/null || echo unknown
-}
 waiting_since=$SECONDS
 deadline=$((SECONDS + fix_within))
 hopeless_since=
 while true; do
-    case $(fix_age) in none | unknown) ;; *) break ;; esac
+    read -r age reason <<<"$(gps_state)"
+    case $age in none | unknown) ;; *) break ;; esac
     alive "$fake" || fail "gpsfake stopped: $(tail -1 "$work/gpsfake.log") (log: $work/gpsfake.log)"
     alive "$daemon" || fail "wearbridge run stopped: $(tail -1 "$work/daemon.log") (log: $work/daemon.log)"
-    case $(no_fix_reason) in
+    case $reason in
     receiver_silent) hopeless_since=$((SECONDS - 3)) ;;
     no_receiver | gpsd_unreachable | gpsd_error) hopeless_since=${hopeless_since:-$SECONDS} ;;
     *) hopeless_since= ;;
@@ -153,8 +152,8 @@ while true; do
     alive "$daemon" || fail "wearbridge run stopped: $(tail -1 "$work/daemon.log") (log: $work/daemon.log)"
     "$bin" ctl status --socket "$work/control.sock" | sed -n '1,3p'
     "$phone_bin" status --config "$work/phone.toml"
-    age=$(fix_age)
-    if [ "$age" != unknown ] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 3 else 1)' "$age"; then
+    read -r age _ <<<"$(gps_state)"
+    if [ "$age" != unknown ] && [ "$age" != none ] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 3 else 1)' "$age"; then
         break
     fi
     if [ "$SECONDS" -ge "$play_deadline" ]; then

@@ -153,6 +153,12 @@ def notifying(uuid):
     return gatt.Characteristic(uuid, gatt.Characteristic.Properties.NOTIFY, 0, b"")
 
 
+def control_point(uuid):
+    """A control point a client may write and get indications from (never written by wearbridge)."""
+    return gatt.Characteristic(uuid, gatt.Characteristic.Properties.WRITE | gatt.Characteristic.Properties.INDICATE,
+                               gatt.Characteristic.WRITEABLE, b"")
+
+
 def battery_service(level):
     return gatt.Service(gatt.GATT_BATTERY_SERVICE, [readable(gatt.GATT_BATTERY_LEVEL_CHARACTERISTIC, bytes([level]))])
 
@@ -263,8 +269,7 @@ def make_footpod(link):
     rsc = notifying(u16(0x2A53))
     feature = readable(u16(0x2A54), struct.pack("<H", 0x0007))
     location = readable(u16(0x2A5D), bytes([4]))
-    control = gatt.Characteristic(u16(0x2A55), gatt.Characteristic.Properties.WRITE
-                                  | gatt.Characteristic.Properties.INDICATE, gatt.Characteristic.WRITEABLE, b"")
+    control = control_point(u16(0x2A55))
     services = [gatt.Service(u16(0x1814), [rsc, feature, location, control]), battery_service(71)]
     return Peripheral(link, FOOTPOD, "footpod", "Virtual Footpod", services, 0x1814, 0x0443), rsc
 
@@ -273,8 +278,7 @@ def make_treadmill(link):
     data = notifying(u16(0x2ACD))
     status = notifying(u16(0x2ADA))
     feature = readable(u16(0x2ACC), struct.pack("<II", 0x0000_2C0C, 0x0000_0003))
-    control = gatt.Characteristic(u16(0x2AD9), gatt.Characteristic.Properties.WRITE
-                                  | gatt.Characteristic.Properties.INDICATE, gatt.Characteristic.WRITEABLE, b"")
+    control = control_point(u16(0x2AD9))
     services = [gatt.Service(u16(0x1826), [feature, data, status, control])]
     return Peripheral(link, TREADMILL, "treadmill", "Virtual Treadmill", services, 0x1826, 0x0000), data, status
 

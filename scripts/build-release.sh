@@ -12,13 +12,36 @@
 # Output: .build-static/release/wearbridge (its path is the last line printed), and wearbridge-phone
 # beside it. RELEASE_PRODUCTS names others to build the same way (the footprint bench adds
 # wearbridge-floor, the libraries' floor it measures the daemon against).
+#
+#   scripts/build-release.sh               # for this machine (Swift on PATH)
+#   scripts/build-release.sh --arch arm64  # for a Raspberry Pi with a 64-bit OS: Debian's Swift in the
+#                                          # cross toolchain (scripts/arm64-toolchain.sh, set up when
+#                                          # missing); .build-arm64/release/wearbridge
 set -euo pipefail
 cd "$(dirname "$0")/.."
+arch=native
+if [ "${1:-}" = --arch ]; then
+    arch=$2
+    [ "$arch" = arm64 ] || {
+        echo "build-release.sh: --arch takes arm64 (the build for this machine needs no --arch), not $arch" >&2
+        exit 64
+    }
+fi
+flags=(-c release --static-swift-stdlib
+    -Xcc -ffunction-sections -Xcc -fdata-sections
+    -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now
+    -Xlinker --version-script="$(pwd)/scripts/release-exports.map" -Xlinker --gc-sections
+    -Xlinker --symbol-ordering-file="$(pwd)/scripts/wearbridge.order" -Xlinker --no-warn-symbol-ordering)
+if [ "$arch" = arm64 ]; then
+    scripts/arm64-toolchain.sh > /dev/null
+    for product in ${RELEASE_PRODUCTS:-wearbridge wearbridge-phone}; do
+        scripts/arm64-toolchain.sh --run swift build "${flags[@]}" --product "$product" --scratch-path .build-arm64 \
+            --swift-sdks-path /opt/wearbridge-sdk --swift-sdk wearbridge-aarch64
+    done
+    echo "$(pwd)/.build-arm64/release/wearbridge"
+    exit
+fi
 for product in ${RELEASE_PRODUCTS:-wearbridge wearbridge-phone}; do
-    swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-static \
-        -Xcc -ffunction-sections -Xcc -fdata-sections \
-        -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now \
-        -Xlinker --version-script="$(pwd)/scripts/release-exports.map" -Xlinker --gc-sections \
-        -Xlinker --symbol-ordering-file="$(pwd)/scripts/wearbridge.order" -Xlinker --no-warn-symbol-ordering
+    swift build "${flags[@]}" --product "$product" --scratch-path .build-static
 done
 echo "$(pwd)/.build-static/release/wearbridge"

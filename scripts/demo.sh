@@ -4,6 +4,8 @@
 # a phone-role peer (wearbridge-phone); `ctl status` and the phone's status are shown as it goes, then
 # the phone pauses, resumes and ends the session, and both sides' records are shown.
 #   scripts/demo.sh [RECORDING.nmea|.log [ACTIVITY]]     GPSD_PORT=N picks gpsd's port (default: a free one)
+#   WEARBRIDGE_BIN=/usr/bin scripts/demo.sh              the programs already there (the installed
+#                                                        packages, on a Pi with no compiler) instead of a build
 # Each step prints one line and how long it took; what apt and the compiler say goes to a log in the
 # work directory (shown if the step fails). Whatever cannot start stops the demo within seconds,
 # with one line saying what and where its log is: nothing waits forever.
@@ -43,9 +45,16 @@ step() {
     echo " $((SECONDS - start)) s"
 }
 step "installing what is missing (apt, pip; seconds if nothing)" scripts/setup.sh
-step "building wearbridge and wearbridge-phone (release, once)" scripts/build-release.sh
-bin="$(pwd)/.build-static/release/wearbridge"
-phone_bin="$(pwd)/.build-static/release/wearbridge-phone"
+if [ -n "${WEARBRIDGE_BIN:-}" ]; then
+    bin=$WEARBRIDGE_BIN/wearbridge phone_bin=$WEARBRIDGE_BIN/wearbridge-phone
+    [ -x "$bin" ] && [ -x "$phone_bin" ] ||
+        fail "no wearbridge and wearbridge-phone in $WEARBRIDGE_BIN (WEARBRIDGE_BIN); leave it unset to build them"
+    echo "using wearbridge and wearbridge-phone from $WEARBRIDGE_BIN"
+else
+    step "building wearbridge and wearbridge-phone (release, once)" scripts/build-release.sh
+    bin="$(pwd)/.build-static/release/wearbridge"
+    phone_bin="$(pwd)/.build-static/release/wearbridge-phone"
+fi
 # gpsfake runs in a process group of its own (setsid), so that its gpsd ends with it.
 trap 'kill "${daemon:-}" "${phone:-}" 2>/dev/null || true; [ -z "${fake:-}" ] || kill -KILL -- "-$fake" 2>/dev/null || true' EXIT
 port=${GPSD_PORT:-$(free_port)}

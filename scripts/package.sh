@@ -4,7 +4,11 @@
 # and the docs, then dpkg-buildpackage (debhelper: sysusers, tmpfiles, units not enabled, man pages
 # from --help, shlibs, debconf) and lintian.
 #
-#   scripts/package.sh      # .build-deb/wearbridge_VERSION_ARCH.deb and .build-deb/wearbridge-phone_VERSION_ARCH.deb
+#   scripts/package.sh               # .build-deb/wearbridge_VERSION_ARCH.deb and .build-deb/wearbridge-phone_VERSION_ARCH.deb
+#   scripts/package.sh --arch arm64  # .build-deb/wearbridge_VERSION_arm64.deb and its phone, for a Raspberry
+#                                    # Pi: built by the cross toolchain (scripts/arm64-toolchain.sh), packaged
+#                                    # in its Debian sid chroot (dpkg-shlibdeps reads the arm64 libraries'
+#                                    # symbols there; help2man runs the arm64 programs through qemu-user)
 #
 # The last two lines printed are the two .deb files' paths. Installs debhelper, help2man, po-debconf,
 # lintian and the libraries the build links (debian/control's Build-Depends) when they are missing
@@ -12,6 +16,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+arch=$(dpkg --print-architecture)
+build=(scripts/build-release.sh)
+bin=.build-static/release
+if [ "${1:-}" = --arch ] && [ "${2:-}" != "$arch" ]; then
+    [ "${2:-}" = arm64 ] || {
+        echo "package.sh: --arch takes arm64, not ${2:-nothing}" >&2
+        exit 64
+    }
+    arch=arm64 build=(scripts/build-release.sh --arch arm64) bin=.build-arm64/release
+fi
 
 tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libsqlite3-dev pkg-config)
 scripts/apt-need.sh --no-install-recommends "${tools[@]}"
@@ -24,10 +38,9 @@ if [ "$version" != "$swift_version" ]; then
     exit 65
 fi
 
-scripts/build-release.sh >/dev/null
-bin=.build-static/release
+"${build[@]}" >/dev/null
 
-stage=.build-deb/wearbridge-$version
+stage=.build-deb/$arch/wearbridge-$version
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/docs"
 cp -r debian config systemd udev README.md "$stage/"
@@ -38,13 +51,22 @@ cp udev/README.md "$stage/docs/udev.md"
 cp systemd/wearbridge.service "$stage/debian/wearbridge.service"
 cp systemd/wearbridge-phone.service "$stage/debian/wearbridge-phone.service"
 
-arch=$(dpkg --print-architecture)
-(cd "$stage" && dpkg-buildpackage -b -us -uc > ../build-$version.log 2>&1) || {
-    tail -30 ".build-deb/build-$version.log" >&2
-    echo "package.sh: dpkg-buildpackage failed; its log: .build-deb/build-$version.log" >&2
+log=.build-deb/$arch/build-$version.log
+if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+    (cd "$stage" && dpkg-buildpackage -b -us -uc) > "$log" 2>&1
+else
+    # The arm64 programs run (help2man reads their --help) through qemu-user, registered with the
+    # kernel so that the chroot's exec finds it.
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 2>/dev/null ||
+        { echo "package.sh: arm64 programs cannot run here (no qemu-aarch64 in binfmt_misc; apt-get install qemu-user-static binfmt-support)" >&2; exit 1; }
+    # Build-Depends are the build's, which the cross toolchain's sysroot holds (-d).
+    scripts/arm64-toolchain.sh --run bash -c "cd '$stage' && dpkg-buildpackage -b -us -uc -d --host-arch arm64" > "$log" 2>&1
+fi || {
+    tail -30 "$log" >&2
+    echo "package.sh: dpkg-buildpackage failed; its log: $log" >&2
     exit 1
 }
-debs=(".build-deb/wearbridge_${version}_$arch.deb" ".build-deb/wearbridge-phone_${version}_$arch.deb")
+debs=(".build-deb/$arch/wearbridge_${version}_$arch.deb" ".build-deb/$arch/wearbridge-phone_${version}_$arch.deb")
 
 # lintian: errors fail the build; each warning left is overridden in debian/*.lintian-overrides
 # with the reason, so any new one fails too.

@@ -7,9 +7,10 @@
 # browser (Tests/dashboard; DASHBOARD_E2E=0), exports read back (Tests/export; EXPORT_E2E=0), the demo
 # where it cannot work (Tests/demo; DEMO_E2E=0), the Bluetooth end to end on a real Linux stack in a
 # VM (scripts/ble-e2e.sh; BLE_E2E=0) with footpods and treadmills beside the strap
-# (scripts/sensors-e2e.sh; SENSORS_E2E=0), and the packages on a virtual wearable
-# (scripts/wearable-e2e.sh; WEARABLE_E2E=0). Everything it needs is in the repository or comes from
-# a registry by name.
+# (scripts/sensors-e2e.sh; SENSORS_E2E=0), the unit tests on arm64 under qemu-user
+# (scripts/test-arm64.sh; ARM64_TESTS=0), and the arm64 packages on a virtual Raspberry Pi
+# (scripts/pi-e2e.sh; PI_E2E=0; the amd64 virtual wearable, scripts/wearable-e2e.sh, with
+# WEARABLE_E2E=1). Everything it needs is in the repository or comes from a registry by name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each phase's wall time, for keeping the whole well under CI's 90 minutes.
@@ -31,22 +32,24 @@ fi
 scripts/embed-migrations.py --check
 swift build --build-tests
 mark "setup, lint and the build"
-# The deployment build for the virtual wearable (scripts/build-release.sh, about 23 min of both cores
-# from scratch), started now in the background on what the phases before the VMs leave idle: the
-# end-to-end phases spend most of their time waiting on sockets, clocks and peers (measured, share of
-# the machine busy: phone link 6 %, relay 10 %, cues 12 %, dashboard 33 %). It runs in a session of
-# its own whose autogroup is niced to 19: with autogroups (on in Debian's kernel) a plain `nice`
-# ranks a process only within its own session, and tests that start their children in new sessions
-# would share the machine with it half and half. Waited for before the Bluetooth VMs, which run on
-# emulated time; without the run's mark, so no-leftovers does not count it; killed if the suite
-# stops early. A failure here is not the suite's: the wearable phase builds again and says why.
+# The arm64 builds (the cross toolchain, scripts/arm64-toolchain.sh, about 2 min and 1 GB the first
+# time; the deployment build of both programs, scripts/build-release.sh --arch arm64; the arm64 test
+# build, scripts/test-arm64.sh --build-only), started now in the background on what the phases before
+# the VMs leave idle: the end-to-end phases spend most of their time waiting on sockets, clocks and
+# peers (measured, share of the machine busy: phone link 6 %, relay 10 %, cues 12 %, dashboard 33 %).
+# They run in a session of their own whose autogroup is niced to 19: with autogroups (on in Debian's
+# kernel) a plain `nice` ranks a process only within its own session, and tests that start their
+# children in new sessions would share the machine with it half and half. Waited for before the
+# VMs, which run on emulated time; without the run's mark, so no-leftovers does not count it; killed
+# if the suite stops early. A failure here is not the suite's: the arm64 phases build again and say why.
 prebuild_pid=
-if [ "${WEARABLE_E2E:-1}" != 0 ]; then
+if [ "${ARM64_TESTS:-1}" != 0 ] || [ "${PI_E2E:-1}" != 0 ]; then
     env -u WEARBRIDGE_TEST_RUN setsid -w bash -c '
         echo 19 > /proc/self/autogroup
         began=$(date +%s)
-        nice -n 19 ionice -c 3 scripts/build-release.sh
-        echo "exit $? after $(($(date +%s) - began)) s"' > .build/deployment-prebuild.log 2>&1 &
+        nice -n 19 ionice -c 3 bash -c "scripts/arm64-toolchain.sh && scripts/build-release.sh --arch arm64 &&
+            scripts/test-arm64.sh --build-only"
+        echo "exit $? after $(($(date +%s) - began)) s"' > .build/arm64-prebuild.log 2>&1 &
     prebuild_pid=$!
     trap '[ -z "$prebuild_pid" ] || kill -- "-$prebuild_pid" 2>/dev/null || true' EXIT
 fi
@@ -125,18 +128,26 @@ if [ "${EXPORT_E2E:-1}" != 0 ]; then
     mark "exports"
     [ "$status" -eq 0 ] || exit "$status"
 fi
+# The README's first command where it cannot work: no recording, gpsd's port taken, no programs, a
+# log gpsfake cannot play, a receiver without a fix; each stops within seconds with one line, using
+# the debug build's programs (DEMO_E2E=0).
+if [ "${DEMO_E2E:-1}" != 0 ]; then
+    WEARBRIDGE_BIN="$(pwd)/.build/debug" python3 Tests/demo/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    mark "demo where it cannot work"
+    [ "$status" -eq 0 ] || exit "$status"
+fi
 if [ -n "$prebuild_pid" ]; then
     wait "$prebuild_pid" || true
     prebuild_pid=
-    echo "test.sh: the background deployment build: $(tail -1 .build/deployment-prebuild.log)"
-    mark "waiting for the deployment build"
+    echo "test.sh: the background arm64 builds: $(tail -1 .build/arm64-prebuild.log)"
+    mark "waiting for the arm64 builds"
 fi
-# The README's first command where it cannot work: no recording, gpsd's port taken, a log gpsfake
-# cannot play, a receiver without a fix; each stops within seconds with one line (DEMO_E2E=0).
-if [ "${DEMO_E2E:-1}" != 0 ]; then
-    python3 Tests/demo/run.py || status=$?
-    scripts/no-leftovers.sh || status=1
-    mark "demo where it cannot work"
+# The unit tests on arm64 under qemu-user (the pure cores and parsers), and the accuracy bench's
+# table on arm64 against this machine's (scripts/test-arm64.sh; ARM64_TESTS=0 leaves it out).
+if [ "${ARM64_TESTS:-1}" != 0 ]; then
+    scripts/test-arm64.sh || status=$?
+    mark "arm64 unit tests"
     [ "$status" -eq 0 ] || exit "$status"
 fi
 if [ "${BLE_E2E:-1}" != 0 ]; then
@@ -155,12 +166,21 @@ if [ "${SENSORS_E2E:-1}" != 0 ]; then
     mark "sensors VM"
     [ "$status" -eq 0 ] || exit "$status"
 fi
-# The virtual wearable: the Debian packages (scripts/package.sh: the release build, lintian) installed
-# in a fresh Debian 12 booted under qemu with a serial GPS, the strap, a sound card recorded to a WAV
-# and the phone across qemu's network, the power cut mid-session (WEARABLE_E2E=0 leaves it out).
-if [ "${WEARABLE_E2E:-1}" != 0 ]; then
+# The virtual Raspberry Pi: the arm64 packages (scripts/package.sh --arch arm64: the release build,
+# lintian) installed in a fresh Debian 13 arm64 booted under qemu-system-aarch64 with its own kernel:
+# the GPS on the Pi's UART, the strap's controller on a serial line, a sound card recorded to a WAV,
+# the arm64 phone on the host, the power cut mid-session, upgrade and purge (PI_E2E=0 leaves it out).
+if [ "${PI_E2E:-1}" != 0 ]; then
+    scripts/pi-e2e.sh || status=$?
+    scripts/no-leftovers.sh || status=1
+    mark "virtual Raspberry Pi"
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# The same on amd64 (Debian 12, a USB serial GPS; scripts/wearable-e2e.sh), by hand or WEARABLE_E2E=1:
+# the Pi covers what it proves but the architecture.
+if [ "${WEARABLE_E2E:-0}" != 0 ]; then
     scripts/wearable-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
-    mark "virtual wearable"
+    mark "virtual wearable (amd64)"
 fi
 exit "$status"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A virtual Bluetooth LE world for a guest's kernel stack, built with Bumble: one controller on
-/dev/vhci (hci0 to the kernel, as a Pi's own controller) and the devices on one in-process LocalLink
+/dev/vhci (hci0 to the kernel, as a Pi's own controller), or on a VM's serial line (`--hci`), and the devices on one in-process LocalLink
 beside it, each with its own controller and Bumble host. A test double for hardware: it speaks the
 real HCI protocol to the real kernel, and the kernel's own Bluetooth stack is what wearbridge meets.
 
@@ -387,8 +387,11 @@ async def run_speed_sensors(footpod, treadmill, sent):
 
 async def main():
     link = LinkWithConnectionAddresses()
-    vhci = await open_transport(f"vhci:{ARGS.vhci}" if ARGS.vhci else "vhci")
-    KernelFacingController("C-vhci", host_source=vhci.source, host_sink=vhci.sink, link=link,
+    if ARGS.hci:
+        kernel = await open_transport(ARGS.hci)
+    else:
+        kernel = await open_transport(f"vhci:{ARGS.vhci}" if ARGS.vhci else "vhci")
+    KernelFacingController("C-kernel", host_source=kernel.source, host_sink=kernel.sink, link=link,
                            public_address=KERNEL_SIDE)
     sent = SentLog(ARGS.sent_log)
     tasks = []
@@ -413,6 +416,9 @@ async def main():
 def arguments():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--vhci", default="", help="the virtual HCI device (default /dev/vhci)")
+    ap.add_argument("--hci", default="",
+                    help="instead of /dev/vhci, a Bumble transport to the kernel (unix-server:PATH: a VM's UART, "
+                         "which the guest attaches with btattach, as a Pi attaches its own controller)")
     ap.add_argument("--sent-log", default="", help="append every notification sent to this JSONL file")
     ap.add_argument("--strap", action="store_true", help="the heart-rate strap")
     ap.add_argument("--strap-interval", type=float, default=1.0, help="seconds between notifications")

@@ -4,14 +4,16 @@ saying what is wrong and where its log is, and leaves nothing running.
 
 * no recording at the path given: before anything is installed or built;
 * gpsd's port (GPSD_PORT) taken by another program: likewise;
+* no programs where WEARBRIDGE_BIN points (the installed packages' folder, say);
 * a file gpsfake cannot read as a receiver's log (text): gpsfake's own words;
 * a log gpsfake plays but that holds nothing (an empty file): the receiver gpsd was given sends
   nothing, which the daemon learns from gpsd within seconds;
 * a receiver that never gets a fix: the reason the daemon learnt from gpsd (searching, with the
   satellites it sees), after DEMO_FIX_WITHIN.
 
-The last two run the demo's setup and its (incremental) release build first; their clock starts when
-the build's line is printed. Usage: Tests/demo/run.py [CASE...]"""
+The last three run the demo's setup and its (incremental) release build first, or use the programs
+WEARBRIDGE_BIN names (the suite gives its debug build); their clock starts when the build's line, or
+the line naming the programs, is printed. Usage: Tests/demo/run.py [CASE...]"""
 import os
 import socket
 import subprocess
@@ -51,7 +53,7 @@ def demo(arguments, environment=None):
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     clock = began
     for line in process.stdout:
-        if line.startswith("building wearbridge"):
+        if line.startswith(("building wearbridge", "using wearbridge")):
             clock = time.time()
     process.wait(timeout=600)
     ended = time.time()
@@ -95,6 +97,11 @@ def port_taken(_work):
         holder.close()
 
 
+def no_programs(work):
+    return expect_one_line("no programs where WEARBRIDGE_BIN says", demo([], {"WEARBRIDGE_BIN": work}),
+                           f"demo: no wearbridge and wearbridge-phone in {work}")
+
+
 def not_a_log(work):
     text = os.path.join(work, "notes.txt")
     with open(text, "w") as f:
@@ -120,7 +127,7 @@ def no_fix(work):
 
 
 def main():
-    cases = {"no_recording": no_recording, "port_taken": port_taken, "not_a_log": not_a_log,
+    cases = {"no_recording": no_recording, "port_taken": port_taken, "no_programs": no_programs, "not_a_log": not_a_log,
              "empty_log": empty_log, "no_fix": no_fix}
     chosen = sys.argv[1:] or list(cases)
     ok = True

@@ -1,8 +1,11 @@
-"""The virtual wearable's disk: a minimal Debian 12 made by mmdebstrap, wearbridge installed from its
-package by apt and its own maintainer scripts, then set up the way the README tells a user to (one
-file edited, gpsd told where the receiver is, the unit enabled), plus the test's own parts (the 9p
-shares, a probe, the virtual strap, a network); an ext4 disk image of it. The kernel and its modules
-are Debian's (Tests/vm/debian_kernel.py), as is the small initramfs that mounts the disk."""
+"""The virtual wearable's disk: a minimal Debian made by mmdebstrap (12 on amd64; 13 on arm64, the
+Raspberry Pi's, as Raspberry Pi OS trixie is), wearbridge installed from its package by apt and its
+own maintainer scripts, then set up the way the README tells a user to (one file edited, gpsd told
+where the receiver is, the unit enabled), plus the test's own parts (the 9p shares, a probe, the
+virtual strap, a network); an ext4 disk image of it. On amd64 the kernel and its modules are
+Debian's (Tests/vm/debian_kernel.py), as is the small initramfs that mounts the disk; on arm64 the
+image carries Debian's own arm64 kernel and initramfs, installed by apt (maintainer scripts run
+through qemu-user)."""
 import contextlib
 import os
 import re
@@ -15,12 +18,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # What the wearable runs besides wearbridge: an init, udev, gpsd, the Bluetooth tools the udev rule
 # uses, modprobe (the strap's controller module), strace for the system-call census.
 PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "gpsd", "bluez", "rfkill", "strace"]
+# The Pi's image also carries its kernel (and so its initramfs), as any installed Debian does.
+ARM64_PACKAGES = ["linux-image-arm64"]
+SUITE = {"amd64": "bookworm", "arm64": "trixie"}
 # qemu's usb-serial is an FTDI FT232 (0403:6001), a bridge gpsd's own udev rules leave alone: the
 # one-line rule of docs/hardware.md (udev/README.md) names it /dev/gps0 and hands it to gpsd whenever
 # it appears.
 GPS_SERIAL = "WEARABLE-GPS"
 GPS_RULE = ('SUBSYSTEM=="tty", ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6001", SYMLINK+="gps0", '
             'TAG+="systemd", ENV{SYSTEMD_WANTS}="gpsdctl@%k.service"\n')
+# A Pi's GPS HAT is on its own UART, the PL011 (ttyAMA0) once the serial console is off
+# (docs/hardware.md): the same line, matched by the kernel's name for it.
+UART_GPS_RULE = 'KERNEL=="ttyAMA0", SYMLINK+="gps0", TAG+="systemd", ENV{SYSTEMD_WANTS}="gpsdctl@%k.service"\n'
+
 STRAP = "F1:F1:F1:F1:F1:F1"
 
 
@@ -45,19 +55,21 @@ def chroot(root, *args, check=True, env=None):
     return sh(["chroot", root, *args], check=check, env=environment)
 
 
-def rootfs(directory, debs, cache, log):
-    """mmdebstrap: Debian 12 minbase and PACKAGES, the .debs installed by apt (their maintainer
+def rootfs(directory, debs, cache, log, arch="amd64"):
+    """mmdebstrap: Debian minbase and PACKAGES, the .debs installed by apt (their maintainer
     scripts run as on any machine). Downloads are kept in `cache` for the next run."""
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(cache, exist_ok=True)
-    args = ["mmdebstrap", "--variant=minbase", "--include=" + ",".join(PACKAGES),
+    packages = PACKAGES + (ARM64_PACKAGES if arch == "arm64" else [])
+    args = ["mmdebstrap", "--variant=minbase", f"--architectures={arch}", "--include=" + ",".join(packages),
+            "--aptopt=Acquire::Check-Valid-Until \"false\"",
             "--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount",
             "--aptopt=Acquire::Languages \"none\"", "--skip=essential/unlink",
             "--setup-hook=mkdir -p \"$1\"/var/cache/apt/archives/",
             f"--setup-hook=sync-in {cache} /var/cache/apt/archives/",
             f"--customize-hook=sync-out /var/cache/apt/archives {cache}"]
     args += [f"--include={os.path.abspath(deb)}" for deb in debs]
-    args += ["bookworm", directory]
+    args += [SUITE[arch], directory]
     with open(log, "w") as f:
         subprocess.run(args, stdout=f, stderr=subprocess.STDOUT, check=True)
 
@@ -101,7 +113,7 @@ def edit(path, replacements):
         f.write(text)
 
 
-def set_up_as_a_user(root, phone_fingerprint, phone_port):
+def set_up_as_a_user(root, phone_fingerprint, phone_port, arch="amd64"):
     """README, "Installing on a wearable": the wearable's identity, /etc/wearbridge/wearbridge.toml (the strap, the
     phone, the activity), the receiver named to udev and gpsd, the unit enabled. Returns the
     wearable's certificate fingerprint, to pin on the phone."""
@@ -121,7 +133,7 @@ def set_up_as_a_user(root, phone_fingerprint, phone_port):
         (r'^# name = "pi-vest".*$', 'name = "vest"'),
     ])
     with open(f"{root}/etc/udev/rules.d/61-gps.rules", "w") as f:
-        f.write(GPS_RULE)
+        f.write(UART_GPS_RULE if arch == "arm64" else GPS_RULE)
     edit(f"{root}/etc/default/gpsd", [
         (r'^DEVICES=""', 'DEVICES="/dev/gps0"'),
         (r'^GPSD_OPTIONS=""', 'GPSD_OPTIONS="-n"'),
@@ -130,39 +142,50 @@ def set_up_as_a_user(root, phone_fingerprint, phone_port):
     return fingerprint
 
 
-def set_up_the_test(root, kernel, venv, work, world_args, census=False):
+def set_up_the_test(root, kernel, venv, work, world_args, census=False, arch="amd64"):
     """The test's own parts: the host's file system (read-only) and the results folder over 9p, the
     probe, the virtual strap (Tests/ble/world.py, copied into `work`: the strap's root hides the
     host's /tmp), the network, the kernel's modules; bluetoothd masked, so that only the project's
-    udev rule powers the controller on."""
-    kernel_version = os.listdir(f"{kernel}/lib/modules")[0]
-    modules = f"{root}/usr/lib/modules/{kernel_version}"
-    shutil.rmtree(modules, ignore_errors=True)
-    shutil.copytree(f"{kernel}/lib/modules/{kernel_version}", modules, symlinks=True)
-    sh(["depmod", "-b", f"{root}/usr", kernel_version])
+    udev rule powers the controller on. On arm64 the strap's world runs on the host and its
+    controller is on the guest's second serial line, which a unit attaches with btattach as
+    Raspberry Pi OS's hciuart.service attaches a Pi's own UART controller; the kernel is the
+    image's own."""
+    if arch == "amd64":
+        kernel_version = os.listdir(f"{kernel}/lib/modules")[0]
+        modules = f"{root}/usr/lib/modules/{kernel_version}"
+        shutil.rmtree(modules, ignore_errors=True)
+        shutil.copytree(f"{kernel}/lib/modules/{kernel_version}", modules, symlinks=True)
+        sh(["depmod", "-b", f"{root}/usr", kernel_version])
     # The journal kept on disk (Debian keeps it in memory unless this exists): boot 1's lines after
     # the power cut.
     os.makedirs(f"{root}/var/log/journal", exist_ok=True)
     with open(f"{root}/etc/hostname", "w") as f:
         f.write("wearable\n")
     with open(f"{root}/etc/fstab", "a") as f:
-        f.write("hostroot /mnt/host 9p trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose,nofail 0 0\n")
+        if arch == "amd64":
+            f.write("hostroot /mnt/host 9p trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose,nofail 0 0\n")
         f.write("out /mnt/out 9p trans=virtio,version=9p2000.L,msize=512000,nofail 0 0\n")
     os.makedirs(f"{root}/mnt/host", exist_ok=True)
     os.makedirs(f"{root}/mnt/out", exist_ok=True)
     shutil.copy(f"{HERE}/guest/probe.sh", f"{root}/usr/local/lib/wearable-probe.sh")
     os.chmod(f"{root}/usr/local/lib/wearable-probe.sh", 0o755)
     shutil.copy(f"{HERE}/guest/wearable-probe.service", f"{root}/etc/systemd/system/")
-    shutil.copy(f"{HERE}/guest/virtual-strap-root.service", f"{root}/etc/systemd/system/")
-    with open(f"{HERE}/guest/virtual-strap.service.in") as f:
-        world = shutil.copy(os.path.join(HERE, "..", "ble", "world.py"), os.path.join(work, "world.py"))
-        unit = f.read().replace("@VENV@", venv).replace("@WORLD@", world).replace("@WORLD_ARGS@", world_args)
-    with open(f"{root}/etc/systemd/system/virtual-strap.service", "w") as f:
-        f.write(unit)
+    if arch == "amd64":
+        shutil.copy(f"{HERE}/guest/virtual-strap-root.service", f"{root}/etc/systemd/system/")
+        with open(f"{HERE}/guest/virtual-strap.service.in") as f:
+            world = shutil.copy(os.path.join(HERE, "..", "ble", "world.py"), os.path.join(work, "world.py"))
+            unit = f.read().replace("@VENV@", venv).replace("@WORLD@", world).replace("@WORLD_ARGS@", world_args)
+        with open(f"{root}/etc/systemd/system/virtual-strap.service", "w") as f:
+            f.write(unit)
+        strap_unit = "virtual-strap.service"
+    else:
+        shutil.copy(f"{HERE}/guest/bluetooth-uart.service", f"{root}/etc/systemd/system/")
+        strap_unit = "bluetooth-uart.service"
+        # The second virtio console is the Bluetooth controller's line, not a terminal.
+        sh(["systemctl", f"--root={root}", "mask", "serial-getty@hvc1.service"])
     os.makedirs(f"{root}/etc/systemd/network", exist_ok=True)
     shutil.copy(f"{HERE}/guest/20-wired.network", f"{root}/etc/systemd/network/")
-    sh(["systemctl", f"--root={root}", "enable", "wearable-probe.service", "virtual-strap.service",
-        "systemd-networkd.service"])
+    sh(["systemctl", f"--root={root}", "enable", "wearable-probe.service", strap_unit, "systemd-networkd.service"])
     sh(["systemctl", f"--root={root}", "mask", "bluetooth.service"])
     chroot(root, "passwd", "-d", "root")
     if census:

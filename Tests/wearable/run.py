@@ -6,10 +6,18 @@ virtual controller), cues go to an emulated sound card through ALSA with no soun
 heard in a WAV file on the host, the phone (the package's wearbridge-phone) is on the host across
 qemu's network. The power is cut mid-session and the wearable booted again.
 
-Usage: Tests/wearable/run.py --debs WEARBRIDGE.deb WEARBRIDGE-PHONE.deb [--work DIR] [--census]
+With --arch arm64 it is a Raspberry Pi (Tests/wearable/vm.py): the arm64 packages in Debian 13 with
+its own arm64 kernel, the GPS on the Pi's UART, the strap's controller on a serial line as a Pi's
+own, the phone the arm64 package's too, run on the host through qemu-user (--ld-prefix: an arm64
+root with its C library).
+
+Usage: Tests/wearable/run.py --debs WEARBRIDGE.deb WEARBRIDGE-PHONE.deb [--arch arm64 --ld-prefix DIR]
+       [--work DIR] [--census]
 Prints the figures (boot to READY, RSS, exposure scores, the whole test's time) and exits 0 only if
 every check held."""
 import argparse
+import contextlib
+import glob
 import json
 import os
 import re
@@ -280,7 +288,15 @@ def main():
     parser.add_argument("--parts", default=os.environ.get("BLE_VM_WORK", "/var/tmp/ble-vm"),
                         help="where the kernel package and Bumble are kept (shared with the Bluetooth VM)")
     parser.add_argument("--census", action="store_true", help="the daemon under strace, no filter: its system calls")
+    parser.add_argument("--arch", choices=["amd64", "arm64"], default="amd64")
+    parser.add_argument("--ld-prefix", help="arm64: a root with arm64's C library, for the phone under qemu-user")
     args = parser.parse_args()
+    arm64 = args.arch == "arm64"
+    if arm64:
+        if not args.ld_prefix or not os.path.exists(f"{args.ld_prefix}/lib/ld-linux-aarch64.so.1"):
+            sys.exit("Tests/wearable/run.py: --arch arm64 needs --ld-prefix, an arm64 root with its C library "
+                     "(scripts/arm64-toolchain.sh's sysroot)")
+        ENV["QEMU_LD_PREFIX"] = args.ld_prefix
     work = f"{args.work}/run"
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(f"{work}/out")
@@ -290,21 +306,27 @@ def main():
     captures = []
     succeeded = False
     os.makedirs(args.parts, exist_ok=True)
-    kernel_dir = debian_kernel.fetch(args.parts)
+    kernel_dir = None if arm64 else debian_kernel.fetch(args.parts)
     venv = bumble.venv(args.parts)
+    world = None
     try:
         phone = Phone(args.debs[1], work)
         root = f"{work}/rootfs"
-        image.rootfs(root, args.debs, f"{args.work}/apt-cache", f"{work}/mmdebstrap.log")
+        image.rootfs(root, args.debs, f"{args.work}/apt-cache", f"{work}/mmdebstrap.log", arch=args.arch)
         report.mark("rootfs")
         report.set("installed", image.installed_state(root))
-        wearable_fingerprint = image.set_up_as_a_user(root, phone.fingerprint, phone.port)
-        image.set_up_the_test(root, kernel_dir, venv, work, WORLD_ARGS, census=args.census)
+        wearable_fingerprint = image.set_up_as_a_user(root, phone.fingerprint, phone.port, arch=args.arch)
+        image.set_up_the_test(root, kernel_dir, venv, work, WORLD_ARGS, census=args.census, arch=args.arch)
         disk = f"{work}/disk.img"
         image.disk(root, disk)
-        initramfs = debian_kernel.initramfs(kernel_dir, ["virtio_blk", "ext4"], f"{image.HERE}/initramfs-init.sh",
-                                            f"{work}/initramfs.gz")
-        kernel = debian_kernel.vmlinuz(kernel_dir)
+        if arm64:
+            # The image's own kernel and initramfs (Debian's, made by its maintainer scripts).
+            kernel = shutil.copy(max(glob.glob(f"{root}/boot/vmlinuz-*")), f"{work}/vmlinuz")
+            initramfs = shutil.copy(max(glob.glob(f"{root}/boot/initrd.img-*")), f"{work}/initrd.img")
+        else:
+            initramfs = debian_kernel.initramfs(kernel_dir, ["virtio_blk", "ext4"],
+                                                f"{image.HERE}/initramfs-init.sh", f"{work}/initramfs.gz")
+            kernel = debian_kernel.vmlinuz(kernel_dir)
         report.mark("disk")
         phone.configure(wearable_fingerprint)
         phone.start()
@@ -323,12 +345,30 @@ def main():
 
         gps = SerialGPS(f"{work}/gps.sock", RECORDING, START_EPOCH)
         gps.start()
-        wearable = Wearable(work, disk, kernel, initramfs, f"{work}/out", f"{work}/gps.sock")
+        wearable = Wearable(work, disk, kernel, initramfs, f"{work}/out", f"{work}/gps.sock", arch=args.arch,
+                            bluetooth_socket=f"{work}/bluetooth.sock")
+
+        def strap_world():
+            """arm64: the strap's world on the host, its controller at the far end of the Pi's
+            Bluetooth line, started afresh before each boot as the guest's own unit is on amd64."""
+            nonlocal world
+            if not arm64:
+                return
+            if world is not None:
+                world.kill()
+                world.wait()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{work}/bluetooth.sock")
+            world = spawn([f"{venv}/bin/python", os.path.join(ROOT, "Tests", "ble", "world.py"),
+                           "--hci", f"unix-server:{work}/bluetooth.sock", "--sent-log", f"{work}/out/sent.jsonl",
+                           *WORLD_ARGS.split()], f"{work}/out/world.log")
+            wait_for(lambda: os.path.exists(f"{work}/bluetooth.sock"), 30, "the strap's world listening")
 
         # Boot 1: READY, the link, a session started by the phone, GPS and strap in, the stop.
         wav = WavCapture(f"{work}/boot-1.wav")
         wav.start()
         captures.append(wav)
+        strap_world()
         boot(wearable, wav.path, report, "boot1")
         wait_ready(wearable, report, "boot1")
         wait_for(lambda: phone.status().get("link") == "live", 120, "the phone link live")
@@ -358,6 +398,7 @@ def main():
             wav = WavCapture(f"{work}/boot-2.wav")
             wav.start()
             captures.append(wav)
+            strap_world()
             boot(wearable, wav.path, report, "boot2")
             wait_ready(wearable, report, "boot2")
             assert ctl_status(wearable).get("session_id") == session, "the session did not come back"
@@ -395,8 +436,8 @@ def main():
     except BaseException:
         if wearable is not None and wearable.alive():
             try:
-                print(wearable.run("systemctl --no-pager status wearbridge gpsd virtual-strap 2>&1 | tail -40; "
-                                   "journalctl --no-pager -b -n 60 -u wearbridge -u gpsd -u virtual-strap 2>&1",
+                print(wearable.run("systemctl --no-pager status wearbridge gpsd virtual-strap bluetooth-uart 2>&1 | tail -40; "
+                                   "journalctl --no-pager -b -n 60 -u wearbridge -u gpsd -u virtual-strap -u bluetooth-uart 2>&1",
                                    timeout=30, check=False))
             except AssertionError as error:
                 print(f"  (no diagnostics from the guest: {error})")

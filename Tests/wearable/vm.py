@@ -1,7 +1,14 @@
 """The virtual wearable: qemu (software emulation) booting Debian's kernel on the wearable's disk with
 systemd as PID 1, a USB serial GPS, an HDA sound card whose output goes to a WAV file on the host,
 a network on which the host (and the phone) is 10.0.2.2, and two 9p shares (the host's file system,
-read-only, for the virtual strap; a results folder). The power is cut by killing qemu."""
+read-only, for the virtual strap; a results folder). The power is cut by killing qemu.
+
+The virtual Raspberry Pi (arch "arm64"): qemu's `virt` machine with Cortex-A53 cores (a Pi 3's and
+a Zero 2 W's) and 1 GiB (a Pi 3's); the GPS on its PL011 UART, ttyAMA0, as a Pi GPS HAT is wired;
+the console on a virtio console (hvc0), since the PL011 is the GPS's; the Bluetooth controller on a
+second one (hvc1), its far end the host's Bumble world. qemu's `raspi3b` machine has the Pi's
+PL011 too, but no PCI, so no virtio disk, network or 9p share, and a 1 GiB ceiling with its USB
+the only way in: the test could not reach the guest, nor the guest its phone."""
 import os
 import re
 import signal
@@ -13,7 +20,9 @@ from image import GPS_SERIAL
 
 
 class Wearable:
-    def __init__(self, work, disk, kernel, initramfs, out, gps_socket):
+    def __init__(self, work, disk, kernel, initramfs, out, gps_socket, arch="amd64", bluetooth_socket=None):
+        self.arch = arch
+        self.bluetooth_socket = bluetooth_socket
         self.work = work
         self.disk = disk
         self.kernel = kernel
@@ -27,7 +36,7 @@ class Wearable:
     def boot(self, wav):
         self.boots += 1
         self.console = f"{self.work}/console-{self.boots}.log"
-        args = [
+        args = self.pi_args(wav) if self.arch == "arm64" else [
             "qemu-system-x86_64", *qemu.MACHINE, "-rtc", "base=utc",
             "-kernel", self.kernel, "-initrd", self.initramfs,
             "-append", "console=ttyS0 root=/dev/vda rw panic=-1 quiet loglevel=4 systemd.show_status=0",
@@ -48,6 +57,22 @@ class Wearable:
                                             start_new_session=True)
         return self
 
+    def pi_args(self, wav):
+        return [
+            "qemu-system-aarch64", *qemu.PI_MACHINE,
+            "-kernel", self.kernel, "-initrd", self.initramfs,
+            "-append", "console=hvc0 root=/dev/vda rw panic=-1 quiet loglevel=4 systemd.show_status=0",
+            "-drive", f"file={self.disk},if=none,id=disk,format=raw", "-device", "virtio-blk-pci,drive=disk",
+            "-netdev", "user,id=net0", "-device", "virtio-net-pci,netdev=net0",
+            "-chardev", f"socket,id=gps,path={self.gps_socket},server=on,wait=off", "-serial", "chardev:gps",
+            "-device", "virtio-serial-pci",
+            "-chardev", "stdio,id=console,signal=off", "-device", "virtconsole,chardev=console",
+            "-chardev", f"socket,id=bluetooth,path={self.bluetooth_socket}", "-device", "virtconsole,chardev=bluetooth",
+            "-audiodev", f"wav,id=sound,path={wav}",
+            "-device", "intel-hda", "-device", "hda-output,audiodev=sound",
+            "-virtfs", f"local,path={self.out},mount_tag=out,security_model=none,multidevs=remap",
+        ]
+
     def alive(self):
         return self.process is not None and self.process.poll() is None
 
@@ -55,7 +80,7 @@ class Wearable:
         with open(self.console, errors="replace") as f:
             return f.read()
 
-    def wait_for_probe(self, timeout=240):
+    def wait_for_probe(self, timeout=480):
         """The guest's boot id once its probe runs (systemd up, the shares mounted); None if the
         guest kernel died or hung first (Tests/vm/qemu.py), so that the caller may boot again."""
         deadline = time.time() + timeout

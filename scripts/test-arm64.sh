@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The unit tests on arm64: the test build made by Debian's Swift for aarch64 (scripts/arm64-toolchain.sh)
+# and run under qemu-user, so that an endianness, alignment or Foundation difference shows up as a
+# failing test here, not on a Pi. The suites are the pure cores' and the parsers' (ARM64_SUITES),
+# which need nothing but the test process; the accuracy bench's table on arm64 is compared with this
+# machine's, figure by figure (ARM64_ACCURACY=0 leaves that out).
+#
+#   scripts/test-arm64.sh               # builds .build-arm64-tests (debug), runs the suites, compares the tables
+#   scripts/test-arm64.sh --build-only  # the build alone
+#
+# Debian's swift-testing has no lib_Testing_Foundation.so (-disable-cross-import-overlays) and its
+# static runtime no Testing module, so the tests link Swift's shared runtime, which the sysroot holds
+# (LD_LIBRARY_PATH under qemu-user).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+began=$(date +%s)
+sid=$(scripts/arm64-toolchain.sh | tail -1)
+sysroot=$sid/opt/wearbridge-sdk/wearbridge-arm64.artifactbundle/aarch64-unknown-linux-gnu/sysroot
+scripts/arm64-toolchain.sh --run swift build --build-tests --scratch-path .build-arm64-tests \
+    --swift-sdks-path /opt/wearbridge-sdk --swift-sdk wearbridge-aarch64 \
+    -Xswiftc -Xfrontend -Xswiftc -disable-cross-import-overlays
+built=$(date +%s)
+echo "test-arm64.sh: the arm64 test build took $((built - began)) s"
+[ "${1:-}" = --build-only ] && exit 0
+
+# The pure cores and the parsers: every suite of these test modules.
+suites=${ARM64_SUITES:-TrackCoreTests EngineTests SessionCoreTests CuesTests ExportTests SpeedSensorsTests StrideCalibrationTests RaceTests GPSDTests HeartRateTests PhoneLinkTests ReplayTests}
+filters=()
+for suite in $suites; do filters+=(--filter "^$suite\\."); done
+aarch64() {
+    QEMU_LD_PREFIX=$sysroot LD_LIBRARY_PATH=$sysroot/usr/libexec/swift/lib/swift/linux qemu-aarch64-static "$@"
+}
+log=.build-arm64-tests/arm64-tests.log
+status=0
+aarch64 .build-arm64-tests/debug/wearbridgePackageTests.xctest --testing-library swift-testing "${filters[@]}" \
+    > "$log" 2>&1 || status=$?
+grep -E '^(✘|✔ Test run|✘ Test run)|recorded an issue|Test run with' "$log" | tail -40 || true
+[ "$status" -eq 0 ] || {
+    echo "test-arm64.sh: the unit tests failed on arm64 (exit $status); the whole log: $log" >&2
+    exit "$status"
+}
+echo "test-arm64.sh: the unit tests on arm64 took $(($(date +%s) - built)) s"
+
+# The accuracy bench on both architectures: the same table, but for its timings.
+if [ "${ARM64_ACCURACY:-1}" != 0 ]; then
+    [ -x .build/debug/wearbridge-bench ] || swift build --product wearbridge-bench
+    strip_times() { sed -E 's/[0-9.]+ ms/- ms/g; s/slowest replay [^)]*/slowest replay -/'; }
+    .build/debug/wearbridge-bench accuracy 2>&1 | strip_times > .build-arm64-tests/accuracy-amd64.txt
+    aarch64 .build-arm64-tests/debug/wearbridge-bench accuracy 2>&1 | strip_times > .build-arm64-tests/accuracy-arm64.txt
+    if ! diff -u .build-arm64-tests/accuracy-amd64.txt .build-arm64-tests/accuracy-arm64.txt; then
+        echo "test-arm64.sh: the accuracy bench's table differs on arm64 (above)" >&2
+        exit 1
+    fi
+    echo "test-arm64.sh: the accuracy table on arm64 equals this machine's ($(wc -l < .build-arm64-tests/accuracy-arm64.txt) lines)"
+fi
+echo "test-arm64.sh: all done in $(($(date +%s) - began)) s"

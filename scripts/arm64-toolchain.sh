@@ -48,13 +48,14 @@ die() {
 
 # CMD inside the chroot, in this checkout (bind-mounted at its own path), with /proc, /dev, /tmp and the
 # package mirror git reads github.com from (/etc/gitconfig's insteadOf, when there is one) mounted in
-# a mount namespace of its own, so nothing is left mounted when it ends.
+# a mount namespace of its own, so nothing is left mounted when it ends. pkg-config there answers
+# for the arm64 sysroot (bluez's flags).
 in_chroot() {
     local mirror=
     [ -d /opt/swift-packages ] && mirror=/opt/swift-packages
     unshare --mount --propagation private -- bash -euc '
-        sid=$1 root=$2 mirror=$3
-        shift 3
+        sid=$1 root=$2 mirror=$3 sysroot=$4
+        shift 4
         mount -t proc proc "$sid/proc"
         mount --rbind /dev "$sid/dev"
         mount -t tmpfs tmpfs "$sid/tmp"
@@ -68,8 +69,9 @@ in_chroot() {
         cp /etc/resolv.conf "$sid/etc/resolv.conf" 2>/dev/null || true
         cd "$sid$root"
         exec chroot "$sid" env -i HOME=/root PATH=/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 TERM=dumb \
+            PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig" \
             bash -c "cd \"\$0\" && exec \"\$@\"" "$root" "$@"
-    ' in_chroot "$SID" "$ROOT" "$mirror" "$@"
+    ' in_chroot "$SID" "$ROOT" "$mirror" "$SYSROOT" "$@"
 }
 
 if [ "${1:-}" = --run ]; then
@@ -81,7 +83,7 @@ if [ "${1:-}" = --run ]; then
 fi
 
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot); run it as root"
-if [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] && [ -x "$SID/usr/bin/swift" ]; then
+if [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] && [ -x "$SID/usr/libexec/swift/bin/swift" ]; then
     say "ready (cached in $CACHE)"
     echo "$SID"
     exit 0

@@ -11,7 +11,7 @@
 # Leaves nothing running; its files stay in /var/tmp/pi-vm/run for a look afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(mmdebstrap qemu-system-arm qemu-user-static binfmt-support e2fsprogs python3-venv)
+packages=(mmdebstrap arch-test qemu-system-arm qemu-user-static binfmt-support e2fsprogs python3-venv)
 scripts/apt-need.sh --no-install-recommends "${packages[@]}"
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 || {
     echo "pi-e2e.sh: arm64 programs cannot run here: no qemu-aarch64 in binfmt_misc" >&2

@@ -2,8 +2,8 @@
 # The unit tests on arm64: the test build made by Debian's Swift for aarch64 (scripts/arm64-toolchain.sh)
 # and run under qemu-user, so that an endianness, alignment or Foundation difference shows up as a
 # failing test here, not on a Pi. The suites are the pure cores' and the parsers' (ARM64_SUITES),
-# which need nothing but the test process; the accuracy bench's table on arm64 is compared with this
-# machine's, figure by figure (ARM64_ACCURACY=0 leaves that out).
+# which need nothing but the test process; the accuracy bench's table on arm64 (release) is compared
+# with this machine's, figure by figure (ARM64_ACCURACY=0 leaves that out).
 #
 #   scripts/test-arm64.sh               # builds .build-arm64-tests (debug), runs the suites, compares the tables
 #   scripts/test-arm64.sh --build-only  # the build alone
@@ -27,6 +27,10 @@ echo "test-arm64.sh: the arm64 test build took $((built - began)) s"
 suites=${ARM64_SUITES:-TrackCoreTests EngineTests SessionCoreTests CuesTests ExportTests SpeedSensorsTests StrideCalibrationTests RaceTests GPSDTests HeartRateTests PhoneLinkTests ReplayTests}
 filters=()
 for suite in $suites; do filters+=(--filter "^$suite\\."); done
+# Left out: the speech adapter's suite, which times child processes against wall-clock deadlines
+# (a hung synthesizer killed within 10 s), which qemu-user's start-up of each child stretches; it
+# is an adapter's timing, not a core's arithmetic, and the x86 suite holds it.
+filters+=(--skip "\\.SpeechTests/")
 aarch64() {
     QEMU_LD_PREFIX=$sysroot LD_LIBRARY_PATH=$sysroot/usr/libexec/swift/lib/swift/linux qemu-aarch64-static "$@"
 }
@@ -41,16 +45,21 @@ grep -E '^(✘|✔ Test run|✘ Test run)|recorded an issue|Test run with' "$log
 }
 echo "test-arm64.sh: the unit tests on arm64 took $(($(date +%s) - built)) s"
 
-# The accuracy bench on both architectures: the same table, but for its timings.
+# The accuracy bench on both architectures: the same table, but for its timings. The arm64 one is
+# the release build (the deployment build's flags; under qemu-user a debug build takes half an
+# hour), this machine's the debug build the suite made: equal tables also say the optimizer
+# changed no figure.
 if [ "${ARM64_ACCURACY:-1}" != 0 ]; then
+    RELEASE_PRODUCTS=wearbridge-bench scripts/build-release.sh --arch arm64 > /dev/null
     [ -x .build/debug/wearbridge-bench ] || swift build --product wearbridge-bench
     strip_times() { sed -E 's/[0-9.]+ ms/- ms/g; s/slowest replay [^)]*/slowest replay -/'; }
     .build/debug/wearbridge-bench accuracy 2>&1 | strip_times > .build-arm64-tests/accuracy-amd64.txt
-    aarch64 .build-arm64-tests/debug/wearbridge-bench accuracy 2>&1 | strip_times > .build-arm64-tests/accuracy-arm64.txt
+    QEMU_LD_PREFIX=$sysroot qemu-aarch64-static .build-arm64/release/wearbridge-bench accuracy 2>&1 | strip_times \
+        > .build-arm64-tests/accuracy-arm64.txt
     if ! diff -u .build-arm64-tests/accuracy-amd64.txt .build-arm64-tests/accuracy-arm64.txt; then
         echo "test-arm64.sh: the accuracy bench's table differs on arm64 (above)" >&2
         exit 1
     fi
-    echo "test-arm64.sh: the accuracy table on arm64 equals this machine's ($(wc -l < .build-arm64-tests/accuracy-arm64.txt) lines)"
+    echo "test-arm64.sh: the accuracy tables on arm64 and amd64 are equal ($(wc -l < .build-arm64-tests/accuracy-arm64.txt) lines: the sessions and gpsd's corpus)"
 fi
 echo "test-arm64.sh: all done in $(($(date +%s) - began)) s"

@@ -7,10 +7,13 @@ Debian's (Tests/vm/debian_kernel.py), as is the small initramfs that mounts the 
 image carries Debian's own arm64 kernel and initramfs, installed by apt (maintainer scripts run
 through qemu-user)."""
 import contextlib
+import glob
+import hashlib
 import os
 import re
 import shutil
 import subprocess
+import time
 
 from debian_kernel import sh  # Tests/vm (on the path run.py sets)
 
@@ -57,10 +60,15 @@ def chroot(root, *args, check=True, env=None):
 
 def rootfs(directory, debs, cache, log, arch="amd64"):
     """mmdebstrap: Debian minbase and PACKAGES, the .debs installed by apt (their maintainer
-    scripts run as on any machine). Downloads are kept in `cache` for the next run."""
+    scripts run as on any machine). Downloads are kept in `cache` for the next run. On arm64, where
+    every maintainer script runs through qemu-user (about 10 minutes for the base), the base
+    without the .debs is kept as a tarball for a week, and the .debs are installed on
+    it by apt in the chroot, as a user installs them (`cache`/../base)."""
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(cache, exist_ok=True)
     packages = PACKAGES + (ARM64_PACKAGES if arch == "arm64" else [])
+    if arch == "arm64":
+        packages += depends_of(debs)
     args = ["mmdebstrap", "--variant=minbase", f"--architectures={arch}", "--include=" + ",".join(packages),
             "--aptopt=Acquire::Check-Valid-Until \"false\"",
             "--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount",
@@ -68,10 +76,48 @@ def rootfs(directory, debs, cache, log, arch="amd64"):
             "--setup-hook=mkdir -p \"$1\"/var/cache/apt/archives/",
             f"--setup-hook=sync-in {cache} /var/cache/apt/archives/",
             f"--customize-hook=sync-out /var/cache/apt/archives {cache}"]
-    args += [f"--include={os.path.abspath(deb)}" for deb in debs]
-    args += [SUITE[arch], directory]
-    with open(log, "w") as f:
-        subprocess.run(args, stdout=f, stderr=subprocess.STDOUT, check=True)
+    if arch == "amd64":
+        args += [f"--include={os.path.abspath(deb)}" for deb in debs]
+        args += [SUITE[arch], directory]
+        with open(log, "w") as f:
+            subprocess.run(args, stdout=f, stderr=subprocess.STDOUT, check=True)
+        return
+    key = hashlib.sha256(" ".join(sorted(packages) + [SUITE[arch], arch]).encode()).hexdigest()[:12]
+    # Beside the download cache, not in it (the cache is synced into the root being made).
+    bases = os.path.join(os.path.dirname(os.path.abspath(cache)), "base")
+    os.makedirs(bases, exist_ok=True)
+    base = f"{bases}/{arch}-{key}.tar"
+    if not os.path.exists(base) or time.time() - os.path.getmtime(base) > 7 * 86400:
+        for old in glob.glob(f"{bases}/{arch}-*.tar*"):
+            os.unlink(old)
+        with open(log, "w") as f:
+            subprocess.run(args + ["--format=tar", SUITE[arch], base + ".part"], stdout=f, stderr=subprocess.STDOUT,
+                           check=True)
+        os.rename(base + ".part", base)
+    os.makedirs(directory)
+    sh(["tar", "-C", directory, "--numeric-owner", "-xpf", base])
+    os.makedirs(f"{directory}/var/cache/wearable-debs", exist_ok=True)
+    inside = [shutil.copy(deb, f"{directory}/var/cache/wearable-debs/") for deb in debs]
+    with mounted(directory), open(log, "a") as f:
+        result = chroot(directory, "apt-get", "install", "-y",
+                        *[path.removeprefix(directory) for path in inside], check=False)
+        f.write(result.stdout + result.stderr)
+        assert result.returncode == 0, f"apt-get install of the packages: {result.stdout[-2000:]}{result.stderr}"
+    shutil.rmtree(f"{directory}/var/cache/wearable-debs")
+
+
+def depends_of(debs):
+    """The packages' own dependencies and recommends, by name (the base must hold them: nothing is
+    downloaded when the .debs go in)."""
+    names = []
+    for deb in debs:
+        for field in ("Depends", "Recommends"):
+            value = sh(["dpkg-deb", "-f", deb, field], check=False).stdout
+            for alternative in value.split(","):
+                name = alternative.split("|")[0].split("(")[0].strip()
+                if name:
+                    names.append(name)
+    return sorted(set(names))
 
 
 def installed_state(root):

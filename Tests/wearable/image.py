@@ -227,6 +227,12 @@ def set_up_the_test(root, kernel, venv, work, world_args, census=False, arch="am
     else:
         shutil.copy(f"{HERE}/guest/bluetooth-uart.service", f"{root}/etc/systemd/system/")
         strap_unit = "bluetooth-uart.service"
+        # The sound card's driver loaded before the services start, as a Pi's sound (on-board or an
+        # I2S HAT's overlay) is probed from its device tree at boot: left to udev's coldplug, under
+        # emulation the card came up seconds after the daemon, whose first cue then found no card
+        # (dropped, output_failed; docs/hardware.md).
+        with open(f"{root}/etc/modules-load.d/sound-card.conf", "w") as f:
+            f.write("snd-hda-intel\n")
         # The second virtio console is the Bluetooth controller's line, not a terminal.
         sh(["systemctl", f"--root={root}", "mask", "serial-getty@hvc1.service"])
     os.makedirs(f"{root}/etc/systemd/network", exist_ok=True)

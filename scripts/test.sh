@@ -52,7 +52,7 @@ if [ "${ARM64_TESTS:-1}" != 0 ] || [ "${PI_E2E:-1}" != 0 ]; then
             scripts/test-arm64.sh --build-only"
         echo "exit $? after $(($(date +%s) - began)) s"' > .build/arm64-prebuild.log 2>&1 &
     prebuild_pid=$!
-    trap '[ -z "$prebuild_pid" ] || kill -- "-$prebuild_pid" 2>/dev/null || true' EXIT
+    trap '[ -z "$prebuild_pid" ] || { kill -- "-$prebuild_pid"; kill -CONT -- "-$prebuild_pid"; } 2>/dev/null || true' EXIT
 fi
 # Every process the suite starts carries this mark; none may outlive it (scripts/no-leftovers.sh).
 WEARBRIDGE_TEST_RUN="run-$$-$(date +%s)"
@@ -108,7 +108,11 @@ fi
 # through their phones with faults (RELAY_E2E=0 leaves it out).
 if [ "${RELAY_E2E:-1}" != 0 ]; then
     # Its race test puts the dashboard's race panel in a real browser (a screenshot beside the dashboard's).
+    # The background builds are stopped meanwhile: beside the arm64 builds this phase took 451 s
+    # instead of 358 s, and its two wearables racing on real clocks missed their result's deadline.
+    [ -z "$prebuild_pid" ] || kill -STOP -- "-$prebuild_pid" 2>/dev/null || true
     DASHBOARD_SHOTS="${DASHBOARD_SHOTS:-$(pwd)/.build/dashboard-shots}" python3 Tests/relay/run.py || status=$?
+    [ -z "$prebuild_pid" ] || kill -CONT -- "-$prebuild_pid" 2>/dev/null || true
     scripts/no-leftovers.sh || status=1
     mark "relay"
     [ "$status" -eq 0 ] || exit "$status"

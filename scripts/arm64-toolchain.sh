@@ -18,6 +18,11 @@
 #   scripts/arm64-toolchain.sh            # set up (or check) the toolchain
 #   scripts/arm64-toolchain.sh --run CMD  # run CMD in the chroot, in this checkout, with /proc, /dev
 #                                         # and the package mirror mounted for it alone
+#   scripts/arm64-toolchain.sh --swift-build ARGS  # `swift build ARGS` for aarch64 with the SDK, there
+#   scripts/arm64-toolchain.sh --sysroot  # the sysroot's path here (an arm64 root for qemu-user)
+#
+# Setting up (or checking) also registers qemu-user with binfmt_misc when it is not, so that arm64
+# programs run here and in the chroot (help2man reads their --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -74,15 +79,25 @@ in_chroot() {
     ' in_chroot "$SID" "$ROOT" "$mirror" "$SYSROOT" "$@"
 }
 
-if [ "${1:-}" = --run ]; then
-    shift
-    [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] ||
-        die "the toolchain is not set up (or is out of date): run scripts/arm64-toolchain.sh first"
-    in_chroot "$@"
-    exit
-fi
+case "${1:-}" in
+    --run | --swift-build | --sysroot)
+        [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] ||
+            die "the toolchain is not set up (or is out of date): run scripts/arm64-toolchain.sh first"
+        mode=$1
+        shift
+        case "$mode" in
+            --run) in_chroot "$@" ;;
+            --swift-build) in_chroot swift build --swift-sdks-path "$SDK" --swift-sdk wearbridge-aarch64 "$@" ;;
+            --sysroot) echo "$SID$SYSROOT" ;;
+        esac
+        exit
+        ;;
+esac
 
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot); run it as root"
+scripts/apt-need.sh --no-install-recommends mmdebstrap qemu-user-static binfmt-support >&2
+[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 >&2 ||
+    die "arm64 programs cannot run here: no qemu-aarch64 in binfmt_misc (update-binfmts --enable qemu-aarch64 failed)"
 if [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] && [ -x "$SID/usr/libexec/swift/bin/swift" ]; then
     say "ready (cached in $CACHE)"
     echo "$SID"
@@ -90,7 +105,6 @@ if [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] && [ -x 
 fi
 
 began=$(date +%s)
-scripts/apt-need.sh --no-install-recommends mmdebstrap qemu-user-static binfmt-support >&2
 mkdir -p "$CACHE"
 rm -rf "$SID.new" "$CACHE/ready"
 

@@ -35,8 +35,7 @@ flags=(-c release --static-swift-stdlib
 if [ "$arch" = arm64 ]; then
     scripts/arm64-toolchain.sh > /dev/null
     for product in ${RELEASE_PRODUCTS:-wearbridge wearbridge-phone}; do
-        scripts/arm64-toolchain.sh --run swift build "${flags[@]}" --product "$product" --scratch-path .build-arm64 \
-            --swift-sdks-path /opt/wearbridge-sdk --swift-sdk wearbridge-aarch64
+        scripts/arm64-toolchain.sh --swift-build "${flags[@]}" --product "$product" --scratch-path .build-arm64
     done
     echo "$(pwd)/.build-arm64/release/wearbridge"
     exit

@@ -14,10 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 began=$(date +%s)
-sid=$(scripts/arm64-toolchain.sh | tail -1)
-sysroot=$sid/opt/wearbridge-sdk/wearbridge-arm64.artifactbundle/aarch64-unknown-linux-gnu/sysroot
-scripts/arm64-toolchain.sh --run swift build --build-tests --scratch-path .build-arm64-tests \
-    --swift-sdks-path /opt/wearbridge-sdk --swift-sdk wearbridge-aarch64 \
+scripts/arm64-toolchain.sh > /dev/null
+sysroot=$(scripts/arm64-toolchain.sh --sysroot)
+scripts/arm64-toolchain.sh --swift-build --build-tests --scratch-path .build-arm64-tests \
     -Xswiftc -Xfrontend -Xswiftc -disable-cross-import-overlays
 built=$(date +%s)
 echo "test-arm64.sh: the arm64 test build took $((built - began)) s"

@@ -80,9 +80,11 @@ class Wearable:
         with open(self.console, errors="replace") as f:
             return f.read()
 
-    def wait_for_probe(self, timeout=480):
+    def wait_for_probe(self, timeout=None):
         """The guest's boot id once its probe runs (systemd up, the shares mounted); None if the
-        guest kernel died or hung first (Tests/vm/qemu.py), so that the caller may boot again."""
+        guest kernel died or hung first (Tests/vm/qemu.py), so that the caller may boot again. The
+        Pi, an arm64 guest under TCG, gets twice the amd64 guest's 240 s."""
+        timeout = timeout or (480 if self.arch == "arm64" else 240)
         deadline = time.time() + timeout
         while time.time() < deadline:
             fresh = [name for name in os.listdir(self.out)

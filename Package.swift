@@ -100,16 +100,20 @@ let package = Package(
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.
         .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate", "UTCFormat"]),
+        // bluetoothd's D-Bus API (discovery, Connect, Pair with a NoInputNoOutput agent, AcquireNotify,
+        // ReadValue) through systemd's sd-bus, in C where sd-bus's variadic calls live.
+        .target(name: "CBlueZ", linkerSettings: [.linkedLibrary("systemd")]),
         // Reconnect backoff and the reconnect loop every connection (gpsd, Bluetooth, the phone) shares.
         .target(name: "Reconnection", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // CLOCK_MONOTONIC and the wall clock, read in one place by the shells (never by a pure core).
         .target(name: "ProcessClock"),
-        // The kernel Bluetooth stack: L2CAP ATT bearer, LE scanning, the strap link that never gives up.
+        // The links to straps, footpods and treadmills that never give up, over bluetoothd (D-Bus) when
+        // it runs and over the kernel's sockets (L2CAP ATT bearer, LE scan) when it does not.
         .target(
             name: "Bluetooth",
             dependencies: [
                 "HexCoding",
-                "CBluetooth", "ATT", "GATT", "HeartRate", "SpeedSensors", "Reconnection", "ProcessClock",
+                "CBluetooth", "CBlueZ", "ATT", "GATT", "HeartRate", "SpeedSensors", "Reconnection", "ProcessClock",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

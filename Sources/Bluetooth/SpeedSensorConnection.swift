@@ -40,37 +40,44 @@ public struct SpeedSensorConnection {
 
     /// Runs until the link fails, the client gives up, the sensor goes silent or `stop` is set;
     /// returns why.
+    /// Over the kernel's ATT bearer, with `client` driving it.
     public mutating func run(
         over bearer: ATTBearer,
+        stop: StopFlag,
+        emit: (SpeedSensorLinkEvent) -> Void
+    ) -> String {
+        var transport = ATTTransport(bearer: bearer, client: client)
+        return run(over: &transport, stop: stop, emit: emit)
+    }
+
+    public mutating func run(
+        over transport: inout some GATTTransport,
         stop: StopFlag,
         emit: (SpeedSensorLinkEvent) -> Void
     ) -> String {
         var now = clock()
         var lastHeard = now
         var nextBattery = now + batteryEvery
-        if let reason = perform(client.start(now: now), bearer, now, emit) { return reason }
+        if let reason = perform(transport.start(now: now), now, emit) { return reason }
         while !stop.isSet {
-            let pdu: [UInt8]?
+            let outputs: [GATTClient.Output]
             do {
-                pdu = try bearer.receive(timeout: 1)
+                outputs = try transport.next(timeout: 1, clock: clock)
             } catch {
                 return error.description
             }
             now = clock()
-            if let pdu {
-                let before = samples + malformed
-                if let reason = perform(client.receive(pdu, now: now), bearer, now, emit) { return reason }
-                if samples + malformed > before { lastHeard = now }
-            }
-            if let reason = perform(client.tick(now: now), bearer, now, emit) { return reason }
-            if !client.isSubscribed { lastHeard = now }
+            let before = samples + malformed
+            if let reason = perform(outputs, now, emit) { return reason }
+            if samples + malformed > before { lastHeard = now }
+            if !transport.isSubscribed { lastHeard = now }
             if now - lastHeard >= silenceAfter {
                 return "no \(kind.rawValue) sample for \(formatSeconds(silenceAfter)) s while connected"
             }
-            if client.isSubscribed, now >= nextBattery {
+            if transport.isSubscribed, now >= nextBattery {
                 nextBattery = now + batteryEvery
-                let read = client.read(HeartRateProfile.batteryLevel, now: now)
-                if let reason = perform(read, bearer, now, emit) { return reason }
+                let read = transport.read(HeartRateProfile.batteryLevel, now: now)
+                if let reason = perform(read, now, emit) { return reason }
             }
         }
         return "stopped"
@@ -79,7 +86,6 @@ public struct SpeedSensorConnection {
     /// Carries out the client's outputs; a reason to end the connection, or nil.
     private mutating func perform(
         _ outputs: [GATTClient.Output],
-        _ bearer: ATTBearer,
         _ now: Double,
         _ emit: (SpeedSensorLinkEvent) -> Void
     ) -> String? {
@@ -88,8 +94,9 @@ public struct SpeedSensorConnection {
         }
         for output in outputs {
             switch output {
-            case .send(let pdu):
-                do { try bearer.send(pdu) } catch { return error.description }
+            case .send:
+                // The transport sends the client's PDUs itself.
+                continue
             case .subscribed(let layout):
                 logger.info(
                     "\(kind.rawValue) subscribed",

@@ -17,6 +17,7 @@ public struct SpeedSensorLink: Sendable {
     public var kind: SpeedSensorKind
     public var target: Target
     public var adapter: String
+    public var path: BluetoothPath
     public var silenceAfter: Double
     public var connectTimeout: Double
     public var requestTimeout: Double
@@ -27,6 +28,7 @@ public struct SpeedSensorLink: Sendable {
         kind: SpeedSensorKind,
         target: Target,
         adapter: String = "hci0",
+        path: BluetoothPath = .auto,
         silenceAfter: Double = 10,
         connectTimeout: Double = 30,
         requestTimeout: Double = 30,
@@ -36,6 +38,7 @@ public struct SpeedSensorLink: Sendable {
         self.kind = kind
         self.target = target
         self.adapter = adapter
+        self.path = path
         self.silenceAfter = silenceAfter
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
@@ -67,12 +70,19 @@ public struct SpeedSensorLink: Sendable {
         stop: StopFlag,
         emit: (SpeedSensorLinkEvent) -> Void
     ) -> (address: BluetoothAddress?, outcome: ReconnectLoop.Outcome) {
+        let radio = SensorRadio.choose(
+            path,
+            adapter: adapter,
+            connectTimeout: connectTimeout,
+            requestTimeout: requestTimeout,
+            logger: logger
+        )
         let peer: BluetoothAddress
         if let known {
             peer = known
         } else {
             do {
-                guard let found = try findFirst(stop: stop) else {
+                guard let found = try findFirst(radio: radio, stop: stop) else {
                     return (nil, .init(delivered: false, reason: "stopped"))
                 }
                 peer = found
@@ -80,15 +90,23 @@ public struct SpeedSensorLink: Sendable {
                 return (nil, .init(delivered: false, reason: "scan for a \(kind.rawValue) failed: \(error)"))
             }
         }
-        let bearer: ATTBearer
+        var transport: any GATTTransport
         do {
-            bearer = try L2CAPConnector(adapter: adapter, connectTimeout: connectTimeout).connect(to: peer) {
-                stop.isSet
-            }
+            transport = try radio.connect(to: peer, plan: kind.plan, requestedMTU: 185, stop: stop)
         } catch {
-            return (peer, .init(delivered: false, reason: "\(error)", metadata: ["sensor": "\(peer)"]))
+            if case .held(let why) = error {
+                emit(.init(kind: kind, address: peer.text, what: .unavailable(why), receivedAt: MonotonicClock.now()))
+            }
+            return (
+                peer,
+                .init(
+                    delivered: false,
+                    reason: "\(error)",
+                    metadata: ["sensor": "\(peer)", "through": "\(radio.path.rawValue)"]
+                )
+            )
         }
-        logger.info("\(kind.rawValue) connected", metadata: ["sensor": "\(peer)"])
+        logger.info("\(kind.rawValue) connected", metadata: ["sensor": "\(peer)", "through": "\(radio.path.rawValue)"])
         var connection = SpeedSensorConnection(
             kind: kind,
             address: peer.text,
@@ -97,8 +115,8 @@ public struct SpeedSensorLink: Sendable {
             clock: { MonotonicClock.now() },
             logger: logger
         )
-        let reason = connection.run(over: bearer, stop: stop, emit: emit)
-        bearer.close()
+        let reason = connection.run(over: &transport, stop: stop, emit: emit)
+        transport.close()
         if !stop.isSet {
             emit(.init(kind: kind, address: peer.text, what: .lost(reason: reason), receivedAt: MonotonicClock.now()))
         }
@@ -111,12 +129,9 @@ public struct SpeedSensorLink: Sendable {
     }
 
     /// Scans in 10 s rounds until a sensor of this kind answers; nil when stopped.
-    private func findFirst(stop: StopFlag) throws -> BluetoothAddress? {
+    private func findFirst(radio: SensorRadio, stop: StopFlag) throws -> BluetoothAddress? {
         while !stop.isSet {
-            let heard = try HCIScanner(adapter: adapter).scan(
-                seconds: 10,
-                stop: { $0.speedSensorKind == kind || stop.isSet }
-            )
+            let heard = try radio.scan(seconds: 10, stop: stop, until: { $0.speedSensorKind == kind })
             if let found = heard.first(where: { $0.speedSensorKind == kind }) {
                 logger.info(
                     "\(kind.rawValue) found",

@@ -4,10 +4,11 @@ import HeartRate
 import HexCoding
 import Logging
 
-/// One connection to a strap: the GATT client driven over a bearer until the link ends.
+/// One connection to a strap: its GATT traffic, over the kernel's ATT bearer or through
+/// bluetoothd, until the link ends.
 ///
-/// Thin on purpose: every decision is in `HeartRateClient` (protocol) and `StrapMonitor`
-/// (silence, contact, battery); this moves bytes and time between them and the daemon.
+/// Thin on purpose: every decision is in `GATTClient` with the strap's plan (protocol) and
+/// `StrapMonitor` (silence, contact, battery); this moves values and time between them and the daemon.
 public struct StrapConnection {
     public var batteryEvery: Double
     public var client: HeartRateClient
@@ -32,36 +33,45 @@ public struct StrapConnection {
 
     /// Runs until the link fails, the client gives up, the strap goes silent or `stop` is set;
     /// returns why, for the "strap lost" event.
+    /// Over the kernel's ATT bearer, with `client` driving it.
     public mutating func run(
         over bearer: ATTBearer,
         monitor: inout StrapMonitor,
         stop: StopFlag,
         emit: (StrapLinkEvent) -> Void
     ) -> String {
+        var transport = ATTTransport(bearer: bearer, client: client.gatt)
+        return run(over: &transport, monitor: &monitor, stop: stop, emit: emit)
+    }
+
+    public mutating func run(
+        over transport: inout some GATTTransport,
+        monitor: inout StrapMonitor,
+        stop: StopFlag,
+        emit: (StrapLinkEvent) -> Void
+    ) -> String {
         var now = clock()
         var nextBattery = now + batteryEvery
-        if let reason = perform(client.start(now: now), bearer, &monitor, now, emit) { return reason }
+        if let reason = perform(transport.start(now: now), &monitor, now, emit) { return reason }
         while !stop.isSet {
-            let pdu: [UInt8]?
-            // Wake for the next PDU, the silence deadline or at the latest in a second (ATT timeouts,
+            let outputs: [GATTClient.Output]
+            // Wake for the next value, the silence deadline or at the latest in a second (ATT timeouts,
             // the battery, a stop): not on a fast fixed tick, which would cost a strap's CPU for nothing.
             let wait = min(1, max(0.05, (monitor.silenceDeadline ?? .infinity) - now + 0.01))
             do {
-                pdu = try bearer.receive(timeout: wait)
+                outputs = try transport.next(timeout: wait, clock: clock)
             } catch {
                 return error.description
             }
             now = clock()
-            if let pdu, let reason = perform(client.receive(pdu, now: now), bearer, &monitor, now, emit) {
-                return reason
-            }
-            if let reason = perform(client.tick(now: now), bearer, &monitor, now, emit) { return reason }
+            if let reason = perform(outputs, &monitor, now, emit) { return reason }
             if monitor.isSilent(now: now) {
                 return "no beat for \(formatSeconds(monitor.silenceAfter)) s while connected"
             }
-            if client.isSubscribed, now >= nextBattery {
+            if transport.isSubscribed, now >= nextBattery {
                 nextBattery = now + batteryEvery
-                if let reason = perform(client.refreshBattery(now: now), bearer, &monitor, now, emit) { return reason }
+                let read = transport.read(HeartRateProfile.batteryLevel, now: now)
+                if let reason = perform(read, &monitor, now, emit) { return reason }
             }
         }
         return "stopped"
@@ -69,16 +79,16 @@ public struct StrapConnection {
 
     /// Carries out the client's outputs; a reason to end the connection, or nil.
     private mutating func perform(
-        _ outputs: [HeartRateClient.Output],
-        _ bearer: ATTBearer,
+        _ outputs: [GATTClient.Output],
         _ monitor: inout StrapMonitor,
         _ now: Double,
         _ emit: (StrapLinkEvent) -> Void
     ) -> String? {
-        for output in outputs {
+        for output in outputs.map(HeartRateClient.name) {
             switch output {
-            case .send(let pdu):
-                do { try bearer.send(pdu) } catch { return error.description }
+            case .send:
+                // The transport sends the client's PDUs itself.
+                continue
             case .subscribed(let profile):
                 monitor.linked(now: now)
                 logger.info(

@@ -24,6 +24,7 @@ public struct StrapLink: Sendable {
 
     public var target: Target
     public var adapter: String
+    public var path: BluetoothPath
     public var silenceAfter: Double
     public var connectTimeout: Double
     public var requestTimeout: Double
@@ -34,6 +35,7 @@ public struct StrapLink: Sendable {
     public init(
         target: Target,
         adapter: String = "hci0",
+        path: BluetoothPath = .auto,
         silenceAfter: Double = 5,
         connectTimeout: Double = 30,
         requestTimeout: Double = 30,
@@ -43,6 +45,7 @@ public struct StrapLink: Sendable {
     ) {
         self.target = target
         self.adapter = adapter
+        self.path = path
         self.silenceAfter = silenceAfter
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
@@ -87,11 +90,18 @@ public struct StrapLink: Sendable {
         stop: StopFlag,
         emit: (StrapLinkEvent) -> Void
     ) -> Attempt {
+        let radio = SensorRadio.choose(
+            path,
+            adapter: adapter,
+            connectTimeout: connectTimeout,
+            requestTimeout: requestTimeout,
+            logger: logger
+        )
         let peer: BluetoothAddress
         if let known {
             peer = known
         } else {
-            switch findFirstStrap(stop: stop) {
+            switch findFirstStrap(radio: radio, stop: stop) {
             case .success(let found):
                 peer = found
                 emit(.chosen(found))
@@ -101,21 +111,32 @@ public struct StrapLink: Sendable {
         }
         var strap = carried ?? StrapMonitor(address: peer.text, silenceAfter: silenceAfter)
         let attemptStarted = MonotonicClock.now()
-        let bearer: ATTBearer
+        var transport: any GATTTransport
         do {
-            bearer = try L2CAPConnector(adapter: adapter, connectTimeout: connectTimeout).connect(to: peer) {
-                stop.isSet
-            }
+            transport = try radio.connect(
+                to: peer,
+                plan: HeartRateClient.plan,
+                requestedMTU: HeartRateClient().gatt.requestedMTU,
+                stop: stop
+            )
         } catch {
+            if case .held(let why) = error { emit(.unavailable(why, receivedAt: MonotonicClock.now())) }
             return Attempt(
                 address: peer,
                 monitor: strap,
-                outcome: .init(delivered: false, reason: "\(error)", metadata: ["strap": "\(peer)"])
+                outcome: .init(
+                    delivered: false,
+                    reason: "\(error)",
+                    metadata: ["strap": "\(peer)", "through": "\(radio.path.rawValue)"]
+                )
             )
         }
         logger.info(
             "strap connected",
-            metadata: ["strap": "\(peer)", "connect_s": "\(MonotonicClock.now() - attemptStarted)"]
+            metadata: [
+                "strap": "\(peer)", "through": "\(radio.path.rawValue)",
+                "connect_s": "\(MonotonicClock.now() - attemptStarted)",
+            ]
         )
         var connection = StrapConnection(
             client: HeartRateClient(requestTimeout: requestTimeout),
@@ -123,8 +144,8 @@ public struct StrapLink: Sendable {
             clock: { MonotonicClock.now() },
             logger: logger
         )
-        let reason = connection.run(over: bearer, monitor: &strap, stop: stop, emit: emit)
-        bearer.close()
+        let reason = connection.run(over: &transport, monitor: &strap, stop: stop, emit: emit)
+        transport.close()
         // Stopping is ours, not the strap's: no "lost" for it.
         if !stop.isSet {
             let now = MonotonicClock.now()
@@ -148,18 +169,15 @@ public struct StrapLink: Sendable {
     }
 
     /// Scans in 10 s rounds until a heart-rate strap answers, or the scan fails or stops.
-    private func findFirstStrap(stop: StopFlag) -> Result<BluetoothAddress, ScanProblem> {
+    private func findFirstStrap(radio: SensorRadio, stop: StopFlag) -> Result<BluetoothAddress, ScanProblem> {
         while !stop.isSet {
             do {
-                let heard = try HCIScanner(adapter: adapter).scan(
-                    seconds: 10,
-                    stop: { $0.isHeartRateSensor || stop.isSet }
-                )
+                let heard = try radio.scan(seconds: 10, stop: stop, until: \.isHeartRateSensor)
                 if let strap = heard.first(where: \.isHeartRateSensor) {
                     logger.info(
                         "heart-rate strap found",
                         metadata: [
-                            "strap": "\(strap.address)", "name": "\(strap.name ?? "")",
+                            "strap": "\(strap.address)", "name": "\(strap.name ?? "")", "through": "\(radio.path.rawValue)",
                             "rssi": "\(strap.rssi.map(String.init) ?? "")",
                         ]
                     )

@@ -29,7 +29,10 @@ public struct ConfigParser {
         try fields.checkKeys(
             root,
             prefix: "",
-            allowed: ["gpsd", "storage", "control", "session", "strap", "footpod", "treadmill", "phone", "cues", "log"]
+            allowed: [
+                "gpsd", "storage", "control", "session", "bluetooth", "strap", "footpod", "treadmill", "phone", "cues",
+                "log",
+            ]
         )
         if let gpsd = try fields.table(root, "gpsd") {
             try fields.checkKeys(gpsd, prefix: "gpsd.", allowed: ["host", "port", "socket", "lost_after"])
@@ -118,6 +121,12 @@ public struct ConfigParser {
                 in: 60...(30 * 86400)
             ) {
                 config.abandonAfter = abandon
+            }
+        }
+        if let bluetooth = try fields.table(root, "bluetooth") {
+            try fields.checkKeys(bluetooth, prefix: "bluetooth.", allowed: ["stack"])
+            if let stack = try fields.choice(bluetooth, "bluetooth.stack", "stack", as: BluetoothStack.self) {
+                config.bluetoothStack = stack
             }
         }
         if let strap = try fields.table(root, "strap") { config.strap = try parseStrap(strap) }

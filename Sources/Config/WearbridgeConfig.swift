@@ -27,6 +27,8 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var abandonAfter: Double = 6 * 3600
     public var logLevel = "info"
     public var strap = Strap()
+    /// How every Bluetooth sensor is reached (`[bluetooth] stack`).
+    public var bluetoothStack: BluetoothStack = .auto
     public var footpod = SpeedSensor()
     public var treadmill = SpeedSensor()
     /// `ctl start` begins an indoor session (distance from the footpod or treadmill, no GPS) unless

@@ -130,6 +130,7 @@ extension StatusReport.HeartRate {
     init(_ strap: SessionStatus.HeartRate) {
         self.init(
             link: strap.link.rawValue,
+            heldBy: strap.heldBy,
             address: strap.address,
             bpm: strap.bpm,
             contact: strap.contact?.rawValue,
@@ -147,6 +148,7 @@ extension StatusReport.SpeedSensor {
         self.init(
             kind: sensor.kind,
             link: sensor.link.rawValue,
+            heldBy: sensor.heldBy,
             address: sensor.address,
             speed: sensor.speed,
             cadence: sensor.cadence,

@@ -69,8 +69,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
     /// The strap as the daemon sees it now; nil when no strap is configured.
     public struct HeartRate: Sendable, Codable, Equatable {
-        /// "searching" (no beat yet), "streaming" or "lost".
+        /// "searching" (no beat yet), "streaming", "lost" or "held" (another program holds it).
         public var link: String
+        /// While "held": how, as far as the system says.
+        public var heldBy: String?
         public var address: String?
         public var bpm: Int?
         public var contact: String?
@@ -82,6 +84,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case link, address, bpm, contact, location, beats, malformed
+            case heldBy = "held_by"
             case batteryPercent = "battery_percent"
             case lastBeatAge = "last_beat_age_s"
         }
@@ -91,8 +94,10 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public struct SpeedSensor: Sendable, Codable, Equatable {
         /// footpod or treadmill.
         public var kind: String
-        /// "searching" (no sample yet), "streaming" or "lost".
+        /// "searching" (no sample yet), "streaming", "lost" or "held" (another program holds it).
         public var link: String
+        /// While "held": how, as far as the system says.
+        public var heldBy: String?
         public var address: String?
         public var speed: Double?
         public var cadence: Int?
@@ -104,6 +109,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case kind, link, address, cadence, samples, malformed
+            case heldBy = "held_by"
             case speed = "speed_mps"
             case totalDistance = "sensor_total_m"
             case batteryPercent = "battery_percent"

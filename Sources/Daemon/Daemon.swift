@@ -265,7 +265,13 @@ public struct Daemon: Service {
             target = remembered.map { .address($0) } ?? .firstSeen
         }
         logger.info("heart-rate strap", metadata: ["target": "\(target)", "adapter": "\(strap.adapter)"])
-        return StrapLink(target: target, adapter: strap.adapter, silenceAfter: strap.silenceAfter, logger: logger)
+        return StrapLink(
+            target: target,
+            adapter: strap.adapter,
+            path: BluetoothPath(config.bluetoothStack),
+            silenceAfter: strap.silenceAfter,
+            logger: logger
+        )
     }
 
     /// The footpod's or treadmill's link the configuration asks for: by address, or the first heard.
@@ -288,6 +294,7 @@ public struct Daemon: Service {
             kind: kind,
             target: target,
             adapter: sensor.adapter,
+            path: BluetoothPath(config.bluetoothStack),
             silenceAfter: sensor.silenceAfter,
             logger: logger
         )
@@ -337,6 +344,16 @@ extension WearbridgeConfig.GPSDEndpoint {
         switch self {
         case .tcp(let host, let port): .tcp(host: host, port: port)
         case .unix(let path): .unix(path: path)
+        }
+    }
+}
+
+extension BluetoothPath {
+    init(_ stack: BluetoothStack) {
+        switch stack {
+        case .auto: self = .auto
+        case .bluez: self = .bluez
+        case .kernel: self = .kernel
         }
     }
 }

@@ -69,7 +69,7 @@ extension SessionEngine {
             // Where the strap is worn is logged when it changes, not at every reconnection.
             guard previousLocation != name else { return }
             controller.event(.strapLocation(name), receivedAt: receivedAt, into: &output)
-        case .subscribed:
+        case .subscribed, .unavailable:
             break
         case .chosen(let address):
             actions.append(.rememberStrap(address))
@@ -104,7 +104,7 @@ extension SessionEngine {
             controller.event(.speedSensor(.lost(source, reason: reason)), receivedAt: at, into: &output)
         case .machineStatus(let status):
             controller.event(.speedSensor(.machineStatus("\(status)")), receivedAt: at, into: &output)
-        case .feature, .batteryLevel:
+        case .feature, .batteryLevel, .unavailable:
             break
         }
     }

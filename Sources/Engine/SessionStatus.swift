@@ -40,9 +40,13 @@ public struct SessionStatus: Sendable, Equatable {
             case searching
             case streaming
             case lost
+            /// Another program on this machine holds it (`heldBy` says how); asked for again.
+            case held
         }
 
         public var link: Link
+        /// Why the strap cannot be had, while `link` is `held`.
+        public var heldBy: String?
         public var address: String?
         public var bpm: Int?
         public var contact: SensorContact?
@@ -57,6 +61,8 @@ public struct SessionStatus: Sendable, Equatable {
     public struct SpeedSensor: Sendable, Equatable {
         public var kind: String
         public var link: HeartRate.Link
+        /// Why the sensor cannot be had, while `link` is `held`.
+        public var heldBy: String?
         public var address: String?
         /// m/s, as the sensor last said.
         public var speed: Double?

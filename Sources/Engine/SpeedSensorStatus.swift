@@ -9,6 +9,8 @@ struct SpeedSensorStatus: Sendable {
     private(set) var address: String?
     private(set) var last: (sample: SpeedSample, at: Double)?
     private(set) var lost = false
+    /// Another program holds the sensor: how, until it streams again.
+    private(set) var heldBy: String?
     private(set) var battery: Int?
     private(set) var samples = 0
     private(set) var malformed = 0
@@ -30,12 +32,16 @@ struct SpeedSensorStatus: Sendable {
             last = (sample, event.receivedAt)
             samples += 1
             lost = false
+            heldBy = nil
             speed = sample.speed ?? speed
             cadence = sample.cadence ?? cadence
             if let total = sample.totalDistance { count = (total, event.receivedAt) }
         case .malformed: malformed += 1
         case .lost: lost = true
-        case .connected: lost = false
+        case .connected:
+            lost = false
+            heldBy = nil
+        case .unavailable(let why): heldBy = why
         case .batteryLevel(let level): battery = level
         case .machineStatus, .feature: break
         }
@@ -44,7 +50,8 @@ struct SpeedSensorStatus: Sendable {
     func report(now: Double) -> SessionStatus.SpeedSensor {
         SessionStatus.SpeedSensor(
             kind: kind.rawValue,
-            link: last == nil && !lost ? .searching : lost ? .lost : .streaming,
+            link: heldBy != nil ? .held : last == nil && !lost ? .searching : lost ? .lost : .streaming,
+            heldBy: heldBy,
             address: address,
             speed: speed,
             cadence: cadence,

@@ -7,6 +7,8 @@ struct StrapStatus: Sendable {
     private(set) var address: String?
     private(set) var lastBeat: (measurement: HeartRateMeasurement, at: Double)?
     private(set) var lost = false
+    /// Another program holds the strap: how, until it streams again.
+    private(set) var heldBy: String?
     private(set) var battery: Int?
     private(set) var location: String?
     private(set) var beats = 0
@@ -18,12 +20,16 @@ struct StrapStatus: Sendable {
             lastBeat = (measurement, at)
             beats += 1
             lost = false
+            heldBy = nil
         case .malformedBeat:
             malformed += 1
         case .strap(.lost, _): lost = true
         case .strap(.battery(let level), _): battery = level
         case .strap: break
-        case .subscribed(let address, _): self.address = address
+        case .subscribed(let address, _):
+            self.address = address
+            heldBy = nil
+        case .unavailable(let why, _): heldBy = why
         case .bodySensorLocation(let name, _): location = name
         case .chosen(let chosen): address = chosen.text
         }
@@ -31,7 +37,8 @@ struct StrapStatus: Sendable {
 
     func report(now: Double) -> SessionStatus.HeartRate {
         SessionStatus.HeartRate(
-            link: lastBeat == nil ? .searching : lost ? .lost : .streaming,
+            link: heldBy != nil ? .held : lastBeat == nil ? .searching : lost ? .lost : .streaming,
+            heldBy: heldBy,
             address: address,
             bpm: lastBeat?.measurement.bpm,
             contact: lastBeat?.measurement.contact,

@@ -80,7 +80,7 @@ public struct GATTLayout: Sendable, Equatable {
 
 extension BluetoothUUID {
     /// "0x2A37", as the specifications write them.
-    var spelled: String {
+    public var spelled: String {
         guard case .short(let value) = self else { return description }
         return "0x" + hex16(value).uppercased()
     }

@@ -39,6 +39,9 @@ public struct HeartRateClient: Sendable {
     private var client: GATTClient
     public private(set) var profile: HeartRateProfile?
 
+    /// The GATT client underneath, with the strap's plan, for a transport that drives it.
+    public var gatt: GATTClient { client }
+
     public var requestTimeout: Double { client.requestTimeout }
     public var isSubscribed: Bool { client.isSubscribed }
     public var isFailed: Bool { client.isFailed }
@@ -63,22 +66,26 @@ public struct HeartRateClient: Sendable {
 
     private mutating func named(_ outputs: [GATTClient.Output]) -> [Output] {
         outputs.map { output in
-            switch output {
-            case .send(let bytes): return .send(bytes)
-            case .subscribed(let layout):
-                let found = HeartRateProfile(layout: layout)
-                profile = found
-                return .subscribed(found)
-            case .value(HeartRateProfile.heartRateMeasurement, let value): return .measurement(value)
-            case .value(let uuid, let value): return .ignored("value of \(uuid) (\(value.count) bytes) unasked for")
-            case .read(HeartRateProfile.batteryLevel, let value):
-                return value.first.map { .batteryLevel(Int($0)) } ?? .ignored("empty battery level")
-            case .read(HeartRateProfile.bodySensorLocation, let value):
-                return value.first.map { .bodySensorLocation($0) } ?? .ignored("empty body sensor location")
-            case .read(let uuid, let value): return .ignored("read of \(uuid) (\(value.count) bytes) unasked for")
-            case .ignored(let why): return .ignored(why)
-            case .failed(let why): return .failed(why)
-            }
+            let named = Self.name(output)
+            if case .subscribed(let found) = named { profile = found }
+            return named
+        }
+    }
+
+    /// What a GATT output means from a strap.
+    public static func name(_ output: GATTClient.Output) -> Output {
+        switch output {
+        case .send(let bytes): return .send(bytes)
+        case .subscribed(let layout): return .subscribed(HeartRateProfile(layout: layout))
+        case .value(HeartRateProfile.heartRateMeasurement, let value): return .measurement(value)
+        case .value(let uuid, let value): return .ignored("value of \(uuid) (\(value.count) bytes) unasked for")
+        case .read(HeartRateProfile.batteryLevel, let value):
+            return value.first.map { .batteryLevel(Int($0)) } ?? .ignored("empty battery level")
+        case .read(HeartRateProfile.bodySensorLocation, let value):
+            return value.first.map { .bodySensorLocation($0) } ?? .ignored("empty body sensor location")
+        case .read(let uuid, let value): return .ignored("read of \(uuid) (\(value.count) bytes) unasked for")
+        case .ignored(let why): return .ignored(why)
+        case .failed(let why): return .failed(why)
         }
     }
 }

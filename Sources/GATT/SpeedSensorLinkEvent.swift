@@ -16,6 +16,8 @@ public struct SpeedSensorLinkEvent: Sendable, Equatable {
         case batteryLevel(Int)
         /// The link ended; it is being made again.
         case lost(reason: String)
+        /// The sensor cannot be had now, and why: another program holds it. Asked again with backoff.
+        case unavailable(String)
     }
 
     public var kind: SpeedSensorKind

@@ -13,4 +13,6 @@ public enum StrapLinkEvent: Sendable, Equatable {
     case bodySensorLocation(String, receivedAt: Double)
     /// "The first strap seen" picked this one: the daemon remembers it for the next start.
     case chosen(BluetoothAddress)
+    /// The strap cannot be had now, and why: another program holds it. Asked again with backoff.
+    case unavailable(String, receivedAt: Double)
 }

@@ -106,6 +106,7 @@ struct ControlCommand: AsyncParsableCommand {
             if let contact = hr.contact { strap += ", contact \(contact.replacingOccurrences(of: "_", with: " "))" }
             if let battery = hr.batteryPercent { strap += ", battery \(battery)%" }
             if let age = hr.lastBeatAge { strap += ", last beat \(TextFormat.format(age, 1)) s ago" }
+            if let held = hr.heldBy { strap += " (\(held))" }
             lines.append("strap     \(strap)")
         }
         for sensor in status.speedSensors ?? [] {
@@ -116,6 +117,7 @@ struct ControlCommand: AsyncParsableCommand {
             }
             if let battery = sensor.batteryPercent { text += ", battery \(battery)%" }
             if let age = sensor.lastSampleAge { text += ", last sample \(TextFormat.format(age, 1)) s ago" }
+            if let held = sensor.heldBy { text += " (\(held))" }
             lines.append(sensor.kind.padding(toLength: 10, withPad: " ", startingAt: 0) + text)
         }
         if let storage = status.storage {

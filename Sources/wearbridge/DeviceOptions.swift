@@ -1,3 +1,4 @@
+import Bluetooth
 import ATT
 import ArgumentParser
 
@@ -15,6 +16,9 @@ struct DeviceOptions: ParsableArguments {
 
     @Option(help: "The adapter.")
     var adapter = "hci0"
+
+    @Option(help: "auto (through bluetoothd when it runs), bluez or kernel.")
+    var stack: BluetoothPath = .auto
 
     @Flag(help: "One JSON object per line: values with their payload, events.")
     var json = false

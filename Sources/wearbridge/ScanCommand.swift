@@ -5,7 +5,8 @@ import Bluetooth
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "List straps, footpods and treadmills in range (LE scan; needs CAP_NET_RAW/ADMIN or root).",
+        abstract:
+            "List straps, footpods and treadmills in range (through bluetoothd, or a raw LE scan needing CAP_NET_RAW/ADMIN).",
         discussion: """
             Straps advertise Heart Rate 0x180D or a heart-rate appearance; footpods Running Speed and \
             Cadence 0x1814 or a running/walking sensor's appearance; treadmills Fitness Machine 0x1826.
@@ -17,6 +18,9 @@ struct ScanCommand: ParsableCommand {
 
     @Option(help: "The adapter.")
     var adapter = "hci0"
+
+    @Option(help: "auto (through bluetoothd when it runs), bluez or kernel.")
+    var stack: BluetoothPath = .auto
 
     @Flag(help: "Every advertiser, not only straps, footpods and treadmills.")
     var all = false
@@ -31,7 +35,7 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         let heard: [AdvertisingReport]
         do {
-            heard = try HCIScanner(adapter: adapter).scan(seconds: seconds)
+            heard = try stack.scan(adapter: adapter, seconds: seconds)
         } catch {
             StandardError.line("wearbridge scan: \(error)")
             throw ExitCode(1)
@@ -87,3 +91,5 @@ private struct ScanJSON: Encodable {
 
     enum Keys: String, CodingKey { case address, address_type, name, rssi, services, heart_rate, type }
 }
+
+extension BluetoothPath: ExpressibleByArgument {}

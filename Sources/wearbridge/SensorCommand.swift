@@ -23,7 +23,13 @@ struct SensorCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap(label: "wearbridge.sensor", default: .warning)
         let target: SpeedSensorLink.Target = device.peer.map { .address($0) } ?? .firstSeen
-        let link = SpeedSensorLink(kind: kind, target: target, adapter: device.adapter, logger: logger)
+        let link = SpeedSensorLink(
+            kind: kind,
+            target: target,
+            adapter: device.adapter,
+            path: device.stack,
+            logger: logger
+        )
         let json = device.json
         await device.follow {
             await link.run { event in
@@ -47,6 +53,7 @@ enum SpeedSensorEventText {
         case .feature(let bits): "feature  0x\(String(bits, radix: 16))"
         case .batteryLevel(let level): "battery  \(level)%"
         case .lost(let reason): "lost  \(reason)"
+        case .unavailable(let reason): "held  \(reason)"
         }
     }
 
@@ -110,6 +117,9 @@ private struct SpeedSensorEventJSON: Encodable {
             detail = "\(level)"
         case .lost(let why):
             kind = "lost"
+            reason = why
+        case .unavailable(let why):
+            kind = "held"
             reason = why
         }
     }

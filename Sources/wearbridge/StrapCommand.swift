@@ -19,7 +19,7 @@ struct StrapCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap(label: "wearbridge.strap", default: .warning)
         let target: StrapLink.Target = device.peer.map { .address($0) } ?? .firstSeen
-        let link = StrapLink(target: target, adapter: device.adapter, logger: logger)
+        let link = StrapLink(target: target, adapter: device.adapter, path: device.stack, logger: logger)
         let json = device.json
         await device.follow {
             await link.run { event in

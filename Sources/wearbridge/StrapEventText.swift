@@ -16,6 +16,7 @@ enum StrapEventText {
         case .subscribed(let address, _): "subscribed  \(address)"
         case .bodySensorLocation(let name, _): "location  \(name)"
         case .chosen(let address): "chosen  \(address)"
+        case .unavailable(let why, _): "held  \(why)"
         }
     }
 
@@ -68,6 +69,8 @@ private struct StrapEventJSON: Encodable {
             (kind, t, location) = ("location", at, name)
         case .chosen(let strap):
             (kind, address, type) = ("chosen", strap.text, strap.kind.rawValue)
+        case .unavailable(let why, let at):
+            (kind, t, reason) = ("held", at, why)
         }
     }
 }

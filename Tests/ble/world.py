@@ -235,7 +235,14 @@ def make_strap(link):
     services = [gatt.Service(gatt.GATT_HEART_RATE_SERVICE, [measurement, location])]
     if ARGS.strap_battery is not None:
         services.append(battery_service(ARGS.strap_battery))
-    return Peripheral(link, STRAP, "strap", "Virtual HRM", services, 0x180D, 0x0341), measurement
+    strap = Peripheral(link, STRAP, "strap", "Virtual HRM", services, 0x180D, 0x0341)
+    if ARGS.strap_require_bond:
+        # As some Garmin and Wahoo straps: notifications only over an encrypted (bonded) link.
+        for attribute in strap.device.gatt_server.attributes:
+            if attribute.type == gatt.GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR:
+                attribute.permissions |= gatt.Attribute.WRITE_REQUIRES_ENCRYPTION
+        strap.device.on("pairing", lambda *_: log("strap", "paired"))
+    return strap, measurement
 
 
 async def run_strap(strap, measurement, sent):
@@ -434,6 +441,8 @@ def arguments():
     ap.add_argument("--strap-drop-after", type=float, default=0, help="drop the link after N s connected")
     ap.add_argument("--strap-drops", type=int, default=1, help="how many times to drop it")
     ap.add_argument("--strap-away-for", type=float, default=0, help="stay out of range this long after a drop")
+    ap.add_argument("--strap-require-bond", action="store_true",
+                    help="refuse notifications over a link that is not encrypted (bonding needed)")
     ap.add_argument("--footpod", action="store_true", help="the footpod")
     ap.add_argument("--duration", type=float, default=120, help="the run's planned length (the drift's span)")
     ap.add_argument("--footpod-scale", type=float, default=1.07, help="footpod distance / true distance")

@@ -37,6 +37,20 @@ done
 mark world_ready
 btmgmt -i hci0 power on > "$OUT/btmgmt.log" 2>&1
 mark hci0_powered
+if [ "${BLUETOOTHD:-0}" = 1 ]; then
+    # As on a Pi: the system bus and bluetoothd, with its state in a tmpfs of the guest's.
+    mount -t tmpfs tmpfs /var/lib/bluetooth
+    dbus-daemon --system --fork --nopidfile || { echo "[guest] dbus-daemon did not start"; finish 2; }
+    /usr/libexec/bluetooth/bluetoothd -n -d > "$OUT/bluetoothd.log" 2>&1 &
+    i=0
+    until dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner \
+        string:org.bluez 2>/dev/null | grep -q true; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && { echo "[guest] bluetoothd did not take org.bluez in 30 s"; tail -5 "$OUT/bluetoothd.log"; finish 2; }
+        sleep 0.1
+    done
+    mark bluetoothd_ready
+fi
 export OUT PEER_ADDRESS=F1:F1:F1:F1:F1:F1 PEER_ADDRESS_TYPE=random HCI_DEVICE=hci0
 timeout "$CMD_TIMEOUT" sh "$OUT/guest-cmd.sh" > "$OUT/cmd.log" 2>&1
 rc=$?

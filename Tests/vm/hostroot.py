@@ -107,6 +107,8 @@ def main():
     parser.add_argument("--world", default="--strap", help="Tests/ble/world.py's options")
     parser.add_argument("--copy", action="append", default=[], help="a file the command needs, into WORK/bin")
     parser.add_argument("--timeout", type=int, default=240, help="seconds the command may run")
+    parser.add_argument("--bluetoothd", action="store_true",
+                        help="the system D-Bus and Debian's bluetoothd running in the guest, as on a Pi")
     parser.add_argument("command", help="a shell command, run by sh in the guest")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -119,7 +121,8 @@ def main():
         os.makedirs(out)
         with open(os.path.join(out, "guest.env"), "w") as f:
             f.write(f"VENV={shlex.quote(venv)}\nWORLD={shlex.quote(bin_dir + '/world.py')}\n"
-                    f"WORLD_ARGS={shlex.quote(args.world)}\nCMD_TIMEOUT={args.timeout}\n")
+                    f"WORLD_ARGS={shlex.quote(args.world)}\nCMD_TIMEOUT={args.timeout}\n"
+                    f"BLUETOOTHD={1 if args.bluetoothd else 0}\n")
         with open(os.path.join(out, "guest-cmd.sh"), "w") as f:
             f.write(args.command + "\n")
         say(f"booting (attempt {attempt} of {qemu.BOOTS}); the command may run {args.timeout} s")

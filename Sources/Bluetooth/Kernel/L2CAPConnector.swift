@@ -38,6 +38,9 @@ public struct L2CAPConnector: Sendable {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var target = Self.address(peer, kind: peer.kind == .random ? BDADDR_LE_RANDOM : BDADDR_LE_PUBLIC)
         let started = withUnsafePointer(to: &target) { connectAddress(fd, $0) }
+        if started != 0 && errno == EBUSY {
+            throw .held("the kernel gives \(peer)'s ATT channel to another program's socket (EBUSY)")
+        }
         if started != 0 && errno != EINPROGRESS { throw .system("connect(\(peer))", errno: errno) }
         var waited = 0.0
         while started != 0 {
@@ -52,6 +55,10 @@ public struct L2CAPConnector: Sendable {
         var failure: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
+        // The kernel gives an LE link's ATT channel to one socket: another program has it.
+        if failure == EBUSY {
+            throw .held("the kernel gives \(peer)'s ATT channel to another program's socket (EBUSY)")
+        }
         guard failure == 0 else { throw .system("connect(\(peer))", errno: failure) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return bearer

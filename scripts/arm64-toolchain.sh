@@ -36,13 +36,13 @@ MIRROR=http://deb.debian.org/debian
 APT_OPTS='Acquire::Check-Valid-Until "false"'
 # What the trixie arm64 sysroot holds: the C library and C++ runtime to link against, and the -dev
 # libraries of debian/control's Build-Depends.
-SYSROOT_PACKAGES=(libc6-dev libgcc-14-dev libstdc++-14-dev linux-libc-dev libsqlite3-dev libbluetooth-dev zlib1g-dev)
+SYSROOT_PACKAGES=(libc6-dev libgcc-14-dev libstdc++-14-dev linux-libc-dev libsqlite3-dev libbluetooth-dev libsystemd-dev zlib1g-dev)
 # What the chroot holds besides the compiler: git (SwiftPM fetches the packages), the host's C
 # library for manifests, and the packaging tools.
 SID_PACKAGES=(swiftlang git ca-certificates g++ pkg-config debhelper help2man po-debconf dpkg-dev fakeroot
     binutils-aarch64-linux-gnu file)
 # The arm64 libraries the programs load, installed in the chroot for dpkg-shlibdeps.
-SID_ARM64_PACKAGES=(libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64 libsqlite3-0:arm64 libbluetooth3:arm64 zlib1g:arm64)
+SID_ARM64_PACKAGES=(libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64 libsqlite3-0:arm64 libbluetooth3:arm64 libsystemd0:arm64 zlib1g:arm64)
 STAMP_TEXT="swiftlang $SWIFTLANG_VERSION; sysroot trixie: ${SYSROOT_PACKAGES[*]}; sid: ${SID_PACKAGES[*]} ${SID_ARM64_PACKAGES[*]}; sdk 3"
 
 say() { echo "arm64-toolchain: $*" >&2; }

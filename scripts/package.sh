@@ -27,7 +27,7 @@ if [ "${1:-}" = --arch ] && [ "${2:-}" != "$arch" ]; then
     arch=arm64 build=(scripts/build-release.sh --arch arm64) bin=.build-arm64/release
 fi
 
-tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libsqlite3-dev pkg-config)
+tools=(debhelper help2man po-debconf lintian dpkg-dev fakeroot libbluetooth-dev libsystemd-dev libsqlite3-dev pkg-config)
 scripts/apt-need.sh --no-install-recommends "${tools[@]}"
 
 # One version: debian/changelog's, which --version must print too.

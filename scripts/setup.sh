@@ -2,7 +2,8 @@
 # Installs what wearbridge needs on Debian 12: gpsd and its clients (gpsd itself, gpsfake, gpspipe)
 # for the demo and the integration tests, SQLite's headers for GRDB, python3 (gpsfake and test
 # helpers), strace (the fsync figure of the daemon benchmark), systemd (systemd-analyze checks the unit),
-# libbluetooth-dev and pkg-config (the Bluetooth module links BlueZ's libbluetooth); iproute2,
+# libbluetooth-dev, libsystemd-dev and pkg-config (the Bluetooth module links BlueZ's libbluetooth, and
+# systemd's sd-bus to talk to bluetoothd); iproute2,
 # nftables, openssl and sqlite3 for the phone link's tests (network namespaces with random drop,
 # fingerprints checked by hand, both ends' data read back); espeak-ng (cues are rendered
 # by the espeak-ng program, a child per cue), pulseaudio-utils and alsa-utils (paplay and aplay play them), and for
@@ -14,7 +15,7 @@
 # scripts/wearable-e2e.sh) and fetch Debian's kernel and Bumble by name.
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
-packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev pkg-config python3 python3-pip strace coreutils util-linux
+packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev libsystemd-dev pkg-config python3 python3-pip strace coreutils util-linux
     systemd iproute2 nftables openssl sqlite3 espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
     libxml2-utils postgresql chromium chromium-driver python3-selenium)
 "$(dirname "$0")/apt-need.sh" "${packages[@]}"

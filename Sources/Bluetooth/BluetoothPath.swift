@@ -45,7 +45,11 @@ struct SensorRadio {
     }
 
     /// Listens for up to `seconds`, stopping early when `until` holds for a report.
-    func scan(seconds: Double, stop: StopFlag, until: (AdvertisingReport) -> Bool) throws(BluetoothError)
+    func scan(
+        seconds: Double,
+        stop: StopFlag,
+        until: (AdvertisingReport) -> Bool
+    ) throws(BluetoothError)
         -> [AdvertisingReport]
     {
         switch path {

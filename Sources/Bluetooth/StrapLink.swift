@@ -177,7 +177,8 @@ public struct StrapLink: Sendable {
                     logger.info(
                         "heart-rate strap found",
                         metadata: [
-                            "strap": "\(strap.address)", "name": "\(strap.name ?? "")", "through": "\(radio.path.rawValue)",
+                            "strap": "\(strap.address)", "name": "\(strap.name ?? "")",
+                            "through": "\(radio.path.rawValue)",
                             "rssi": "\(strap.rssi.map(String.init) ?? "")",
                         ]
                     )

@@ -17,6 +17,8 @@ struct wb_bluez {
     sd_bus_slot *agent;
     unsigned confirmed, refused;
     int cancelled;
+    /// The one device the agent confirms pairing with (empty: none).
+    char expected[128];
 };
 
 static uint64_t now_usec(void) {
@@ -461,9 +463,15 @@ static int agent_ok(sd_bus_message *m, void *userdata, sd_bus_error *e) {
     return sd_bus_reply_method_return(m, "");
 }
 
+static int agent_refuse(sd_bus_message *m, void *userdata, sd_bus_error *e);
+
+/// Just-works confirmation and authorization, for the device being connected only.
 static int agent_confirm(sd_bus_message *m, void *userdata, sd_bus_error *e) {
-    (void)e;
-    ((wb_bluez *)userdata)->confirmed++;
+    wb_bluez *b = userdata;
+    const char *device = NULL;
+    if (sd_bus_message_read(m, "o", &device) < 0 || !device || !b->expected[0] || strcmp(device, b->expected))
+        return agent_refuse(m, userdata, e);
+    b->confirmed++;
     return sd_bus_reply_method_return(m, "");
 }
 
@@ -482,11 +490,12 @@ static const sd_bus_vtable agent_vtable[] = {
     SD_BUS_METHOD("DisplayPasskey", "ouq", "", agent_ok, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("RequestConfirmation", "ou", "", agent_confirm, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("RequestAuthorization", "o", "", agent_confirm, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("AuthorizeService", "os", "", agent_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("AuthorizeService", "os", "", agent_confirm, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("Cancel", "", "", agent_ok, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END};
 
-int wb_bluez_register_agent(wb_bluez *b, char *error, size_t size) {
+int wb_bluez_register_agent(wb_bluez *b, const char *device_path, char *error, size_t size) {
+    snprintf(b->expected, sizeof b->expected, "%s", device_path ? device_path : "");
     if (b->agent) return 0;
     int r = sd_bus_add_object_vtable(b->bus, &b->agent, AGENT_PATH, "org.bluez.Agent1", agent_vtable, b);
     if (r < 0) return failed(r, NULL, "sd_bus_add_object_vtable", error, size);
@@ -496,6 +505,13 @@ int wb_bluez_register_agent(wb_bluez *b, char *error, size_t size) {
     if (r >= 0) r = sd_bus_message_append(m, "os", AGENT_PATH, "NoInputNoOutput");
     if (r >= 0) r = call(b, m, 5000000u, NULL, &e);
     if (r < 0 && sd_bus_error_has_name(&e, "org.bluez.Error.AlreadyExists")) r = 0;
+    sd_bus_message_unref(m);
+    m = NULL;
+    // Pairing that bluetoothd starts itself (a sensor refusing an unencrypted link) asks the
+    // default agent; this one answers only for `device_path` while this bus lives.
+    if (r >= 0) r = method(b, &m, "org.bluez", "/org/bluez", "org.bluez.AgentManager1", "RequestDefaultAgent");
+    if (r >= 0) r = sd_bus_message_append(m, "o", AGENT_PATH);
+    if (r >= 0) r = call(b, m, 5000000u, NULL, &e);
     if (r < 0) {
         r = failed(r, &e, "RegisterAgent", error, size);
         b->agent = sd_bus_slot_unref(b->agent);

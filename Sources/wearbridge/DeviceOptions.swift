@@ -1,6 +1,6 @@
-import Bluetooth
 import ATT
 import ArgumentParser
+import Bluetooth
 
 /// What the Bluetooth field tools (`strap`, `sensor`) are told: which device, on which adapter,
 /// for how long, and how to print; one reading of it for both.

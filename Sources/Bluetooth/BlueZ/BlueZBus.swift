@@ -85,9 +85,10 @@ public final class BlueZBus: @unchecked Sendable {
         return Array(buffer.prefix(Int(count)))
     }
 
-    /// Registers the NoInputNoOutput agent this bus answers for (just-works pairing only).
-    public func registerAgent() throws(BlueZError) {
-        _ = try Self.call { wb_bluez_register_agent(handle, $0, $1) }.get()
+    /// Registers the NoInputNoOutput agent this bus answers for, bluetoothd's default while the bus
+    /// lives: just-works pairing with `device` only.
+    public func registerAgent(for device: String) throws(BlueZError) {
+        _ = try Self.call { wb_bluez_register_agent(handle, device, $0, $1) }.get()
     }
 
     /// Answers what bluetoothd asked meanwhile, waiting at most `timeout`.
@@ -109,7 +110,9 @@ public final class BlueZBus: @unchecked Sendable {
         var text = [CChar](repeating: 0, count: 512)
         let result = text.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
         guard result < 0 else { return .success(result) }
-        return .failure(BlueZError(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        return .failure(
+            BlueZError(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        )
     }
 }
 

@@ -20,6 +20,13 @@ struct BlueZConnector {
         let devicePath = BlueZDevice.path(adapter: adapterPath, address: peer)
         var device = try find(peer, at: devicePath, bus: bus, stop: stop)
         let connectedHere = !device.connected
+        // A sensor not yet bonded may demand it (bluetoothd then pairs on its own and asks the default
+        // agent): this bus's agent answers for it, and for nothing else.
+        if !device.paired {
+            do { try bus.registerAgent(for: devicePath) } catch {
+                logger.warning("no pairing agent", metadata: ["device": "\(peer)", "error": "\(error)"])
+            }
+        }
         if !device.connected {
             do {
                 try bus.call(devicePath, "org.bluez.Device1", "Connect", timeout: min(connectTimeout, 25))
@@ -37,7 +44,9 @@ struct BlueZConnector {
             }
             bus.process(timeout: 0.1)
             device = try lookUp(devicePath, bus: bus) ?? device
-            if !device.connected && !connectedHere { throw .bluez("Connect", BlueZError("org.bluez.Error.Failed: the link went down")) }
+            if !device.connected && !connectedHere {
+                throw .bluez("Connect", BlueZError("org.bluez.Error.Failed: the link went down"))
+            }
         }
         let characteristics: [BlueZCharacteristic]
         do { characteristics = try bus.characteristics(devicePath) } catch { throw .bluez("GetManagedObjects", error) }
@@ -49,12 +58,16 @@ struct BlueZConnector {
             for service in plan.services {
                 let offered = characteristics.filter { $0.service == service.uuid }
                 if offered.isEmpty && service.required {
-                    throw BluetoothError.refused("the \(plan.peer) offers no \(service.name) service (\(service.uuid.spelled))")
+                    throw BluetoothError.refused(
+                        "the \(plan.peer) offers no \(service.name) service (\(service.uuid.spelled))"
+                    )
                 }
                 for wanted in service.subscribe {
                     guard let characteristic = offered.first(where: { $0.uuid == wanted.uuid && $0.canNotify }) else {
                         if wanted.required {
-                            throw BluetoothError.refused("the \(plan.peer) has no notifying \(wanted.name) (\(wanted.uuid.spelled))")
+                            throw BluetoothError.refused(
+                                "the \(plan.peer) has no notifying \(wanted.name) (\(wanted.uuid.spelled))"
+                            )
                         }
                         continue
                     }
@@ -72,6 +85,18 @@ struct BlueZConnector {
             for notification in notifications { _ = closeDescriptor(notification.descriptor) }
             if connectedHere { try? bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5) }
             throw error
+        }
+        // bluetoothd paired on its own (the sensor refused an unencrypted link): trust it, so that it
+        // reconnects with its keys and never asks again.
+        if !device.paired, let now = try? lookUp(devicePath, bus: bus), now.paired {
+            try? bus.set(devicePath, "org.bluez.Device1", "Trusted", true)
+            let counts = bus.agentCounts
+            logger.notice(
+                "bonded through bluetoothd",
+                metadata: [
+                    "device": "\(peer)", "agent_confirmed": "\(counts.confirmed)", "agent_refused": "\(counts.refused)",
+                ]
+            )
         }
         return BlueZTransport(
             bus: bus,
@@ -102,7 +127,9 @@ struct BlueZConnector {
     }
 
     private func lookUp(_ path: String, bus: BlueZBus) throws(BluetoothError) -> BlueZDevice? {
-        do { return try bus.devices(adapterPath).first { $0.path == path } } catch { throw .bluez("GetManagedObjects", error) }
+        do { return try bus.devices(adapterPath).first { $0.path == path } } catch {
+            throw .bluez("GetManagedObjects", error)
+        }
     }
 
     /// The device object, after a discovery when bluetoothd does not know it yet (it makes device
@@ -136,9 +163,6 @@ struct BlueZConnector {
         bonded: inout Bool,
         bus: BlueZBus
     ) throws(BluetoothError) -> (descriptor: Int32, mtu: UInt16) {
-        if characteristic.notifyAcquired {
-            throw .held("another program acquired its \(wanted.name) notifications through bluetoothd")
-        }
         do {
             return try bus.acquireNotify(characteristic.path)
         } catch {
@@ -161,7 +185,7 @@ struct BlueZConnector {
     /// reconnects without asking.
     func pair(_ device: String, bus: BlueZBus) throws(BluetoothError) {
         do throws(BlueZError) {
-            try bus.registerAgent()
+            try bus.registerAgent(for: device)
             do { try bus.call(device, "org.bluez.Device1", "Pair", timeout: 30) } catch {
                 if error.name != .already { throw error }
             }

@@ -34,7 +34,8 @@ public struct BlueZError: Error, Sendable, Equatable, CustomStringConvertible {
             default:
                 let lowered = message.lowercased()
                 self =
-                    lowered.contains("authentication") || lowered.contains("encryption") ? .authentication : .other(name)
+                    lowered.contains("authentication") || lowered.contains("encryption")
+                    ? .authentication : .other(name)
             }
         }
     }

@@ -18,8 +18,13 @@ public struct BlueZScanner: Sendable {
         stop: StopFlag = StopFlag(),
         until: (AdvertisingReport) -> Bool = { _ in false }
     ) throws(BluetoothError) -> [AdvertisingReport] {
-        let bus = try BlueZConnector(adapter: adapter, connectTimeout: seconds, requestTimeout: 5, logger: .init(label: "scan"))
-            .open(stop: stop)
+        let bus = try BlueZConnector(
+            adapter: adapter,
+            connectTimeout: seconds,
+            requestTimeout: 5,
+            logger: .init(label: "scan")
+        )
+        .open(stop: stop)
         return try scan(bus: bus, seconds: seconds, stop: stop, until: until)
     }
 

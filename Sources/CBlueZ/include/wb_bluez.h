@@ -59,9 +59,10 @@ int wb_bluez_acquire_notify(wb_bluez *bluez, const char *path, int *fd, uint16_t
 int wb_bluez_read_value(
     wb_bluez *bluez, const char *path, uint8_t *buffer, size_t capacity, uint64_t timeout_usec, char *error,
     size_t size);
-/// Registers a NoInputNoOutput agent (just-works pairing, confirmed without asking; a passkey or PIN
-/// request refused) and asks to be the default one if none is.
-int wb_bluez_register_agent(wb_bluez *bluez, char *error, size_t size);
+/// Registers a NoInputNoOutput agent and makes it bluetoothd's default while this bus lives: it
+/// confirms just-works pairing with `device_path` only, and refuses everything else (other
+/// devices, a passkey or PIN it cannot show or type).
+int wb_bluez_register_agent(wb_bluez *bluez, const char *device_path, char *error, size_t size);
 /// Answers whatever bluetoothd asked meanwhile (the agent), waiting at most `timeout_usec`.
 int wb_bluez_process(wb_bluez *bluez, uint64_t timeout_usec);
 /// How many pairing requests the agent answered, and how many it refused.

@@ -17,7 +17,10 @@ swift build --product wearbridge
 route=$(mktemp -d /var/tmp/wearbridge-route.XXXXXX)
 trap 'rm -rf "$route"' EXIT
 python3 Tests/ble/tunnel_route.py "$route/tunnel.nmea" "$route/route.json" --preroll 20 > "$route/route.log"
-python3 Tests/vm/hostroot.py --work "$WORK" --timeout $((DURATION + 700)) \
+# With the system D-Bus and bluetoothd up, as on a Pi (SENSORS_BLUETOOTHD=0: the kernel's path).
+bluetoothd=()
+[ "${SENSORS_BLUETOOTHD:-1}" = 0 ] || bluetoothd=(--bluetoothd)
+python3 Tests/vm/hostroot.py --work "$WORK" --timeout $((DURATION + 700)) "${bluetoothd[@]}" \
     --world "--strap --footpod --treadmill --duration 200 --footpod-drop-after 20 --footpod-away-for 8 \
 --footpod-drops 3 --footpod-malformed-every 9 --footpod-drift 0.02 --route $WORK/bin/route.json \
 --route-go /mnt/out/route-go" \

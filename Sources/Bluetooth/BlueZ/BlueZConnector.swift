@@ -83,7 +83,7 @@ struct BlueZConnector {
             }
         } catch {
             for notification in notifications { _ = closeDescriptor(notification.descriptor) }
-            if connectedHere { try? bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5) }
+            if connectedHere { try? BlueZBus().call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5) }
             throw error
         }
         // bluetoothd paired on its own (the sensor refused an unencrypted link): trust it, so that it

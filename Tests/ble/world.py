@@ -191,6 +191,8 @@ class Peripheral:
     def on_connection(self, connection):
         self.connected_at = time.monotonic()
         log(self.label, f"connection from {connection.peer_address} handle={connection.handle}")
+        connection.on("pairing", lambda *_: log(self.label, "paired"))
+        connection.on("pairing_failure", lambda reason: log(self.label, f"pairing failed: {reason}"))
 
         def on_disconnection(reason):
             self.connected_at = None
@@ -241,7 +243,6 @@ def make_strap(link):
         for attribute in strap.device.gatt_server.attributes:
             if attribute.type == gatt.GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR:
                 attribute.permissions |= gatt.Attribute.WRITE_REQUIRES_ENCRYPTION
-        strap.device.on("pairing", lambda *_: log("strap", "paired"))
     return strap, measurement
 
 

@@ -3,7 +3,7 @@
 # --bluetoothd, from scripts/ble-coexist-e2e.sh): the daemon beside other programs using Bluetooth,
 # one case after another against the virtual strap at $PEER_ADDRESS. Each case's figures go to
 # $OUT/cases.jsonl for scripts/check-ble-coexist.py. Usage: ble-coexist-guest.sh WEARBRIDGE CASES
-# CASES: space-separated, from: desktop_discovery other_connects_first held kernel_held bonded
+# CASES: space-separated, from: desktop_discovery other_connects_first held kernel_held sensors bonded
 #        kernel_under_discovery footprint
 set -u
 B=$1
@@ -37,6 +37,7 @@ address = "$3"
 address_type = "$PEER_ADDRESS_TYPE"
 adapter = "$HCI_DEVICE"
 silence_after = 5
+${EXTRA_CONF:-}
 CONF
     C="--config $D/w.toml"
     STARTED=$(up)
@@ -152,6 +153,35 @@ for CASE in $CASES; do
         taken=$(since "$released")
         wait_for '[ "$beats" -ge 5 ] 2>/dev/null' 30
         stop "$(python3 -c 'import json,sys; print(json.dumps({"shown_held_by": sys.argv[1], "taken_after_release_s": float(sys.argv[2])}))' "$shown" "$taken")"
+        ;;
+    sensors)
+        # The footpod and the treadmill through bluetoothd beside the strap; the footpod drops its
+        # link once (the world's schedule) and comes back.
+        EXTRA_CONF="[footpod]
+address = \"F2:F2:F2:F2:F2:F2\"
+address_type = \"random\"
+[treadmill]
+address = \"F3:F3:F3:F3:F3:F3\"
+address_type = \"random\"" start sensors auto "$PEER_ADDRESS"
+        wait_for '[ "$beats" -ge 45 ] 2>/dev/null' 90
+        "$B" ctl status --json $C > "$OUT/status-sensors.json"
+        counts=$(python3 - "$OUT/status-sensors.json" "$OUT/daemon-sensors.log" <<'PY'
+import json, sys
+status = json.load(open(sys.argv[1]))["status"]
+sensors = {s["kind"]: s for s in status.get("speed_sensors") or []}
+log = open(sys.argv[2]).read()
+print(json.dumps({
+    "footpod_samples": sensors.get("footpod", {}).get("samples", 0),
+    "footpod_link": sensors.get("footpod", {}).get("link"),
+    "treadmill_samples": sensors.get("treadmill", {}).get("samples", 0),
+    "treadmill_link": sensors.get("treadmill", {}).get("link"),
+    "footpod_connections": log.count("footpod connected"),
+    "treadmill_connections": log.count("treadmill connected"),
+    "through_bluez": log.count("through=bluez"),
+}))
+PY
+)
+        stop "$counts"
         ;;
     kernel_held)
         # The kernel's path while bluetoothd holds the link for another program: EBUSY, said so.

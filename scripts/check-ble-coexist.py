@@ -56,6 +56,11 @@ def main():
     for stack in ("bluez", "kernel"):
         rule(f"footprint_{stack}", lambda c: c["link"] == "streaming" and c["beats"] >= 35,
              f"streamed 40 s through {stack}")
+    rule("sensors", lambda c: c["footpod_samples"] >= 20 and c["treadmill_samples"] >= 30
+         and c["footpod_link"] == "streaming" and c["treadmill_link"] == "streaming",
+         "the footpod and the treadmill streamed through bluetoothd beside the strap")
+    rule("sensors", lambda c: c["footpod_connections"] >= 2, "the footpod came back after its drop")
+    rule("sensors", lambda c: c["through_bluez"] >= 3, "all three connected through bluetoothd")
     rule("bonded", lambda c: c["paired"] == 1 and c["beats"] >= 40,
          "bonded through the agent and streamed across the strap's drop")
     rule("bonded_restart", lambda c: c["beats"] >= 5 and c["pairings_seen_by_strap"] == 1,

@@ -33,10 +33,14 @@ import bumble  # noqa: E402
 import debian_kernel  # noqa: E402
 import qemu  # noqa: E402
 
-PACKAGES = ["qemu-system-x86", "busybox-static", "bluez", "dbus", "cpio", "kmod", "xz-utils", "python3-venv"]
+# bluez-test-tools: btvirt (virtual BR/EDR controllers); bluez-alsa-utils and its ALSA plugin: A2DP
+# for cues in headphones; sbc-tools: sbcdec, to hear what reached the headphones.
+PACKAGES = ["qemu-system-x86", "busybox-static", "bluez", "dbus", "cpio", "kmod", "xz-utils", "python3-venv",
+            "bluez-test-tools", "bluez-alsa-utils", "libasound2-plugin-bluez", "sbc-tools"]
 # virtio and 9p for the host's root, overlay for the tmpfs over it, the virtual HCI driver and what
-# Bluetooth's LE security needs.
-MODULES = ["virtio_pci", "9pnet_virtio", "9p", "overlay", "hci_vhci", "cmac"]
+# Bluetooth's LE security needs; the kernel's crypto sockets (AF_ALG) for BlueZ's btvirt, whose
+# virtual controllers compute their pairing crypto through them.
+MODULES = ["virtio_pci", "9pnet_virtio", "9p", "overlay", "hci_vhci", "cmac", "algif_hash", "algif_skcipher", "ecb"]
 
 
 def say(message):
@@ -49,7 +53,7 @@ def prepare(work):
     kernel = debian_kernel.fetch(work)
     init = os.path.join(HERE, "hostroot-init.sh")
     image = os.path.join(work, "hostroot-initramfs.gz")
-    stamp = f"{os.path.basename(kernel)} {hashlib.sha256(open(init, 'rb').read()).hexdigest()}"
+    stamp = f"{os.path.basename(kernel)} {hashlib.sha256(open(init, 'rb').read()).hexdigest()} {' '.join(MODULES)}"
     stamp_path = image + ".for"
     if not os.path.exists(image) or not os.path.exists(stamp_path) or open(stamp_path).read() != stamp:
         debian_kernel.initramfs(kernel, MODULES, init, image)

@@ -17,13 +17,13 @@ fail() { echo "cues-a2dp: $*"; exit "${2:-2}"; }
 
 btvirt -l1 -s > "$OUT/btvirt.log" 2>&1 &
 i=0
-until hciconfig hci1 > /dev/null 2>&1 && [ -S /tmp/bt-server-bredr ]; do
+until hciconfig hci1 > /dev/null 2>&1 && [ -S /tmp/bt-server-bredrle ]; do
     i=$((i + 1)); [ $i -gt 100 ] && fail "btvirt made no controller: $(cat "$OUT/btvirt.log")"
     sleep 0.1
 done
 btmgmt -i hci1 power on > /dev/null
 WEARABLE=$(hciconfig hci1 | awk '/BD Address/ { print $3 }')
-"$PY" "$SINK" --transport unix:/tmp/bt-server-bredr --out "$OUT/far" > "$OUT/sink.log" 2>&1 &
+"$PY" "$SINK" --transport unix:/tmp/bt-server-bredrle --out "$OUT/far" > "$OUT/sink.log" 2>&1 &
 SINK_PID=$!
 i=0
 until grep -q READY "$OUT/sink.log"; do

@@ -7,7 +7,8 @@
 # browser (Tests/dashboard; DASHBOARD_E2E=0), exports read back (Tests/export; EXPORT_E2E=0), the demo
 # where it cannot work (Tests/demo; DEMO_E2E=0), the Bluetooth end to end on a real Linux stack in a
 # VM (scripts/ble-e2e.sh; BLE_E2E=0), beside bluetoothd (scripts/ble-coexist-e2e.sh; BLE_COEXIST=0),
-# with footpods and treadmills beside the strap
+# cues in Bluetooth headphones (scripts/cues-a2dp-e2e.sh; CUES_A2DP=0), with footpods and treadmills
+# beside the strap
 # (scripts/sensors-e2e.sh; SENSORS_E2E=0), the unit tests on arm64 under qemu-user
 # (scripts/test-arm64.sh; ARM64_TESTS=0), and the arm64 packages on a virtual Raspberry Pi
 # (scripts/pi-e2e.sh; PI_E2E=0; the amd64 virtual wearable, scripts/wearable-e2e.sh, with
@@ -171,6 +172,15 @@ if [ "${BLE_COEXIST:-1}" != 0 ]; then
     scripts/ble-coexist-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
     mark "Bluetooth VM beside bluetoothd"
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# Cues in Bluetooth headphones: btvirt's BR/EDR controllers in the same VM, Bumble's A2DP sink as the
+# headphones, bluez-alsa as the source; the cue decoded at the far side, then the headphones gone
+# (scripts/cues-a2dp-e2e.sh; CUES_A2DP=0 leaves it out).
+if [ "${CUES_A2DP:-1}" != 0 ]; then
+    scripts/cues-a2dp-e2e.sh || status=$?
+    scripts/no-leftovers.sh || status=1
+    mark "cues in Bluetooth headphones"
     [ "$status" -eq 0 ] || exit "$status"
 fi
 # Footpods and treadmills on the same VM: a virtual footpod (drops, cut-short payloads) and

@@ -104,7 +104,8 @@ public enum SoundError: Error, CustomStringConvertible, Equatable {
         case .scratch(let directory): "cannot write the cue's sound file in \(directory)"
         case .notInstalled(let tool): "\(tool) is not installed (Debian: pulseaudio-utils or alsa-utils)"
         case .failed(let tool, let status, let message): "\(tool) failed (exit \(status)): \(message)"
-        case .timedOut(let tool, let after): "\(tool) hung for \(Int(after)) s (a stuck sound server?) and was killed"
+        case .timedOut(let tool, let after):
+            "\(tool) hung for \(Int(after)) s (a stuck sound server, or Bluetooth headphones gone?) and was killed"
         case .cancelled: "stopped before the cue ended"
         }
     }

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Headphones for the Bluetooth VM: an A2DP sink made with Bumble (an A2DP stack independent of
-BlueZ's) on one of btvirt's BR/EDR controllers, through btvirt's server socket. It pairs (just works),
+BlueZ's) on one of btvirt's controllers (BR/EDR and LE), through btvirt's server socket. It pairs (just works),
 takes the wearable's SBC stream and writes every SBC frame it receives to OUT.sbc, and one JSON line
 per media packet to OUT.jsonl: the monotonic time of its arrival, its RTP sequence number and
 timestamp, its frame count. `sbcdec` (sbc-tools) decodes OUT.sbc afterwards.
 
 Prints "ADDRESS XX:XX:XX:XX:XX:XX" and then "READY" once discoverable and connectable.
-Usage: a2dp_sink.py --transport unix:/tmp/bt-server-bredr --out /mnt/out/far"""
+Usage: a2dp_sink.py --transport unix:/tmp/bt-server-bredrle --out /mnt/out/far"""
 import argparse
 import asyncio
 import json

@@ -4,16 +4,16 @@
 # Tests/ble/world.py, and the cases of scripts/ble-coexist-guest.sh: a desktop's discovery during
 # `first-seen`, another program connecting the strap first and then disconnecting it, another
 # program holding its notifications and letting go, the kernel's path told "busy", a footpod and a
-# treadmill beside the strap (the footpod dropping its link once); then, in a second boot, a strap
-# that demands bonding. scripts/check-ble-coexist.py judges the figures. Needs root. About five
-# minutes once the VM's parts are fetched.
+# treadmill beside the strap (the footpod dropping its link once), the strap demanding bonding
+# throughout: bonded once, then never paired again. scripts/check-ble-coexist.py judges the figures.
+# Needs root. About four minutes once the VM's parts are fetched.
 # The figures of docs/benchmarks.md add two cases, the footprint of both paths and the kernel's raw
 # scan beside a desktop's discovery (how it was before bluetoothd's path):
 #   BLE_COEXIST_CASES="desktop_discovery other_connects_first held kernel_held footprint kernel_under_discovery"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${BLE_VM_WORK:-/var/tmp/ble-vm}
-CASES=${BLE_COEXIST_CASES:-"desktop_discovery other_connects_first held kernel_held sensors"}
+CASES=${BLE_COEXIST_CASES:-"bonded desktop_discovery other_connects_first held kernel_held sensors pairings"}
 swift build --product wearbridge
 BIN="$(swift build --show-bin-path)/wearbridge"
 mkdir -p "$WORK/coexist"
@@ -28,8 +28,8 @@ run() { # run NAME WORLD CASES
     rm -rf "$WORK/coexist/$1"
     cp -r "$WORK/out" "$WORK/coexist/$1"
 }
-run coexist "--strap --strap-battery 80 --footpod --treadmill --footpod-drop-after 15 --footpod-away-for 3 \
---footpod-drops 1" "$CASES"
-[ "${BLE_COEXIST_BOND:-1}" = 0 ] || run bond "--strap --strap-battery 80 --strap-require-bond --strap-drop-after 20 \
---strap-away-for 3 --strap-drops 1" "bonded"
+# One boot: a strap that demands bonding (bonded in the first case, never paired again in the
+# others), dropping its link once 20 s into the first; a footpod that drops its link once.
+run coexist "--strap --strap-battery 80 --strap-require-bond --strap-drop-after 20 --strap-away-for 3 \
+--strap-drops 1 --footpod --treadmill --footpod-drop-after 15 --footpod-away-for 3 --footpod-drops 1" "$CASES"
 python3 scripts/check-ble-coexist.py "$WORK/coexist"

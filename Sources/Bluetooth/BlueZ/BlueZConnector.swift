@@ -31,8 +31,13 @@ struct BlueZConnector {
             do {
                 try bus.call(devicePath, "org.bluez.Device1", "Connect", timeout: min(connectTimeout, 25))
             } catch {
-                if stop.isSet { throw .cancelled }
-                if error.name != .already { throw .bluez("Connect", error) }
+                if error.name != .already {
+                    // bluetoothd goes on connecting after a caller gave up (a stop, a timeout), holding
+                    // the controller's connection attempt: Disconnect cancels it.
+                    try? BlueZBus().call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5)
+                    if stop.isSet { throw .cancelled }
+                    throw .bluez("Connect", error)
+                }
             }
         }
         // The services come after the link (at once from bluetoothd's cache for a known device).

@@ -8,15 +8,15 @@
 # throughout: bonded once, then never paired again. scripts/check-ble-coexist.py judges the figures.
 # Needs root. About four minutes once the VM's parts are fetched.
 # The figures of docs/benchmarks.md add two cases, the footprint of both paths and the kernel's raw
-# scan beside a desktop's discovery (how it was before bluetoothd's path):
-#   BLE_COEXIST_CASES="desktop_discovery other_connects_first held kernel_held footprint kernel_under_discovery"
+# scan beside a desktop's discovery, with a strap that does not demand bonding (the kernel's path
+# cannot bond):
+#   BLE_COEXIST_WORLD="--strap --strap-battery 80" BLE_COEXIST_CASES="footprint kernel_under_discovery"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${BLE_VM_WORK:-/var/tmp/ble-vm}
 CASES=${BLE_COEXIST_CASES:-"bonded desktop_discovery other_connects_first held kernel_held sensors pairings"}
 swift build --product wearbridge
 BIN="$(swift build --show-bin-path)/wearbridge"
-mkdir -p "$WORK/coexist"
 run() { # run NAME WORLD CASES
     python3 Tests/vm/hostroot.py --work "$WORK" --bluetoothd --timeout 420 --world "$2" \
         --copy "$BIN" --copy scripts/ble-coexist-guest.sh \
@@ -25,11 +25,13 @@ run() { # run NAME WORLD CASES
         echo "ble-coexist: the VM run ($1) failed (exit $status); its files: $WORK/out" >&2
         exit "$status"
     }
-    rm -rf "$WORK/coexist/$1"
+    rm -rf "$WORK/coexist"
+    mkdir -p "$WORK/coexist"
     cp -r "$WORK/out" "$WORK/coexist/$1"
 }
 # One boot: a strap that demands bonding (bonded in the first case, never paired again in the
 # others), dropping its link once 20 s into the first; a footpod that drops its link once.
-run coexist "--strap --strap-battery 80 --strap-require-bond --strap-drop-after 20 --strap-away-for 3 \
---strap-drops 1 --footpod --treadmill --footpod-drop-after 15 --footpod-away-for 3 --footpod-drops 1" "$CASES"
+WORLD=${BLE_COEXIST_WORLD:-"--strap --strap-battery 80 --strap-require-bond --strap-drop-after 20 --strap-away-for 3 \
+--strap-drops 1 --footpod --treadmill --footpod-drop-after 15 --footpod-away-for 3 --footpod-drops 1"}
+run coexist "$WORLD" "$CASES"
 python3 scripts/check-ble-coexist.py "$WORK/coexist"

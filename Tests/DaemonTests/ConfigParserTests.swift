@@ -81,6 +81,8 @@ struct ConfigParserTests {
         ("[strap]\nsilence_after = 1", "strap.silence_after = 1", "from 2 s"),
         ("[strap]\nmax_heart_rate = 300", "strap.max_heart_rate = 300", "100 to 250"),
         ("[strap]\nmac = \"x\"", "strap.mac", "address"),
+        ("[bluetooth]\nstack = \"bluedroid\"", "bluetooth.stack = \"bluedroid\"", "\"auto\", \"bluez\", \"kernel\""),
+        ("[bluetooth]\nscan = \"raw\"", "bluetooth.scan", "stack"),
         ("[cues]\nenabled = 1", "cues.enabled", "true or false"),
         ("[cues]\nrate = 20", "cues.rate = 20", "80 to 450"),
         ("[cues]\nvolume = 150", "cues.volume = 150", "0 to 100"),
@@ -119,6 +121,12 @@ struct ConfigParserTests {
         #expect(byAddress.controller.heartRateZones?.maxHeartRate == 181)
         #expect(try parser.parse("[strap]\naddress = \"first-seen\"").strap.choice == .firstSeen)
         #expect(try parser.parse("").strap.choice == WearbridgeConfig.Strap.Choice.none)
+    }
+
+    @Test func theBluetoothStackIsAutoUnlessNamed() throws {
+        #expect(try parser.parse("").bluetoothStack == .auto)
+        #expect(try parser.parse("[bluetooth]\nstack = \"bluez\"").bluetoothStack == .bluez)
+        #expect(try parser.parse("[bluetooth]\nstack = \"kernel\"").bluetoothStack == .kernel)
     }
 
     @Test func cuesAreOnByDefaultAndTheirKeysAreRead() throws {

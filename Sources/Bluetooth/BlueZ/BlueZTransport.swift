@@ -10,7 +10,8 @@ import Glibc
 /// so `start` reports the subscription at once.
 public final class BlueZTransport: GATTTransport, @unchecked Sendable {
     // Sendable by discipline: used from the link's one thread, closed by it.
-    let bus: BlueZBus
+    /// Nil only where no reads are planned and nothing is to be disconnected (tests).
+    let bus: BlueZBus?
     let devicePath: String
     /// The notifying characteristics: descriptor and which one it is.
     let notifications: [(descriptor: Int32, uuid: BluetoothUUID)]
@@ -24,7 +25,7 @@ public final class BlueZTransport: GATTTransport, @unchecked Sendable {
     private var closed = false
 
     init(
-        bus: BlueZBus,
+        bus: BlueZBus?,
         devicePath: String,
         notifications: [(descriptor: Int32, uuid: BluetoothUUID)],
         readable: [BluetoothUUID: String],
@@ -75,7 +76,7 @@ public final class BlueZTransport: GATTTransport, @unchecked Sendable {
     }
 
     public func read(_ uuid: BluetoothUUID, now: Double) -> [GATTClient.Output] {
-        guard let path = readable[uuid] else { return [] }
+        guard let path = readable[uuid], let bus else { return [] }
         do {
             return [.read(uuid, try bus.readValue(path, timeout: requestTimeout))]
         } catch {

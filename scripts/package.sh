@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages, offline, with Debian's own tools: the static deployment build of both programs
-# (scripts/build-release.sh), staged with debian/, the units, the udev rule, the default configs
-# and the docs, then dpkg-buildpackage (debhelper: sysusers, tmpfiles, units not enabled, man pages
+# (scripts/build-release.sh), staged with debian/, the units, the udev rule, the D-Bus policy, the
+# default configs and the docs, then dpkg-buildpackage (debhelper: sysusers, tmpfiles, units not enabled, man pages
 # from --help, shlibs, debconf) and lintian.
 #
 #   scripts/package.sh               # .build-deb/wearbridge_VERSION_ARCH.deb and .build-deb/wearbridge-phone_VERSION_ARCH.deb
@@ -43,7 +43,7 @@ fi
 stage=.build-deb/$arch/wearbridge-$version
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/docs"
-cp -r debian config systemd udev README.md "$stage/"
+cp -r debian config dbus systemd udev README.md "$stage/"
 cp "$bin/wearbridge" "$bin/wearbridge-phone" "$stage/bin/"
 cp docs/*.md "$stage/docs/"
 cp systemd/README.md "$stage/docs/systemd.md"

@@ -62,7 +62,6 @@ struct SensorRadio {
     func connect(
         to peer: BluetoothAddress,
         plan: GATTPlan,
-        requestedMTU: UInt16,
         stop: StopFlag
     ) throws(BluetoothError) -> any GATTTransport {
         switch path {
@@ -79,7 +78,7 @@ struct SensorRadio {
             }
             return ATTTransport(
                 bearer: bearer,
-                client: GATTClient(plan: plan, requestedMTU: requestedMTU, requestTimeout: requestTimeout)
+                client: GATTClient(plan: plan, requestTimeout: requestTimeout)
             )
         }
     }

@@ -92,7 +92,7 @@ public struct SpeedSensorLink: Sendable {
         }
         var transport: any GATTTransport
         do {
-            transport = try radio.connect(to: peer, plan: kind.plan, requestedMTU: 185, stop: stop)
+            transport = try radio.connect(to: peer, plan: kind.plan, stop: stop)
         } catch {
             if case .held(let why) = error {
                 emit(.init(kind: kind, address: peer.text, what: .unavailable(why), receivedAt: MonotonicClock.now()))

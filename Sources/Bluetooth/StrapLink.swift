@@ -113,12 +113,7 @@ public struct StrapLink: Sendable {
         let attemptStarted = MonotonicClock.now()
         var transport: any GATTTransport
         do {
-            transport = try radio.connect(
-                to: peer,
-                plan: HeartRateClient.plan,
-                requestedMTU: HeartRateClient().gatt.requestedMTU,
-                stop: stop
-            )
+            transport = try radio.connect(to: peer, plan: HeartRateClient.plan, stop: stop)
         } catch {
             if case .held(let why) = error { emit(.unavailable(why, receivedAt: MonotonicClock.now())) }
             return Attempt(

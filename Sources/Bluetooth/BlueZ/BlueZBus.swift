@@ -119,4 +119,10 @@ public final class BlueZBus: @unchecked Sendable {
 extension BlueZBus {
     /// Ends the call under way and every later one (from any thread): for a stop during a Connect.
     public func cancel() { wb_bluez_cancel(handle) }
+
+    /// Ends a device's link, or cancels its making, over a bus of its own (a stop has cancelled the
+    /// link's bus); best effort: nothing to end is no error.
+    static func disconnect(_ devicePath: String) {
+        try? BlueZBus().call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5)
+    }
 }

@@ -3,6 +3,10 @@ import GATT
 import Logging
 import ProcessClock
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Connects to a sensor through bluetoothd: finds its device object (a discovery when bluetoothd
 /// has not heard it yet), `Device1.Connect` unless some program already holds the link (bluetoothd
 /// shares it), waits for its GATT database (cached for known devices), bonds through the agent when
@@ -34,7 +38,7 @@ struct BlueZConnector {
                 if error.name != .already {
                     // bluetoothd goes on connecting after a caller gave up (a stop, a timeout), holding
                     // the controller's connection attempt: Disconnect cancels it.
-                    try? BlueZBus().call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5)
+                    BlueZBus.disconnect(devicePath)
                     if stop.isSet { throw .cancelled }
                     throw .bluez("Connect", error)
                 }
@@ -87,21 +91,15 @@ struct BlueZConnector {
                 }
             }
         } catch {
-            for notification in notifications { _ = closeDescriptor(notification.descriptor) }
-            if connectedHere { try? BlueZBus().call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5) }
+            for notification in notifications { _ = Glibc.close(notification.descriptor) }
+            if connectedHere { BlueZBus.disconnect(devicePath) }
             throw error
         }
         // bluetoothd paired on its own (the sensor refused an unencrypted link): trust it, so that it
         // reconnects with its keys and never asks again.
         if !device.paired, let now = try? lookUp(devicePath, bus: bus), now.paired {
             try? bus.set(devicePath, "org.bluez.Device1", "Trusted", true)
-            let counts = bus.agentCounts
-            logger.notice(
-                "bonded through bluetoothd",
-                metadata: [
-                    "device": "\(peer)", "agent_confirmed": "\(counts.confirmed)", "agent_refused": "\(counts.refused)",
-                ]
-            )
+            noteBonded(devicePath, bus: bus)
         }
         return BlueZTransport(
             bus: bus,
@@ -198,6 +196,11 @@ struct BlueZConnector {
         } catch {
             throw .bluez("bonding", error)
         }
+        noteBonded(device, bus: bus)
+    }
+
+    /// The journal's line for a bond made, with what the agent answered.
+    private func noteBonded(_ device: String, bus: BlueZBus) {
         let counts = bus.agentCounts
         logger.notice(
             "bonded through bluetoothd",
@@ -207,9 +210,3 @@ struct BlueZConnector {
         )
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-func closeDescriptor(_ descriptor: Int32) -> Int32 { Glibc.close(descriptor) }

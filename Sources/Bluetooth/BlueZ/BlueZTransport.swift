@@ -89,7 +89,6 @@ public final class BlueZTransport: GATTTransport, @unchecked Sendable {
         closed = true
         for notification in notifications { _ = Glibc.close(notification.descriptor) }
         // A link someone else made (another program's, bluetoothd's auto-connect) is theirs to end.
-        // A stop cancels this bus's calls: the link's end goes over a bus of its own.
-        if connectedHere { try? BlueZBus().call(devicePath, "org.bluez.Device1", "Disconnect", timeout: 5) }
+        if connectedHere { BlueZBus.disconnect(devicePath) }
     }
 }

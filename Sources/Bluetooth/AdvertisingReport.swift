@@ -42,6 +42,7 @@ public struct AdvertisingReport: Sendable, Equatable {
     }
 
     /// Folds a scan response or a later report of the same device into this one.
+    /// (Scanners keep what they heard with `[AdvertisingReport].hear`.)
     public mutating func merge(_ other: AdvertisingReport) {
         rssi = other.rssi ?? rssi
         name = other.name ?? name
@@ -135,5 +136,18 @@ extension AdvertisingReport {
             at += 24 + length
         }
         return reports
+    }
+}
+
+extension [AdvertisingReport] {
+    /// Merges `report` into the device already heard at its address, or appends it: the device as
+    /// now known, and whether it is new.
+    mutating func hear(_ report: AdvertisingReport) -> (device: AdvertisingReport, isNew: Bool) {
+        if let index = firstIndex(where: { $0.address == report.address }) {
+            self[index].merge(report)
+            return (self[index], false)
+        }
+        append(report)
+        return (report, true)
     }
 }

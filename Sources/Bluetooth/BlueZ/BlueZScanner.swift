@@ -50,14 +50,9 @@ public struct BlueZScanner: Sendable {
                 throw .bluez("GetManagedObjects", error)
             }
             // RSSI is there only for what this discovery (ours or another program's) heard.
-            for device in devices where device.rssi != nil {
-                guard let report = device.report else { continue }
-                if let index = heard.firstIndex(where: { $0.address == report.address }) {
-                    heard[index].merge(report)
-                } else {
-                    heard.append(report)
-                    if until(report) { return heard }
-                }
+            for report in devices.filter({ $0.rssi != nil }).compactMap(\.report) {
+                let (device, isNew) = heard.hear(report)
+                if isNew && until(device) { return heard }
             }
         }
         return heard

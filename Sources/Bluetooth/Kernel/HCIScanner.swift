@@ -94,15 +94,7 @@ public struct HCIScanner: Sendable {
                 malformed("advertising report \(Array(buffer[0..<count])): \(error)")
                 continue
             }
-            for report in reports {
-                if let index = heard.firstIndex(where: { $0.address == report.address }) {
-                    heard[index].merge(report)
-                    if stop(heard[index]) { return heard }
-                } else {
-                    heard.append(report)
-                    if stop(report) { return heard }
-                }
-            }
+            for report in reports where stop(heard.hear(report).device) { return heard }
         }
         return heard
     }

@@ -39,7 +39,7 @@ def one(relay, with_relay, seconds):
         if with_relay:
             run = start_race(relay, "alice", "bob", "--start-in", "40s", "--abandon-after", "10m")
             with relay.connect("bob") as b:
-                start_at = count(b, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+                start_at = count(b, "SELECT start_at FROM relay.my_runs WHERE id = %s", run).timestamp()
 
             def partner():
                 with relay.connect("bob") as b:

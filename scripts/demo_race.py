@@ -36,7 +36,7 @@ def main():
         say("bob:   race list -> " + relay.phone("bob", "race", "list").stdout.strip())
         say("bob:   race accept -> " + relay.phone("bob", "race", "accept", run[:8]).stdout.strip())
         with relay.connect("alice") as conn:
-            start_at = count(conn, "SELECT start_at FROM relay.runs WHERE id = %s", run).timestamp()
+            start_at = count(conn, "SELECT start_at FROM relay.my_runs WHERE id = %s", run).timestamp()
         race_day.set_off(start_at, race_day.course(alice, bob))
         say("both wearables and phones run (alice: track_3k_laps, standing 10 s at the start; bob: park_loop_run, "
             "with a minute's stop); their phones hand them the race 35 s before the start")
@@ -48,7 +48,7 @@ def main():
             out = harness.run([PHONE, "end", "--config", runner.setup.phone_config, "--timeout", "60"], check=False)
             say(f"{runner.name:5}: end -> {out.stdout.strip() or out.stderr.strip()}")
         with relay.connect("alice") as conn:
-            harness.wait_for(lambda: count(conn, "SELECT state FROM relay.runs WHERE id = %s", run) != "accepted", 60,
+            harness.wait_for(lambda: count(conn, "SELECT state FROM relay.my_runs WHERE id = %s", run) != "accepted", 60,
                              "the relay's result")
         time.sleep(3)
         for runner in (alice, bob):

@@ -6,6 +6,7 @@
 # what each phone needs in its config.
 #   scripts/relay-local.sh DIR [--port 55432] [--listen 127.0.0.1] [--host-name localhost] RUNNER...
 #   scripts/relay-local.sh DIR --stop
+# RELAY_MIGRATE_THROUGH=N stops the schema at version N (the benchmark's baseline).
 # Runs the server as the `postgres` user when started as root (PostgreSQL refuses root).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,25 +57,37 @@ fi
 [ -f "$TLS/server.crt" ] || cert server "$HOSTNAME_" "DNS:$HOSTNAME_,IP:$LISTEN"
 for runner in "${RUNNERS[@]}"; do [ -f "$TLS/$runner.crt" ] || cert "$runner" "$runner"; done
 
-# The cluster: the bootstrap superuser relay_admin logs in only over the private socket; everyone
-# else only over TLS with a certificate the relay's CA signed, as the role its CN names.
+# The cluster: the bootstrap superuser relay_admin logs in only over the private socket, only from
+# the operating-system account that made the relay (peer authentication; the socket's directory is
+# the server's alone); everyone else only over TLS with a certificate the relay's CA signed, as the
+# role its CN names. Every name a stranger tries meets the same `cert` line, so the refusal is the
+# same for a runner's name as for any other; no certificate maps to relay_admin.
+OWNER=$(id -un)
 if [ ! -f "$DIR/data/PG_VERSION" ]; then
     [ "$(id -u)" = 0 ] && chown -R postgres "$DIR/run" && install -d -o postgres "$DIR/data"
-    as_server "$PGBIN/initdb" -D "$DIR/data" -U relay_admin --auth-local=trust --auth-host=reject \
+    chmod 700 "$DIR/run"
+    as_server "$PGBIN/initdb" -D "$DIR/data" -U relay_admin --auth-local=reject --auth-host=reject \
         --encoding=UTF8 --locale=C.UTF-8 >/dev/null
     install -m 600 "$TLS/server.key" "$DIR/data/server.key"
     install -m 644 "$TLS/server.crt" "$DIR/data/server.crt"
     install -m 644 "$TLS/ca.crt" "$DIR/data/ca.crt"
     [ "$(id -u)" = 0 ] && chown postgres "$DIR/data/server.key" "$DIR/data/server.crt" "$DIR/data/ca.crt"
     cat > "$DIR/data/pg_hba.conf" <<HBA
-local   all  relay_admin                 trust
-hostssl all  +relay_runner  0.0.0.0/0    cert
-hostssl all  +relay_runner  ::/0         cert
+local     all  relay_admin               peer map=owner
+hostssl   all  all          0.0.0.0/0    cert map=runners
+hostssl   all  all          ::/0         cert map=runners
+hostnossl all  all          0.0.0.0/0    reject
+hostnossl all  all          ::/0         reject
 HBA
+    { printf 'owner %s relay_admin\n' "$OWNER"
+      [ "$(id -u)" = 0 ] && printf 'owner postgres relay_admin\n'
+      printf 'runners /^(?!relay_admin$)([a-z][a-z0-9_]*)$ \\1\n'; } > "$DIR/data/pg_ident.conf"
+    [ "$(id -u)" = 0 ] && chown postgres "$DIR/data/pg_hba.conf" "$DIR/data/pg_ident.conf"
     cat >> "$DIR/data/postgresql.conf" <<CONF
 listen_addresses = '$LISTEN'
 port = $PORT
 unix_socket_directories = '$DIR/run'
+unix_socket_permissions = 0700
 ssl = on
 ssl_cert_file = 'server.crt'
 ssl_key_file = 'server.key'
@@ -89,7 +102,7 @@ if ! as_server "$PGBIN/pg_ctl" -D "$DIR/data" status >/dev/null 2>&1; then
     as_server "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/run/server.log" -w -t 60 start >/dev/null
 fi
 ADMIN_URL="postgresql://relay_admin@/postgres?host=$DIR/run&port=$PORT"
-"$PHONE" relay migrate --admin-url "$ADMIN_URL" >&2
+"$PHONE" relay migrate --admin-url "$ADMIN_URL" ${RELAY_MIGRATE_THROUGH:+--through "$RELAY_MIGRATE_THROUGH"} >&2
 for runner in "${RUNNERS[@]}"; do "$PHONE" relay enrol --admin-url "$ADMIN_URL" "$runner" >&2; done
 echo "relay: PostgreSQL on $LISTEN:$PORT (data $DIR/data, log $DIR/run/server.log); admin: $ADMIN_URL"
 for runner in "${RUNNERS[@]}"; do

@@ -7,9 +7,8 @@ import RelayContract
 import Synchronization
 
 /// `wearbridge-bench relay-scale`: one PostgreSQL relay under many simultaneous races. Simulated
-/// runners (not full phones), each on its own TLS connection, post a snapshot a second; each is
-/// woken by its race's NOTIFY (or polls twice a second with `--poll-snapshots`) and fetches the
-/// partner's newest snapshot, as a phone's pump does. Prints sustained inserts per second, the
+/// runners (not full phones), each on its own TLS connection, post a snapshot a second and read the
+/// partner's newest snapshot twice a second, as a phone's pump does. Prints sustained inserts per second, the
 /// insert's round trip and the relay leg (a runner's commit to the partner holding it) at p50 and
 /// p99, the relay's CPU, and rows and bytes per runner per hour. scripts/bench-relay.sh runs it.
 struct RelayScale: AsyncParsableCommand {
@@ -29,8 +28,7 @@ struct RelayScale: AsyncParsableCommand {
     @Option var races = 500
     @Option var seconds = 60.0
     @Option(help: "Runner names are PREFIX0001...; a fresh prefix for each run on one cluster.") var prefix = "r"
-    @Flag(name: .customLong("poll-snapshots"), help: "No NOTIFY for snapshots: the partner polls twice a second.")
-    var pollSnapshots = false
+    @Option(help: "What the report calls this run (e.g. the schema's version).") var label = "relay"
 
     func run() async throws {
         let logger = {
@@ -42,7 +40,6 @@ struct RelayScale: AsyncParsableCommand {
         let runners = (1...(races * 2)).compactMap { RunnerName(prefix + String(format: "%05d", $0)) }
         let setup = ContinuousClock.now
         try await RelayConnection.with(admin, logger: logger) { relay in
-            try await relay.rows("UPDATE relay.limits SET notify_snapshots = \(!pollSnapshots)")
             for runner in runners { _ = try await RelayEnrolment().enrol(runner, on: relay) }
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -51,7 +48,7 @@ struct RelayScale: AsyncParsableCommand {
         // Everyone connects and every race is accepted before the window opens.
         let start = ContinuousClock.now + .seconds(15 + Double(races) * 0.06)
         let end = start + .seconds(seconds)
-        // A relay that stops answering (NOTIFY's commit lock under load) is reported, not waited for.
+        // A relay that stops answering is reported, not waited for.
         let watchdog = Task {
             try await Task.sleep(until: end + .seconds(30))
             // The relay may not even take a new connection now: report without asking it.
@@ -120,9 +117,8 @@ struct RelayScale: AsyncParsableCommand {
         }
         let samples = shared.samples.withLock { $0 }
         let perRow = rows > 0 ? Double(bytes) / Double(rows) : .nan
-        let mode = pollSnapshots ? "snapshots polled (NOTIFY for critical only)" : "every snapshot notified"
         print(
-            "relay-scale: \(races) races (\(races * 2) runners), \(Int(seconds)) s, \(mode); \(Int((ContinuousClock.now - setup).components.seconds)) s wall in all"
+            "relay-scale \(label): \(races) races (\(races * 2) runners), \(Int(seconds)) s; \(Int((ContinuousClock.now - setup).components.seconds)) s wall in all"
         )
         print(
             String(format: "  inserts/s sustained    %.1f (offered %d)", Double(samples.inserts) / seconds, races * 2)
@@ -203,64 +199,52 @@ struct RelayScale: AsyncParsableCommand {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
-        let channel = try await feed.channel(run)
-        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let notified: @Sendable () -> Void = { wake.yield() }
-        try await relay.listening(on: channel, wake: notified) {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                if pollSnapshots {
-                    // The pump's tick: the partner's newest snapshot is read twice a second.
-                    group.addTask {
-                        try await Task.sleep(until: start + .milliseconds(Int.random(in: 0..<500)))
-                        while ContinuousClock.now < end {
-                            wake.yield()
-                            try await Task.sleep(for: .milliseconds(500))
-                        }
-                    }
-                }
-                group.addTask {
-                    // Evenly spread over the second, as independent phones are.
-                    try await Task.sleep(until: start + .milliseconds(Int.random(in: 0..<1000)))
-                    var seq: Int64 = 0
-                    var tick = ContinuousClock.now
-                    while tick < end {
-                        seq += 1
-                        let message = RelayMessage(
-                            runID: run,
-                            runner: me.text,
-                            seq: seq,
-                            messageClass: .snapshot,
-                            kind: "snapshot",
-                            distanceMetres: 3 * Double(seq),
-                            elapsedSeconds: Double(seq),
-                            movingSeconds: Double(seq),
-                            paused: false,
-                            body: "{}"
-                        )
-                        let sent = ContinuousClock.now
-                        do {
-                            try await feed.post(message)
-                            let done = ContinuousClock.now
-                            shared.committed("\(me.text) \(seq)", at: done, took: done - sent)
-                        } catch RelayError.refused {
-                            shared.samples.withLock { $0.refused += 1 }
-                        }
-                        tick += .seconds(1)
-                        try await Task.sleep(until: tick)
-                    }
-                    wake.finish()
-                    shared.samples.withLock { $0.finished += 1 }
-                }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The pump's tick: the partner's newest snapshot is read twice a second.
+                try await Task.sleep(until: start + .milliseconds(Int.random(in: 0..<500)))
                 var seen: Int64 = 0
-                for await _ in wakes {
-                    guard let newest = try await feed.latestSnapshot(run, of: partner.text), newest.seq > seen else {
-                        continue
+                while ContinuousClock.now < end {
+                    if let newest = try await feed.latestSnapshot(run, of: partner.text), newest.seq > seen {
+                        seen = newest.seq
+                        shared.held("\(partner.text) \(newest.seq)", at: ContinuousClock.now)
                     }
-                    seen = newest.seq
-                    shared.held("\(partner.text) \(newest.seq)", at: ContinuousClock.now)
+                    try await Task.sleep(for: .milliseconds(500))
                 }
-                try await group.waitForAll()
             }
+            group.addTask {
+                // Evenly spread over the second, as independent phones are.
+                try await Task.sleep(until: start + .milliseconds(Int.random(in: 0..<1000)))
+                var seq: Int64 = 0
+                var tick = ContinuousClock.now
+                while tick < end {
+                    seq += 1
+                    let message = RelayMessage(
+                        runID: run,
+                        runner: me.text,
+                        seq: seq,
+                        messageClass: .snapshot,
+                        kind: "snapshot",
+                        distanceMetres: 3 * Double(seq),
+                        elapsedSeconds: Double(seq),
+                        movingSeconds: Double(seq),
+                        paused: false,
+                        body: "{}"
+                    )
+                    let sent = ContinuousClock.now
+                    do {
+                        try await feed.post(message)
+                        let done = ContinuousClock.now
+                        shared.committed("\(me.text) \(seq)", at: done, took: done - sent)
+                    } catch RelayError.refused {
+                        shared.samples.withLock { $0.refused += 1 }
+                    }
+                    tick += .seconds(1)
+                    try await Task.sleep(until: tick)
+                }
+                shared.samples.withLock { $0.finished += 1 }
+            }
+            try await group.waitForAll()
         }
     }
 

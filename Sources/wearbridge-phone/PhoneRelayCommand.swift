@@ -36,12 +36,20 @@ struct PhoneRelayCommand: AsyncParsableCommand {
         )
         @OptionGroup var owner: Owner
         @OptionGroup var options: PhoneConfigOptions
+        @Option(help: "Apply migrations up to this version only (an upgrade in steps; the default is all).")
+        var through: Int?
 
         func run() async throws {
             let logger = options.bootstrap()
             let endpoint = try owner.endpoint()
+            let known = RelayMigration.all
+            if let through, !(1...known.count).contains(through) {
+                Output.error("wearbridge-phone: --through \(through): this program knows versions 1 to \(known.count)")
+                throw ExitCode(64)
+            }
+            let migrator = RelayMigrator(migrations: Array(known.prefix(through ?? known.count)))
             let outcome = try await relayCall {
-                try await RelayConnection.with(endpoint, logger: logger) { try await RelayMigrator().migrate($0) }
+                try await RelayConnection.with(endpoint, logger: logger) { try await migrator.migrate($0) }
             }
             let applied = outcome.applied.map(String.init).joined(separator: ", ")
             Output.line(
@@ -78,7 +86,8 @@ struct PhoneRelayCommand: AsyncParsableCommand {
     }
 }
 
-/// Runs a relay call; a relay error is printed and exits 69 (unreachable) or 65 (refused, not found).
+/// Runs a relay call; a relay error is printed and exits 69 (unreachable), 75 (busy: try again) or 65
+/// (refused, not found).
 func relayCall<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
     do {
         return try await body()
@@ -86,6 +95,7 @@ func relayCall<Result: Sendable>(_ body: () async throws -> Result) async throws
         Output.error("wearbridge-phone: \(error)")
         switch error {
         case .unreachable: throw ExitCode(69)
+        case .busy: throw ExitCode(75)
         case .credentials, .badURL: throw ExitCode(78)
         default: throw ExitCode(65)
         }

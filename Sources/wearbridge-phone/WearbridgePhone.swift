@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JournalLog
 import Logging
+import RelayContract
 import Release
 
 /// `wearbridge-phone`: the phone-role peer of the wearbridge link.
@@ -39,14 +40,15 @@ struct PhoneConfigOptions: ParsableArguments {
     }
 }
 
-/// Output on stdout; errors on stderr.
+/// Output on stdout; errors on stderr. Much of what is printed came from others (a partner's cancel
+/// reason, the relay's words): no control character reaches the terminal raw.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.escaped(text, keepingLines: true) + "\n").utf8))
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.escaped(text, keepingLines: true) + "\n").utf8))
     }
 
     static func json(_ object: Any) -> String {

@@ -180,6 +180,38 @@ def phone_restart(d):
     return f"{len(d.js('return window.__wb.seqs'))} messages, none missed or doubled, no reload"
 
 
+def phone_killed(d):
+    """The phone killed -9: within seconds the strip says the phone is unreachable with the age,
+    never the wearable's last-known "live"; the command buttons are disabled with that reason and
+    the tiles grey. Started again, the strip is back to the wearable's truth with no reload."""
+    marker = d.js("return window.__wbMarker = window.__wbMarker || Math.random()")
+    harness.wait_for(lambda: d.link_state() == "live", 30, "live before the kill")
+    d.phone_process.kill()
+    d.phone_process.wait(15)
+    killed = time.time()
+    seen = []
+    harness.wait_for(lambda: seen.append(d.link_state()) or d.link_state() == "phone unreachable", 15,
+                     "the strip to say the phone is unreachable")
+    told = time.time() - killed
+    assert "live" not in seen[1:], f"the strip said live after the kill: {seen}"
+    time.sleep(2)
+    age = d.text("link-age")
+    assert d.link_state() == "phone unreachable" and "nothing from it for" in age, (d.link_state(), age)
+    assert d.js("return [...document.querySelectorAll('[data-command]')].every((b) => b.disabled)"), \
+        "a command button is enabled while the phone is unreachable"
+    note = d.text("command-note")
+    assert "phone is unreachable" in note, f"no reason shown: {note!r}"
+    assert d.js("return document.getElementById('t-distance').classList.contains('stale')"), \
+        "the distance tile is not greyed while the phone is unreachable"
+    d.shot("phone-unreachable", 412, 892)
+    d.phone_process = d.setup.phone()
+    harness.wait_for(lambda: d.link_state() == "live", 60, "live again after the phone's restart")
+    harness.wait_for(lambda: not d.js("return document.querySelector('[data-command=\"pause\"]').disabled"), 15,
+                     "the commands enabled again")
+    assert d.js("return window.__wbMarker") == marker, "the page was reloaded"
+    return f"'phone unreachable' {told:.1f} s after kill -9 ({age}); buttons disabled with the reason; live again"
+
+
 def link_strip(d):
     """A frozen wearable goes stale then lost; a command then shows FAIL with the reason; killed and
     started again, the strip is live with no reload."""
@@ -388,6 +420,7 @@ def main():
             os.path.basename(d.shot("live", w, h)) for (w, h) in ((412, 892), (1280, 800)))),
         ("commands: pending, ACK, once per id", lambda: commands(d)),
         ("phone restart: Last-Event-ID resume", lambda: phone_restart(d)),
+        ("phone killed: unreachable, buttons disabled, back", lambda: phone_killed(d)),
         ("link strip: stale, lost, live; FAIL reason", lambda: link_strip(d)),
         ("bad requests and a flood", lambda: bad_requests(d)),
         ("schemathesis against the OpenAPI document", lambda: fuzz(d)),

@@ -112,6 +112,7 @@ struct RaceRoutes: Sendable {
                     status: .conflict
                 )
             case .notFound(let what): return JSONText.error(.notFound, "unknown_run", what)
+            case .busy: return JSONText.error(.serviceUnavailable, "relay_busy", error.description)
             default: return JSONText.error(.badGateway, "relay_unreachable", error.description)
             }
         } catch {

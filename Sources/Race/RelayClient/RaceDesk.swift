@@ -3,7 +3,8 @@ import PostgresNIO
 import RelayContract
 
 /// A runner's race commands, each one call of the relay's functions (the contract's own rules and
-/// clock decide); reads go through `relay.my_runs`, so a runner sees only their own runs.
+/// clock decide); reads go through `relay.my_runs` and the relay's read functions, which answer a
+/// runner about their own runs only.
 public struct RaceDesk: Sendable {
     public let relay: RelayConnection
 
@@ -47,8 +48,10 @@ public struct RaceDesk: Sendable {
         try await relay.rows("SELECT relay.decline(\(run))")
     }
 
+    /// Cancels; the relay takes a reason of printable text, so control characters become spaces.
     public func cancel(_ run: UUID, reason: String?) async throws {
-        try await relay.rows("SELECT relay.cancel(\(run), \(reason))")
+        let printable = reason.map(TerminalText.printable)
+        try await relay.rows("SELECT relay.cancel(\(run), \(printable))")
     }
 
     /// The relay's clock work (expiries, abandonments); any runner may do it, each act happens once.
@@ -81,11 +84,11 @@ public struct RaceDesk: Sendable {
             throw RelayError.notFound("no run \(run) of yours on the relay")
         }
         var entries = PostgresQuery(
-            unsafeSQL: "SELECT \(RelayRows.entryColumns) FROM relay.entries WHERE run_id = $1 ORDER BY runner"
+            unsafeSQL: "SELECT \(RelayRows.entryColumns) FROM relay.run_entries($1) ORDER BY runner"
         )
         entries.binds.append(run)
         var events = PostgresQuery(
-            unsafeSQL: "SELECT \(RelayRows.eventColumns) FROM relay.events WHERE run_id = $1 ORDER BY id"
+            unsafeSQL: "SELECT \(RelayRows.eventColumns) FROM relay.run_events($1) ORDER BY id"
         )
         events.binds.append(run)
         return Details(

@@ -60,23 +60,13 @@ public struct RelayConnection: Sendable {
         }
     }
 
-    /// Runs `body` while every notification on `channel` calls `wake`; stops listening when it returns.
-    public func listening<Result: Sendable>(
-        on channel: String,
-        wake: @escaping @Sendable () -> Void,
-        _ body: () async throws -> Result
-    ) async throws -> Result {
+    /// Runs `query`, which returns no rows, and answers how many rows it inserted, updated or deleted.
+    public func affected(_ query: PostgresQuery) async throws -> Int {
+        guard !connection.isClosed else {
+            throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")
+        }
         do {
-            return try await connection.listen(on: channel) { notifications in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await _ in notifications { wake() }
-                    }
-                    let result = try await body()
-                    group.cancelAll()
-                    return result
-                }
-            }
+            return try await connection.query(query, logger: logger).get().metadata.rows ?? 0
         } catch {
             throw RelayError.from(error, place: endpoint.place)
         }

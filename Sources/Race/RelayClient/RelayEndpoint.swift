@@ -109,6 +109,11 @@ public struct RelayEndpoint: Sendable {
         }
     }
 
+    /// The session limits a runner's connection asks for, in milliseconds.
+    static let sessionLimits = [
+        ("statement_timeout", "10000"), ("lock_timeout", "3000"), ("idle_in_transaction_session_timeout", "10000"),
+    ]
+
     /// postgres-nio's configuration; TLS is required on TCP and the server's name is verified.
     func configuration() throws -> PostgresConnection.Configuration {
         switch transport {
@@ -138,6 +143,9 @@ public struct RelayEndpoint: Sendable {
                     tls: .require(context)
                 )
                 configuration.options.connectTimeout = .seconds(10)
+                // No statement, lock wait or open transaction of ours holds the relay (or us) for
+                // long, whatever the relay's role defaults are.
+                configuration.options.additionalStartupParameters = Self.sessionLimits
                 return configuration
             } catch {
                 throw RelayError.credentials(

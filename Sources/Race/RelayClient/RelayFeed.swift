@@ -28,16 +28,15 @@ public struct RelayFeed: Sendable {
     /// Inserts one of this runner's messages; true if stored now, false if the relay had it already.
     @discardableResult
     public func post(_ message: RelayMessage) async throws -> Bool {
-        let rows = try await relay.rows(
+        try await relay.affected(
             """
             INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body)
             VALUES (\(message.runID), \(message.runner)::name, \(message.seq), \(message.messageClass.rawValue),
                 \(message.kind), \(message.distanceMetres), \(message.elapsedSeconds), \(message.movingSeconds),
                 \(message.paused), \(message.body)::jsonb)
-            ON CONFLICT DO NOTHING RETURNING seq
+            ON CONFLICT DO NOTHING
             """
-        )
-        return !rows.isEmpty
+        ) == 1
     }
 
     public func reportStart(_ run: UUID, offsetMilliseconds: Int) async throws {
@@ -72,8 +71,8 @@ public struct RelayFeed: Sendable {
         return try await relay.rows(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT \(RelayRows.messageColumns) FROM relay.messages
-                    WHERE run_id = $1 AND runner = $2::name AND class <> 'snapshot' AND seq > $3 ORDER BY seq LIMIT 500
+                    SELECT \(RelayRows.messageColumns) FROM relay.run_messages($1, $2::name, $3, false)
+                    ORDER BY seq LIMIT 500
                     """,
                 binds: binds
             )
@@ -88,16 +87,11 @@ public struct RelayFeed: Sendable {
         return try await relay.rows(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT \(RelayRows.eventColumns) FROM relay.events WHERE run_id = $1 AND id > $2 ORDER BY id LIMIT 500
+                    SELECT \(RelayRows.eventColumns) FROM relay.run_events($1, $2) ORDER BY id LIMIT 500
                     """,
                 binds: binds
             )
         ).map(RelayRows.event)
-    }
-
-    /// The channel the relay notifies `run`'s phones on.
-    public func channel(_ run: UUID) async throws -> String {
-        try await relay.rows("SELECT relay.channel(\(run))")[0].decode(String.self)
     }
 
     private static func binds(_ run: UUID, _ runner: String) -> PostgresBindings {

@@ -2,7 +2,7 @@ import PostgresNIO
 import RelayContract
 
 /// Applies the relay's migrations that a database has not had, each in its own transaction with its
-/// record, under an advisory lock so two owners migrating at once apply each step once. A migration
+/// record, under a lock on the record's table so two owners migrating at once apply each step once. A migration
 /// already applied whose SQL has since changed is refused: the schema is the phones' contract.
 public struct RelayMigrator: Sendable {
     public let migrations: [RelayMigration]
@@ -35,7 +35,8 @@ public struct RelayMigrator: Sendable {
         var applied: [Int] = []
         for migration in migrations {
             let done = try await relay.transaction { relay in
-                try await relay.rows("SELECT pg_advisory_xact_lock(hashtext('wearbridge relay migrations'))")
+                // A table lock, not an advisory one: no runner may lock this table, anyone may take an advisory key.
+                try await relay.rows("LOCK TABLE public.relay_migrations IN EXCLUSIVE MODE")
                 let rows = try await relay.rows(
                     "SELECT sha256 FROM public.relay_migrations WHERE version = \(migration.version)"
                 )

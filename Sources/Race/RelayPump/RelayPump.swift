@@ -10,8 +10,8 @@ import TrackCore
 
 /// The phone's link to the relay, run beside the phone server: keeps the races this runner is in,
 /// pushes what the wearable said during a race (queued durably by the inbox) and pulls what the
-/// partner said and what the relay decided into the inbox, exactly once each way. Woken by the
-/// relay's NOTIFY and by a half-second tick; every reconnect first fetches the partner's newest
+/// partner said and what the relay decided into the inbox, exactly once each way, on a half-second
+/// tick (the relay notifies no one); every reconnect first fetches the partner's newest
 /// snapshot, then everything past the marks. With the relay down the phone and wearable carry on
 /// and the queue waits.
 public struct RelayPump: Service {
@@ -57,8 +57,8 @@ public struct RelayPump: Service {
         }
     }
 
-    /// One connection's life: refresh the races, push and pull for the race under way (listening
-    /// on its channel), and look again every two seconds when there is none.
+    /// One connection's life: refresh the races, push and pull for the race under way, and look
+    /// again every two seconds when there is none.
     private func follow(_ feed: RelayFeed) async throws {
         while !Task.isCancelled {
             try await feed.sweep()
@@ -172,39 +172,24 @@ public struct RelayPump: Service {
         }
     }
 
-    /// Follows one race while the relay says it is under way.
+    /// Follows one race while the relay says it is under way: pull, push and order twice a second
+    /// (the relay notifies no one: polling is the whole protocol), the races looked at again every 5 s.
     private func race(_ id: UUID, _ races: [RelayRun], _ feed: RelayFeed) async throws {
         var races = races
         let run = id.uuidString.lowercased()
-        let channel = try await feed.channel(id)
-        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let notified: @Sendable () -> Void = { wake.yield() }
-        try await feed.relay.listening(on: channel, wake: notified) {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    // The tick; a closed connection ends the race's loop so that the pump reconnects.
-                    while !Task.isCancelled, !feed.relay.isClosed {
-                        try await Task.sleep(for: .milliseconds(500))
-                        wake.yield()
-                    }
-                    wake.finish()
-                }
-                var lastCheck = ContinuousClock.now
-                wake.yield()
-                for await _ in wakes {
-                    guard let race = try inbox.relayRaces().first(where: { $0.run == run }) else { break }
-                    try await pull(race, feed)
-                    try await push(race, feed)
-                    try await order(races, feed)
-                    if ContinuousClock.now - lastCheck > .seconds(5) {
-                        lastCheck = ContinuousClock.now
-                        try await feed.sweep()
-                        races = try await feed.races()
-                        if races.first(where: { $0.id == id })?.state != .accepted { break }
-                    }
-                }
-                group.cancelAll()
+        var lastCheck = ContinuousClock.now
+        while !Task.isCancelled, !feed.relay.isClosed {
+            guard let race = try inbox.relayRaces().first(where: { $0.run == run }) else { break }
+            try await pull(race, feed)
+            try await push(race, feed)
+            try await order(races, feed)
+            if ContinuousClock.now - lastCheck > .seconds(5) {
+                lastCheck = ContinuousClock.now
+                try await feed.sweep()
+                races = try await feed.races()
+                if races.first(where: { $0.id == id })?.state != .accepted { break }
             }
+            try await Task.sleep(for: .milliseconds(500))
         }
         if feed.relay.isClosed {
             throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")
@@ -252,8 +237,8 @@ public struct RelayPump: Service {
                     }
                 }
                 try await inbox.relayDone(run: race.run, seq: row.seq, at: Date().timeIntervalSince1970)
-            } catch RelayError.refused(let code, let message) where code == "WB606" {
-                logger.debug("the relay's rate limit defers a snapshot", metadata: ["message": "\(message)"])
+            } catch RelayError.refused(let code, let message) where Self.deferring.contains(code) {
+                logger.debug("the relay's rate limit defers a message", metadata: ["message": "\(message)"])
                 return
             } catch RelayError.refused(let code, let message) {
                 counters.refused.add(1)
@@ -273,6 +258,9 @@ public struct RelayPump: Service {
             }
         }
     }
+
+    /// The relay's rate limits (snapshots; notices and critical messages): the row waits for the next tick.
+    static let deferring: Set<String> = ["WB606", "WB609"]
 
     /// Reads the partner's newest snapshot, their messages and the relay's events past the marks.
     private func pull(_ race: Inbox.RelayRace, _ feed: RelayFeed) async throws {

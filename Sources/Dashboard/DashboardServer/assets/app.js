@@ -10,7 +10,11 @@
     wearable: null, source: null, epoch: null, serverMs: 0, perfAt: 0, snapshot: null,
     link: null, activity: "running", track: [], beats: [], splits: new Map(), pending: null,
     lastSeenMs: 0, contact: null, race: null, raceAt: 0, relay: null,
+    // When this page last heard from its phone (performance.now()), and whether it ever did.
+    heardAt: null,
   };
+  // The phone sends its link about once a second; silent this long, the page cannot vouch for it.
+  const PHONE_SILENT_S = 5;
 
   // ---- formatting ----
   const pad = (n) => String(n).padStart(2, "0");
@@ -52,7 +56,31 @@
   }
 
   // ---- the link strip ----
+  // What the page knows: the wearable's link as the phone reports it holds only while the page's
+  // stream from the phone is up and heard from; otherwise the phone itself is unreachable.
+  function heard() { state.heardAt = performance.now(); }
+  function phoneSilence() {
+    const up = state.source && state.source.readyState === EventSource.OPEN;
+    const age = state.heardAt == null ? null : (performance.now() - state.heardAt) / 1000;
+    return up && age != null && age < PHONE_SILENT_S ? null : { age };
+  }
+  function unreachableReason(silence) {
+    return silence.age == null ? "the phone is unreachable" :
+      `the phone is unreachable (nothing from it for ${Math.floor(silence.age)} s)`;
+  }
   function renderLink() {
+    // Off a wearable's page the strip polls the phone and says so itself when it cannot reach it.
+    const silence = state.wearable ? phoneSilence() : null;
+    if (silence) {
+      $("link").className = "link unreachable";
+      text("link-state", "phone unreachable");
+      text("link-age", silence.age == null ? "not heard yet" : `nothing from it for ${Math.floor(silence.age)} s`);
+      text("link-outbox", "");
+      wb.link = "unreachable";
+      renderCommands();
+      renderAges();
+      return;
+    }
     const link = state.link;
     const el = $("link");
     const s = link ? link.state : "lost";
@@ -103,7 +131,7 @@
     const running = snap.state === "active";
     const age = running ? snapAge : Math.min(snapAge, linkAge);
     for (const tile of document.querySelectorAll(".tile[data-limit]")) {
-      let stale = age > Number(tile.dataset.limit) || !state.link || state.link.state === "lost";
+      let stale = age > Number(tile.dataset.limit) || !state.link || state.link.state === "lost" || !!phoneSilence();
       if (tile.id === "t-hr" && snap.strap_lost) stale = true;
       if ((tile.id === "t-pace" || tile.id === "t-gps") && (snap.gps === "lost" || snap.gps === "none")) stale = true;
       tile.classList.toggle("stale", stale);
@@ -117,7 +145,8 @@
     return "dash-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
   function renderCommands() {
-    const refused = state.link && state.link.commands_refused_because;
+    const silence = state.wearable ? phoneSilence() : null;
+    const refused = silence ? unreachableReason(silence) : state.link && state.link.commands_refused_because;
     for (const button of document.querySelectorAll("[data-command]")) {
       const pending = state.pending && state.pending.kind === button.dataset.command && state.pending.state === "pending";
       button.disabled = !!refused && !pending;
@@ -389,6 +418,8 @@
     const url = `/api/wearables/${encodeURIComponent(state.wearable)}/events` + (last != null ? `?last_event_id=${last}` : "");
     const source = new EventSource(url);
     state.source = source;
+    source.onopen = heard;
+    for (const kind of ["hello", "link", "snapshot", "message", "race", "track"]) source.addEventListener(kind, heard);
     source.addEventListener("hello", (e) => {
       const hello = JSON.parse(e.data);
       stampServer(hello.server_time_ms);
@@ -440,11 +471,13 @@
     // The phone is stopping: this stream ends; a new one resumes from the last message shown.
     source.addEventListener("bye", () => {
       source.close();
+      renderLink();
       setTimeout(() => { if (state.source === source) connect(wb.lastId); }, 1000);
     });
     // The browser reconnects by itself with Last-Event-ID; if it gives up (the phone was down and
     // answered with an error), a new stream resumes from the last message this page showed.
     source.onerror = () => {
+      renderLink();
       if (source.readyState === EventSource.CLOSED) {
         setTimeout(() => { if (state.source === source) connect(wb.lastId); }, 1500);
       }
@@ -463,7 +496,7 @@
     renderChart();
     connect(null);
     race(name);
-    setInterval(() => { if (state.link) renderLink(); if (state.race) renderRace(); }, 1000);
+    setInterval(() => { renderLink(); if (state.race) renderRace(); }, 1000);
   }
 
   // ---- the strip off a wearable's page: one wearable's link, or how many of several are live ----
@@ -478,16 +511,26 @@
     wb.link = worst;
   }
   async function watchLinks(then) {
+    let heardAt = performance.now();
     const refresh = async () => {
-      const result = await api("/api/wearables");
-      if (!result.ok) return;
+      let result = null;
+      try { result = await api("/api/wearables"); } catch (e) { result = null; }
+      if (!result || !result.ok) {
+        const age = Math.floor((performance.now() - heardAt) / 1000);
+        $("link").className = "link unreachable";
+        text("link-state", "phone unreachable");
+        text("link-age", `nothing from it for ${age} s`);
+        text("link-outbox", "");
+        wb.link = "unreachable";
+        return;
+      }
+      heardAt = performance.now();
       stampServer(result.body.server_time_ms);
       stripOf(result.body.wearables);
       if (then) then(result.body.wearables);
     };
     await refresh();
     setInterval(refresh, 2000);
-    setInterval(() => { if (state.link) renderLink(); }, 1000);
   }
 
   // ---- the list of wearables ----

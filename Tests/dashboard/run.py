@@ -181,11 +181,20 @@ def phone_restart(d):
 
 
 def phone_killed(d):
-    """The phone killed -9: within seconds the strip says the phone is unreachable with the age,
+    """The phone frozen, then killed -9: within seconds the strip says the phone is unreachable with the age,
     never the wearable's last-known "live"; the command buttons are disabled with that reason and
     the tiles grey. Started again, the strip is back to the wearable's truth with no reload."""
     marker = d.js("return window.__wbMarker = window.__wbMarker || Math.random()")
     harness.wait_for(lambda: d.link_state() == "live", 30, "live before the kill")
+    # Frozen first: the stream stays open but silent, so only the page's own clock can tell.
+    d.phone_process.send_signal(signal.SIGSTOP)
+    frozen = time.time()
+    try:
+        harness.wait_for(lambda: d.link_state() == "phone unreachable", 15, "unreachable while the phone is frozen")
+        silent = time.time() - frozen
+    finally:
+        d.phone_process.send_signal(signal.SIGCONT)
+    harness.wait_for(lambda: d.link_state() == "live", 30, "live when the phone thaws")
     d.phone_process.kill()
     d.phone_process.wait(15)
     killed = time.time()
@@ -209,7 +218,8 @@ def phone_killed(d):
     harness.wait_for(lambda: not d.js("return document.querySelector('[data-command=\"pause\"]').disabled"), 15,
                      "the commands enabled again")
     assert d.js("return window.__wbMarker") == marker, "the page was reloaded"
-    return f"'phone unreachable' {told:.1f} s after kill -9 ({age}); buttons disabled with the reason; live again"
+    return (f"frozen (SIGSTOP): 'phone unreachable' after {silent:.1f} s of silence; killed -9: after {told:.1f} s "
+            f"({age}); buttons disabled with the reason; live again both times")
 
 
 def link_strip(d):

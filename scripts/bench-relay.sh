@@ -58,6 +58,7 @@ before, after, one = read("before"), read("after"), read("one")
 print("after / before, same run (RACES races; snapshots polled twice a second in both):")
 for key in ("inserts_per_s", "insert_p50_ms", "insert_p99_ms", "leg_p50_ms", "leg_p99_ms", "relay_cpu_cores"):
     print(f"  {key:16} before {before[key]:9.2f}  after {after[key]:9.2f}  x{after[key] / before[key]:.2f}")
-print(f"  stalled runners  before {before['stalled']:.0f}  after {after['stalled']:.0f}; refused after {after.get('refused', 0):.0f}")
+print(f"  stalled runners  before {before['stalled']:.0f}  after {after['stalled']:.0f}; refused (the 0.5 s rate "
+      f"limit: late posts bunched) before {before['refused']:.0f}  after {after['refused']:.0f}")
 print(f"one race, every migration: insert p99 {one['insert_p99_ms']:.2f} ms, leg p99 {one['leg_p99_ms']:.2f} ms")
 PY

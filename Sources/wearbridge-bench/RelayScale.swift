@@ -156,8 +156,9 @@ struct RelayScale: AsyncParsableCommand {
         print(
             String(
                 format:
-                    "RESULT stalled=%d races=%d inserts_per_s=%.1f insert_p50_ms=%.3f insert_p99_ms=%.3f leg_p50_ms=%.3f leg_p99_ms=%.3f relay_cpu_cores=%.3f bytes_per_row=%.0f",
+                    "RESULT stalled=%d refused=%d races=%d inserts_per_s=%.1f insert_p50_ms=%.3f insert_p99_ms=%.3f leg_p50_ms=%.3f leg_p99_ms=%.3f relay_cpu_cores=%.3f bytes_per_row=%.0f",
                 stalled,
+                samples.refused,
                 races,
                 Double(samples.inserts) / seconds,
                 samples.insert.percentile(0.5),

@@ -503,7 +503,7 @@ extension RelayMigration {
         RelayMigration(
             version: 2,
             name: "shared_safely",
-            sha256: "fd8c9cd78be7f89df277331860de6921d6cedb4d6af7b5ae9f618250481536db",
+            sha256: "d0061b1c72ee3871fb88bab4258859e0d1646f36285a32f81ca8593f07395c2c",
             sql: #"""
             -- wearbridge relay, migration 2: a relay that runners who do not trust each other can share
             -- (docs/relay.md, "Threat model"). What a fellow runner with an enrolled certificate must not do:
@@ -589,14 +589,10 @@ extension RelayMigration {
             DROP POLICY messages_as_me ON relay.messages;
             DROP FUNCTION relay.channel(uuid);
 
-            -- True when the caller is one of RUN's two runners.
-            CREATE FUNCTION relay.is_member(run uuid) RETURNS boolean
-            LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-            RETURN EXISTS (SELECT FROM relay.runs WHERE id = run AND session_user IN (inviter, invitee));
-
-            -- Writers: messages only as themselves, into a run they are in (the trigger checks it first).
+            -- Writers: messages only as themselves (the trigger, which no runner can disable, checks that and
+            -- membership first, before it reads anything).
             CREATE POLICY messages_as_me ON relay.messages FOR INSERT TO relay_runner
-                WITH CHECK (runner = session_user AND relay.is_member(run_id));
+                WITH CHECK (runner = session_user);
 
             -- The caller's runs.
             CREATE FUNCTION relay.runs_of_mine() RETURNS SETOF relay.runs
@@ -972,7 +968,11 @@ extension RelayMigration {
                 IF r.state <> 'accepted' THEN
                     PERFORM relay.fail('WB601', format('the race is %s; it takes no messages', r.state));
                 END IF;
-                SELECT * INTO e FROM relay.entries WHERE run_id = NEW.run_id AND runner = NEW.runner FOR UPDATE;
+                IF NEW.class = 'snapshot' THEN
+                    SELECT * INTO e FROM relay.entries WHERE run_id = NEW.run_id AND runner = NEW.runner;
+                ELSE  -- the rate limit's bucket is read and written under the row's lock
+                    SELECT * INTO e FROM relay.entries WHERE run_id = NEW.run_id AND runner = NEW.runner FOR UPDATE;
+                END IF;
                 IF e.outcome IS NOT NULL THEN
                     PERFORM relay.fail('WB602', 'this runner has ended the race; it takes no more messages');
                 END IF;
@@ -1025,8 +1025,6 @@ extension RelayMigration {
                         PERFORM relay.fail('WB609', format('notices and critical messages come at most %s a second (%s at once)',
                             lim.message_rate, lim.message_burst));
                     END IF;
-                    UPDATE relay.entries SET message_tokens = tokens - 1, message_tokens_at = now()
-                    WHERE run_id = NEW.run_id AND runner = NEW.runner;
                     -- Figures are judged against the runner's newest (from any class), as a snapshot's are.
                     IF NEW.distance_m IS NOT NULL THEN
                         IF e.last_distance_m IS NOT NULL AND e.last_elapsed_s IS NOT NULL THEN
@@ -1047,8 +1045,10 @@ extension RelayMigration {
                         round(NEW.distance_m::numeric, 1), round(coalesce(NEW.elapsed_s, since_start)::numeric, 1),
                         r.activity, top));
                 END IF;
-                -- The runner's newest figures move forward only.
+                -- The runner's newest figures move forward only; a notice or critical message takes a token.
                 UPDATE relay.entries SET last_seen_at = now(),
+                    message_tokens = CASE WHEN NEW.class = 'snapshot' THEN message_tokens ELSE tokens - 1 END,
+                    message_tokens_at = CASE WHEN NEW.class = 'snapshot' THEN message_tokens_at ELSE now() END,
                     last_distance_m = CASE WHEN NEW.distance_m IS NOT NULL AND NEW.elapsed_s IS NOT NULL
                         AND (last_elapsed_s IS NULL OR NEW.elapsed_s >= last_elapsed_s) THEN NEW.distance_m ELSE last_distance_m END,
                     last_elapsed_s = CASE WHEN NEW.distance_m IS NOT NULL AND NEW.elapsed_s IS NOT NULL
@@ -1068,7 +1068,7 @@ extension RelayMigration {
                 relay.accept(uuid), relay.decline(uuid), relay.cancel(uuid, text), relay.report_start(uuid, integer),
                 relay.finish(uuid, double precision, double precision, double precision), relay.sweep(),
                 relay.latest_snapshot(uuid, name), relay.server_time(), relay.runs_of_mine(), relay.run_entries(uuid),
-                relay.run_events(uuid, bigint), relay.run_messages(uuid, name, bigint, boolean), relay.is_member(uuid)
+                relay.run_events(uuid, bigint), relay.run_messages(uuid, name, bigint, boolean)
                 TO relay_runner;
             """#
         ),

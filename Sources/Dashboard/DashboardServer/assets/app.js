@@ -48,8 +48,14 @@
     return list();
   }
 
+  // A phone that cannot be reached answers like a refusal that says so, never an exception.
   async function api(path, options) {
-    const response = await fetch(path, Object.assign({ credentials: "same-origin", cache: "no-store" }, options || {}));
+    let response;
+    try {
+      response = await fetch(path, Object.assign({ credentials: "same-origin", cache: "no-store" }, options || {}));
+    } catch (e) {
+      return { status: 0, ok: false, body: { error: "unreachable", message: "the phone is unreachable" } };
+    }
     let body = null;
     try { body = await response.json(); } catch (e) { body = null; }
     return { status: response.status, ok: response.ok, body };
@@ -513,9 +519,8 @@
   async function watchLinks(then) {
     let heardAt = performance.now();
     const refresh = async () => {
-      let result = null;
-      try { result = await api("/api/wearables"); } catch (e) { result = null; }
-      if (!result || !result.ok) {
+      const result = await api("/api/wearables");
+      if (result.status === 0) {
         const age = Math.floor((performance.now() - heardAt) / 1000);
         $("link").className = "link unreachable";
         text("link-state", "phone unreachable");
@@ -524,6 +529,7 @@
         wb.link = "unreachable";
         return;
       }
+      if (!result.ok) return;
       heardAt = performance.now();
       stampServer(result.body.server_time_ms);
       stripOf(result.body.wearables);

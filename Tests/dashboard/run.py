@@ -251,7 +251,7 @@ def link_strip(d):
             except ProcessLookupError:
                 pass
         d.wearable_process.wait()
-    d.wearable_process = d.setup.wearable()
+        d.wearable_process = d.setup.wearable()  # also after a failure: the next steps need it
     harness.wait_for(lambda: d.link_state() in ("live", "paused"), 60, "live after the wearable's restart")
     harness.wait_for(lambda: not d.js("return document.getElementById('t-distance').classList.contains('stale')"),
                      30, "the distance tile fresh again")

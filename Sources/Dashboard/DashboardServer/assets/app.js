@@ -158,17 +158,25 @@
       button.disabled = !!refused && !pending;
       button.setAttribute("aria-disabled", button.disabled ? "true" : "false");
     }
-    if (refused && !(state.pending && state.pending.state === "pending")) text("command-note", "Commands unavailable: " + refused);
-    else if (!state.pending) text("command-note", "");
+    // A command answered in the last 10 s keeps its answer in the note beside the reason.
+    const last = state.pending;
+    const recent = last && last.state !== "pending" && last.settledAt != null && performance.now() - last.settledAt < 10000;
+    if (refused && !(last && last.state === "pending")) {
+      text("command-note", (recent ? outcome(last) + " · " : "") + "Commands unavailable: " + refused);
+    } else if (!last) text("command-note", "");
+  }
+  function outcome(record) {
+    if (record.state === "pending") return `${record.kind}: pending…`;
+    if (record.state === "ack") return `${record.kind}: ACK`;
+    return `${record.kind}: FAIL – ${record.message || record.reason}`;
   }
   function settle(button, record) {
     button.classList.remove("pending", "ack", "fail");
     button.classList.add(record.state === "pending" ? "pending" : record.state === "ack" ? "ack" : "fail");
     button.dataset.state = record.state;
     button.dataset.commandId = record.id;
-    if (record.state === "pending") text("command-note", `${record.kind}: pending…`);
-    else if (record.state === "ack") text("command-note", `${record.kind}: ACK`);
-    else text("command-note", `${record.kind}: FAIL – ${record.message || record.reason}`);
+    if (record.state !== "pending" && record.settledAt == null) record.settledAt = performance.now();
+    text("command-note", outcome(record));
   }
   // One click is one command id; a click while it is pending sends the same id again.
   async function command(kind, button) {

@@ -29,7 +29,9 @@ private func blockingExchange(_ path: String, _ bytes: [UInt8], replies: Int) th
     guard let address = UnixSocketAddress(path: path), address.withSockAddr({ connect(fd, $0, $1) }) == 0 else {
         throw POSIXError(.ECONNREFUSED)
     }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    // A guard against a hang, not a deadline: the whole parallel test run on two cores, with the
+    // arm64 builds beside it, has stalled every suite for 9 s at once (a flake seen in CI).
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var received: [UInt8] = []

@@ -74,15 +74,18 @@
     return silence.age == null ? "the phone is unreachable" :
       `the phone is unreachable (nothing from it for ${Math.floor(silence.age)} s)`;
   }
+  function stripUnreachable(age) {
+    $("link").className = "link unreachable";
+    text("link-state", "phone unreachable");
+    text("link-age", age == null ? "not heard yet" : `nothing from it for ${Math.floor(age)} s`);
+    text("link-outbox", "");
+    wb.link = "unreachable";
+  }
   function renderLink() {
     // Off a wearable's page the strip polls the phone and says so itself when it cannot reach it.
     const silence = state.wearable ? phoneSilence() : null;
     if (silence) {
-      $("link").className = "link unreachable";
-      text("link-state", "phone unreachable");
-      text("link-age", silence.age == null ? "not heard yet" : `nothing from it for ${Math.floor(silence.age)} s`);
-      text("link-outbox", "");
-      wb.link = "unreachable";
+      stripUnreachable(silence.age);
       renderCommands();
       renderAges();
       return;
@@ -529,12 +532,7 @@
     const refresh = async () => {
       const result = await api("/api/wearables");
       if (result.status === 0) {
-        const age = Math.floor((performance.now() - heardAt) / 1000);
-        $("link").className = "link unreachable";
-        text("link-state", "phone unreachable");
-        text("link-age", `nothing from it for ${age} s`);
-        text("link-outbox", "");
-        wb.link = "unreachable";
+        stripUnreachable((performance.now() - heardAt) / 1000);
         return;
       }
       if (!result.ok) return;

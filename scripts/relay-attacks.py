@@ -108,7 +108,7 @@ def attacks(relay, before):
             lambda: a.execute("SELECT relay.finish(%s, 5000, 400, 400)", (run,)).fetchone()[0])
         a.execute("SELECT relay.cancel(%s)", (run,))
         run = contract.start_race(relay, "alice", "bob", "--start-in", "10s")
-        probes.wait_for_start(a, run, after=2)
+        contract.wait_for_start(a, run, after=2)
         contract.snapshot(a, run, "alice", 1, 6.0, 2.0)
         rows["a notice claiming 999,999 m"] = answer(lambda: probes.message(a, run, "alice", 2, distance=999999.0,
                                                                            elapsed=3.0))

@@ -14,7 +14,7 @@ import uuid
 import psycopg
 
 import run as contract
-from run import count, refused, snapshot, start_race
+from run import count, refused, snapshot, start_race, wait_for_start
 
 FAR = dict(options="-c statement_timeout=20000")  # a test that would hang fails instead
 
@@ -33,13 +33,6 @@ def counted(plan):
 def message(conn, run, runner, seq, kind="split", klass="notice", distance=None, elapsed=None, gps_time=None):
     conn.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, gps_time) "
                  "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", (run, runner, seq, klass, kind, distance, elapsed, gps_time))
-
-
-def wait_for_start(conn, run, after=0.0):
-    start = count(conn, "SELECT start_at FROM relay.my_runs WHERE id = %s", run)
-    while count(conn, "SELECT now()") < start + datetime.timedelta(seconds=after):
-        time.sleep(0.1)
-    return start
 
 
 def test_no_reading_others(relay):

@@ -116,6 +116,14 @@ def count(conn, sql, *args):
     return conn.execute(sql, args).fetchone()[0]
 
 
+def wait_for_start(conn, run, after=0.0):
+    """Waits until the relay's clock is `after` seconds past the run's start; returns the start."""
+    start = count(conn, "SELECT start_at FROM relay.my_runs WHERE id = %s", run)
+    while count(conn, "SELECT now()") < start + datetime.timedelta(seconds=after):
+        time.sleep(0.1)
+    return start
+
+
 def test_identity(relay):
     """The certificate is the identity: another CA, someone else's certificate, no TLS: refused."""
     with relay.connect("alice") as a:
@@ -202,8 +210,7 @@ def test_race_and_rules(relay):
         # come after the start, within the time the race has lasted by the relay's clock.
         b.execute("SELECT relay.report_start(%s, -180)", (run,))
         refused(lambda: a.execute("SELECT relay.finish(%s, 100.5, 12.0, 11.8)", (run,)), "WB506", "before its start")
-        while count(a, "SELECT now()") < start_at + datetime.timedelta(seconds=3):
-            time.sleep(0.2)
+        wait_for_start(a, run, after=3)
         snapshot(b, run, "bob", 2, 90, 12)
         assert count(a, "SELECT relay.finish(%s, 100.5, 12.0, 11.8)", run) == "accepted"
         refused(lambda: snapshot(a, run, "alice", 5, 101, 12.5), "WB602", "has ended")
@@ -271,9 +278,7 @@ def test_abandoned(relay):
     last had, exactly once however many phones sweep; the other side's result stands."""
     with relay.connect("carol") as c, relay.connect("dave") as d:
         run = start_race(relay, "carol", "dave", "--start-in", "10s", "--abandon-after", "5s")
-        start = count(c, "SELECT start_at FROM relay.my_runs WHERE id = %s", run)
-        while count(c, "SELECT now()") < start:
-            time.sleep(0.2)
+        wait_for_start(c, run)
         snapshot(d, run, "dave", 1, 12.0, 4.0)
         snapshot(c, run, "carol", 1, 14.0, 4.0)
         time.sleep(0.6)

@@ -109,9 +109,10 @@ public struct RelayEndpoint: Sendable {
         }
     }
 
-    /// The session limits a runner's connection asks for, in milliseconds.
+    /// The session limits a runner's connection asks for, in milliseconds: the relay's own defaults
+    /// (`relay.limits`), whatever the role was given.
     static let sessionLimits = [
-        ("statement_timeout", "10000"), ("lock_timeout", "3000"), ("idle_in_transaction_session_timeout", "10000"),
+        ("statement_timeout", "10000"), ("lock_timeout", "2000"), ("idle_in_transaction_session_timeout", "10000"),
     ]
 
     /// postgres-nio's configuration; TLS is required on TCP and the server's name is verified.

@@ -197,6 +197,7 @@ let package = Package(
         // RelayContract/ (pure): the relay's schema as versioned SQL (relay/migrations, embedded by
         // scripts/embed-migrations.py) and the typed rows phones read back from it.
         .target(name: "RelayContract", path: "Sources/Race/RelayContract"),
+        .target(name: "PhoneRaceCore", dependencies: ["RelayContract"], path: "Sources/Race/PhoneRaceCore"),
         // RelayClient/: the phone's side of the relay over postgres-nio with a TLS client certificate:
         // migrations, enrolment and the race commands.
         .target(
@@ -216,7 +217,8 @@ let package = Package(
         .target(
             name: "RelayPump",
             dependencies: [
-                "RelayClient", "RelayContract", "PhoneServer", "Reconnection", "SessionCore", "TrackCore",
+                "RelayClient", "RelayContract", "PhoneRaceCore", "PhoneServer", "Reconnection", "SessionCore",
+                "TrackCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -290,7 +292,7 @@ let package = Package(
                 "TOMLConfig",
                 "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
-                "HeartRate", "RelayContract", "SpeedSensors",
+                "HeartRate", "RelayContract", "PhoneRaceCore", "SpeedSensors",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -316,7 +318,7 @@ let package = Package(
             name: "DashboardServer",
             dependencies: [
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkWire", "SessionCore", "TrackCore",
-                "Export", "Identity", "RaceCore", "RelayClient", "RelayContract",
+                "Export", "Identity", "RaceCore", "PhoneRaceCore", "RelayClient", "RelayContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -338,7 +340,7 @@ let package = Package(
             dependencies: [
                 "DashboardServer",
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
-                "RelayClient", "RelayContract", "RelayPump", "TOMLConfig", "Release",
+                "RelayClient", "RelayContract", "PhoneRaceCore", "RelayPump", "TOMLConfig", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -454,9 +456,10 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat"]),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore"]
+            dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore", "PhoneRaceCore"]
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
+        .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract"]),
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PhoneRaceCore
 import PhoneServer
 import RelayClient
 import RelayContract
@@ -247,11 +248,11 @@ struct PhoneRaceStatusCommand: ParsableCommand {
         if races.isEmpty, !json { Output.line("no races on this phone yet") }
         for race in races {
             let items = try inbox.partnerItems(run: race.run)
-            let snapshot = items.first { $0.source == "message" && $0.messageClass == "snapshot" }
-            let messages = items.filter { $0.source == "message" && $0.messageClass != "snapshot" }
-            let events = items.filter { $0.source == "event" }
+            let snapshot = items.first { $0.source == .message && $0.messageClass == .snapshot }
+            let messages = items.filter { $0.source == .message && $0.messageClass != .snapshot }
+            let events = items.filter { $0.source == .event }
             var object: [String: Any] = [
-                "run": race.run, "partner": race.partner, "state": race.state, "wearable": race.wearable,
+                "run": race.run, "partner": race.partner, "state": race.state.rawValue, "wearable": race.wearable,
                 "session": race.session ?? NSNull(), "queued": try inbox.relayOutbox(run: race.run).count,
                 "message_mark": race.messageMark, "event_mark": race.eventMark,
                 "partner_messages": messages.map { ["seq": $0.key, "kind": $0.kind] },

@@ -1,4 +1,5 @@
 import Foundation
+import PhoneRaceCore
 import RaceCore
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
 
 @Suite struct RaceBoardEventTests {
     func item(
-        _ source: String,
+        _ source: PartnerNews.Source,
         _ kind: String,
         body: String = "{}",
         distance: Double? = nil,
@@ -52,7 +53,7 @@ import Testing
             source: source,
             key: 1,
             runner: "bob",
-            messageClass: source == "message" ? "critical" : "event",
+            messageClass: kind == "snapshot" ? .snapshot : .critical,
             kind: kind,
             distance: distance,
             elapsed: elapsed,
@@ -63,19 +64,19 @@ import Testing
     }
 
     @Test func thePartnersEventsAsTheWearableHearsThem() {
-        #expect(RaceBoard.event(item("message", "paused")) == .paused)
-        #expect(RaceBoard.event(item("message", "resumed")) == .resumed)
+        #expect(RaceBoard.event(item(.message, "paused")) == .paused)
+        #expect(RaceBoard.event(item(.message, "resumed")) == .resumed)
         #expect(
-            RaceBoard.event(item("message", "split", body: #"{"index":2,"duration_s":301.5}"#))
+            RaceBoard.event(item(.message, "split", body: #"{"index":2,"duration_s":301.5}"#))
                 == .split(number: 2, seconds: 301.5)
         )
         #expect(
-            RaceBoard.event(item("event", "finished", distance: 5000, elapsed: 1500))
+            RaceBoard.event(item(.event, "finished", distance: 5000, elapsed: 1500))
                 == .finished(elapsedSeconds: 1500, distanceMetres: 5000)
         )
-        #expect(RaceBoard.event(item("event", "abandoned")) == .abandoned)
-        #expect(RaceBoard.event(item("event", "started")) == nil)
-        #expect(RaceBoard.event(item("message", "snapshot")) == nil)
+        #expect(RaceBoard.event(item(.event, "abandoned")) == .abandoned)
+        #expect(RaceBoard.event(item(.event, "started")) == nil)
+        #expect(RaceBoard.event(item(.message, "snapshot")) == nil)
     }
 
     @Test func thePartnersTimeIsTheirGPSTimeAgainstTheStart() {
@@ -84,7 +85,7 @@ import Testing
             wearable: "pi",
             partner: "bob",
             startAt: 1000,
-            state: "accepted",
+            state: .accepted,
             session: nil,
             messageMark: 0,
             eventMark: 0,
@@ -93,9 +94,9 @@ import Testing
             distance: nil
         )
         #expect(
-            RaceBoard.elapsed(item("message", "snapshot", body: #"{"gps_time":1042.5}"#, elapsed: 40), race: race)
+            RaceBoard.elapsed(item(.message, "snapshot", body: #"{"gps_time":1042.5}"#, elapsed: 40), race: race)
                 == 42.5
         )
-        #expect(RaceBoard.elapsed(item("message", "snapshot", elapsed: 40), race: race) == 40)
+        #expect(RaceBoard.elapsed(item(.message, "snapshot", elapsed: 40), race: race) == 40)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhoneLinkWire
+import PhoneRaceCore
 import PhoneServer
 import RaceCore
 
@@ -53,7 +54,7 @@ struct RaceBoard {
             "race": [
                 "run": race.run,
                 "partner": race.partner,
-                "relay_state": race.state,
+                "relay_state": race.state.rawValue,
                 "start_at_ms": Int64((race.startAt * 1000).rounded()),
                 "starts_in_s": (race.startAt - now).rounded(),
                 "distance_m": JSONText.value(race.distance),
@@ -88,8 +89,8 @@ struct RaceBoard {
         into tracker: inout RaceTracker
     ) {
         for item in items.sorted(by: { ($0.at, $0.key) < ($1.at, $1.key) }) {
-            guard fed.insert("\(item.source):\(item.key)").inserted else { continue }
-            if item.source == "message", item.messageClass == "snapshot" {
+            guard fed.insert("\(item.source.rawValue):\(item.key)").inserted else { continue }
+            if item.source == .message, item.messageClass == .snapshot {
                 partnerNewest = item
                 _ = tracker.partner(
                     PartnerSnapshot(
@@ -103,7 +104,7 @@ struct RaceBoard {
                 continue
             }
             events.append([
-                "source": item.source, "kind": item.kind, "runner": JSONText.value(item.runner),
+                "source": item.source.rawValue, "kind": item.kind, "runner": JSONText.value(item.runner),
                 "at_ms": Int64((item.at * 1000).rounded()),
             ])
             guard item.runner == race.partner, let event = Self.event(item) else { continue }
@@ -124,18 +125,18 @@ struct RaceBoard {
     /// A stored relay item as the partner's event, as the phone passes it to the wearable.
     static func event(_ item: Inbox.PartnerItem) -> PartnerEvent? {
         let details = Inbox.details(item.body)
-        switch (item.source, item.kind) {
-        case ("message", "paused"): return .paused
-        case ("message", "resumed"): return .resumed
-        case ("message", "split"):
+        switch PartnerNews(source: item.source, kind: item.kind) {
+        case .paused: return .paused
+        case .resumed: return .resumed
+        case .split:
             return .split(
                 number: (details["index"] as? NSNumber)?.intValue ?? 0,
                 seconds: (details["duration_s"] as? NSNumber)?.doubleValue ?? 0
             )
-        case ("event", "finished"):
+        case .finished:
             return .finished(elapsedSeconds: item.elapsed ?? 0, distanceMetres: item.distance ?? 0)
-        case ("event", "abandoned"): return .abandoned
-        default: return nil
+        case .abandoned: return .abandoned
+        case nil: return nil
         }
     }
 }

@@ -108,7 +108,7 @@ struct RaceRoutes: Sendable {
             switch error {
             case .refused(let code, let message):
                 return JSONText.response(
-                    ["error": "relay_refused", "code": code, "message": message],
+                    ["error": "relay_refused", "code": code.rawValue, "message": message],
                     status: .conflict
                 )
             case .notFound(let what): return JSONText.error(.notFound, "unknown_run", what)

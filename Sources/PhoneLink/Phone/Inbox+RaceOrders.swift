@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import PhoneLinkContract
+import PhoneRaceCore
+import RelayContract
 import SessionCore
 import SwiftProtobuf
 import TrackCore
@@ -70,10 +72,10 @@ extension Inbox {
                 db,
                 sql: """
                     SELECT r.run FROM relay_race r JOIN command c ON c.id = ? || r.run
-                    WHERE r.wearable = ? AND r.state = 'accepted' AND r.session IS NULL AND r.start_at > ?
+                    WHERE r.wearable = ? AND r.state = ? AND r.session IS NULL AND r.start_at > ?
                         AND c.state = 'answered' AND c.ok = 1
                     """,
-                arguments: [Self.raceOrderID(""), wearable, now + 2]
+                arguments: [Self.raceOrderID(""), wearable, RelayRun.State.accepted.rawValue, now + 2]
             )
             for run in runs { try Self.handAgain(run: run, wearable: wearable, now: now, db) }
         }
@@ -110,11 +112,10 @@ extension Inbox {
         try insert(again, ifAbsent: true, db)
     }
 
-    /// The newest of `run`'s orders (the first, or one handed again): whether the wearable took any
-    /// of them (it acknowledged one), when the newest was queued, and the wearable's answer to it.
-    public func raceOrderAnswer(
-        run: String
-    ) throws -> (taken: Bool, issuedAt: Double, state: QueuedCommand.State, answer: CommandAnswer?)? {
+    /// The newest of `run`'s orders (the first, or one handed again) as the race's core sees it:
+    /// whether the wearable took any of them (it acknowledged one), when the newest was queued, and
+    /// the wearable's answer to it; nil before the first.
+    public func handedOrder(run: String) throws -> HandedOrder? {
         let (newest, taken) = try pool.read { db in
             let arguments: StatementArguments = [Self.raceOrderID(run), Self.raceOrderID(run) + "-again-%"]
             let newest = try Row.fetchOne(
@@ -135,7 +136,18 @@ extension Inbox {
             return (newest, taken ?? false)
         }
         guard let newest, let id = newest["id"] as String?, let (state, answer) = try command(id) else { return nil }
-        return (taken, newest["issued_at"], state, answer)
+        return HandedOrder(taken: taken, issuedAt: newest["issued_at"], answer: Self.handed(state, answer))
+    }
+
+    /// A command's standing as an order's answer.
+    static func handed(_ state: QueuedCommand.State, _ answer: CommandAnswer?) -> HandedOrder.Answer {
+        switch (state, answer?.outcome) {
+        case (.pending, _): .waiting
+        case (.answered, .ack): .took
+        case (.answered, .fail(.notReady)): .notReady(answer?.message ?? "")
+        case (.answered, .fail): .cannot(answer?.message ?? "")
+        case (.answered, .notAnswered), (.answered, nil), (.notAnswered, _): .lapsed
+        }
     }
 
     /// Queues the cancel of an armed countdown (the race was cancelled before its start).
@@ -157,7 +169,7 @@ extension Inbox {
 
     /// A partner event for the wearable, numbered in the race's own order (inside `commitPartner`).
     static func queuePartnerEvent(
-        _ event: Wearbridge_Link_V1_PartnerEvent.Kind,
+        _ news: PartnerNews,
         item: PartnerItem,
         run: String,
         at now: Double,
@@ -175,6 +187,7 @@ extension Inbox {
         }
         let seq: Int64 = race["partner_seq"] + 1
         let details = Self.details(item.body)
+        let event = wire(news)
         var body = Wearbridge_Link_V1_Command()
         body.partnerEvent = .with {
             $0.run = run
@@ -199,17 +212,14 @@ extension Inbox {
         try insert(command, ifAbsent: true, db)
     }
 
-    /// What a partner item tells the partner's wearable, if anything: their pause, resume and splits
-    /// from their own messages; their finish and abandonment from the relay's events.
-    static func partnerEvent(_ item: PartnerItem, partner: String) -> Wearbridge_Link_V1_PartnerEvent.Kind? {
-        guard item.runner == partner else { return nil }
-        switch (item.source, item.kind) {
-        case ("message", "paused"): return .paused
-        case ("message", "resumed"): return .resumed
-        case ("message", "split"): return .split
-        case ("event", "finished"): return .finished
-        case ("event", "abandoned"): return .abandoned
-        default: return nil
+    /// The link's name for partner news.
+    static func wire(_ news: PartnerNews) -> Wearbridge_Link_V1_PartnerEvent.Kind {
+        switch news {
+        case .paused: .paused
+        case .resumed: .resumed
+        case .split: .split
+        case .finished: .finished
+        case .abandoned: .abandoned
         }
     }
 
@@ -233,12 +243,12 @@ extension Inbox {
                 arguments: [wearable]
             ).map { row in
                 (
-                    Self.race(row),
+                    try Self.race(row),
                     PartnerItem(
-                        source: "message",
+                        source: .message,
                         key: row["p_key"],
                         runner: row["p_runner"],
-                        messageClass: "snapshot",
+                        messageClass: .snapshot,
                         kind: row["p_kind"],
                         distance: row["p_distance"],
                         elapsed: row["p_elapsed"],

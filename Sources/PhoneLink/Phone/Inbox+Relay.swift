@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import PhoneLinkContract
 import PhoneLinkMessages
+import PhoneRaceCore
+import RelayContract
 
 /// The phone's half of exactly once through the relay. A wearable message that belongs to a race
 /// is queued toward the relay in the same transaction that stores it in the inbox, numbered by the
@@ -44,7 +46,7 @@ extension Inbox {
         public var partner: String
         /// The agreed start instant (Unix s, the relay's clock).
         public var startAt: Double
-        public var state: String
+        public var state: RelayRun.State
         /// The wearable's session that runs this race, once it started.
         public var session: String?
         public var messageMark: Int64
@@ -61,7 +63,7 @@ extension Inbox {
         wearable: String,
         partner: String,
         startAt: Double,
-        state: String,
+        state: RelayRun.State,
         activity: String? = nil,
         distance: Double? = nil
     ) async throws {
@@ -72,7 +74,7 @@ extension Inbox {
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (run) DO UPDATE SET state = excluded.state, start_at = excluded.start_at
                     """,
-                arguments: [run, wearable, partner, startAt, state, activity, distance]
+                arguments: [run, wearable, partner, startAt, state.rawValue, activity, distance]
             )
         }
     }
@@ -83,13 +85,22 @@ extension Inbox {
         }
     }
 
-    static func race(_ row: Row) -> RelayRace {
+    /// The `relay_race.state` column's codec: the relay's own state names.
+    static func raceState(_ row: Row) throws -> RelayRun.State {
+        let text: String = row["state"]
+        guard let state = RelayRun.State(rawValue: text) else {
+            throw InboxError("relay_race.state of run \(row["run"] as String? ?? "?") is '\(text)', not a relay state")
+        }
+        return state
+    }
+
+    static func race(_ row: Row) throws -> RelayRace {
         RelayRace(
             run: row["run"],
             wearable: row["wearable"],
             partner: row["partner"],
             startAt: row["start_at"],
-            state: row["state"],
+            state: try raceState(row),
             session: row["session"],
             messageMark: row["message_mark"],
             eventMark: row["event_mark"],
@@ -103,8 +114,8 @@ extension Inbox {
     public struct RelayOutboxRow: Sendable, Equatable {
         public var run: String
         public var seq: Int64
-        public var messageClass: String
-        public var kind: String
+        public var messageClass: RelayMessage.Class
+        public var kind: RelayMessage.Kind
         public var distance: Double?
         public var elapsed: Double?
         public var moving: Double?
@@ -119,8 +130,8 @@ extension Inbox {
                 RelayOutboxRow(
                     run: $0["run"],
                     seq: $0["seq"],
-                    messageClass: $0["class"],
-                    kind: $0["kind"],
+                    messageClass: try Self.messageClass($0),
+                    kind: try Self.outboxKind($0),
                     distance: $0["distance_m"],
                     elapsed: $0["elapsed_s"],
                     moving: $0["moving_s"],
@@ -131,11 +142,38 @@ extension Inbox {
         }
     }
 
+    /// The `class` column's codec (the relay outbox's and the partner inbox's): the relay's classes.
+    static func messageClass(_ row: Row) throws -> RelayMessage.Class {
+        let text: String = row["class"]
+        guard let messageClass = RelayMessage.Class(rawValue: text) else {
+            throw InboxError("a relay row's class is '\(text)', not a relay message class")
+        }
+        return messageClass
+    }
+
+    /// The `relay_outbox.kind` column's codec: the kinds this phone sends.
+    static func outboxKind(_ row: Row) throws -> RelayMessage.Kind {
+        let text: String = row["kind"]
+        guard let kind = RelayMessage.Kind(rawValue: text) else {
+            throw InboxError("a queued relay row's kind is '\(text)', not one this phone sends")
+        }
+        return kind
+    }
+
+    /// The `partner_inbox.source` column's codec.
+    static func source(_ row: Row) throws -> PartnerNews.Source {
+        let text: String = row["source"]
+        guard let source = PartnerNews.Source(rawValue: text) else {
+            throw InboxError("a partner item's source is '\(text)', not message or event")
+        }
+        return source
+    }
+
     /// The relay committed the row (or refused it for good: `refusal` is logged with it).
     public func relayDone(
         run: String,
         seq: Int64,
-        refusal: (code: String, message: String)? = nil,
+        refusal: (code: RelayCode, message: String)? = nil,
         at time: Double
     )
         async throws
@@ -147,7 +185,7 @@ extension Inbox {
                         INSERT INTO relay_refusal (run, seq, kind, code, message, at)
                         SELECT run, seq, kind, ?, ?, ? FROM relay_outbox WHERE run = ? AND seq = ?
                         """,
-                    arguments: [refusal.code, refusal.message, time, run, seq]
+                    arguments: [refusal.code.rawValue, refusal.message, time, run, seq]
                 )
             }
             try db.execute(sql: "DELETE FROM relay_outbox WHERE run = ? AND seq = ?", arguments: [run, seq])
@@ -172,10 +210,10 @@ extension Inbox {
     /// One item read from the relay about the partner: a message of theirs (`message`, keyed by their
     /// seq) or a relay event (`event`, keyed by its id).
     public struct PartnerItem: Sendable, Equatable {
-        public var source: String
+        public var source: PartnerNews.Source
         public var key: Int64
         public var runner: String?
-        public var messageClass: String
+        public var messageClass: RelayMessage.Class
         public var kind: String
         public var distance: Double?
         public var elapsed: Double?
@@ -184,10 +222,10 @@ extension Inbox {
         public var at: Double
 
         public init(
-            source: String,
+            source: PartnerNews.Source,
             key: Int64,
             runner: String?,
-            messageClass: String,
+            messageClass: RelayMessage.Class,
             kind: String,
             distance: Double?,
             elapsed: Double?,
@@ -214,7 +252,7 @@ extension Inbox {
         try await pool.write { db in
             let partner = try String.fetchOne(db, sql: "SELECT partner FROM relay_race WHERE run = ?", arguments: [run])
             for item in items {
-                if item.messageClass == "snapshot" {
+                if item.messageClass == .snapshot {
                     let newest =
                         try Int64.fetchOne(
                             db,
@@ -235,19 +273,22 @@ extension Inbox {
                             paused, body, at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        run, item.source, item.key, item.runner, item.messageClass, item.kind, item.distance,
+                        run, item.source.rawValue, item.key, item.runner, item.messageClass.rawValue, item.kind,
+                        item.distance,
                         item.elapsed, item.paused, item.body, item.at, receivedAt,
                     ]
                 )
-                if db.changesCount > 0, let partner, let event = Self.partnerEvent(item, partner: partner) {
-                    try Self.queuePartnerEvent(event, item: item, run: run, at: receivedAt, db)
+                if db.changesCount > 0, let partner,
+                    let news = PartnerNews(source: item.source, kind: item.kind, runner: item.runner, partner: partner)
+                {
+                    try Self.queuePartnerEvent(news, item: item, run: run, at: receivedAt, db)
                 }
-                if item.source == "event" {
+                if item.source == .event {
                     try db.execute(
                         sql: "UPDATE relay_race SET event_mark = max(event_mark, ?) WHERE run = ?",
                         arguments: [item.key, run]
                     )
-                } else if item.messageClass != "snapshot" {
+                } else if item.messageClass != .snapshot {
                     try db.execute(
                         sql: "UPDATE relay_race SET message_mark = max(message_mark, ?) WHERE run = ?",
                         arguments: [item.key, run]
@@ -271,10 +312,10 @@ extension Inbox {
                 arguments: [run]
             ).map {
                 PartnerItem(
-                    source: $0["source"],
+                    source: try Self.source($0),
                     key: $0["key"],
                     runner: $0["runner"],
-                    messageClass: $0["class"],
+                    messageClass: try Self.messageClass($0),
                     kind: $0["kind"],
                     distance: $0["distance_m"],
                     elapsed: $0["elapsed_s"],
@@ -296,10 +337,10 @@ extension Inbox {
                 db,
                 sql: """
                     SELECT run, session, start_at, next_seq FROM relay_race
-                    WHERE wearable = ? AND state = 'accepted' AND (session = ? OR (session IS NULL AND run = ?))
+                    WHERE wearable = ? AND state = ? AND (session = ? OR (session IS NULL AND run = ?))
                     ORDER BY start_at LIMIT 1
                     """,
-                arguments: [message.wearable, session, Self.raceRun(message.payload)]
+                arguments: [message.wearable, RelayRun.State.accepted.rawValue, session, Self.raceRun(message.payload)]
             )
         else { return }
         let run: String = race["run"]
@@ -307,7 +348,8 @@ extension Inbox {
         let payload = try Wearbridge_Link_V1_Payload(serializedBytes: message.payload)
         var row:
             (
-                class: String, kind: String, distance: Double?, elapsed: Double?, moving: Double?, paused: Bool,
+                class: RelayMessage.Class, kind: RelayMessage.Kind, distance: Double?, elapsed: Double?,
+                moving: Double?, paused: Bool,
                 body: String
             )
         switch payload.kind {
@@ -316,7 +358,7 @@ extension Inbox {
             guard race["session"] as String? == nil else { return }
             try db.execute(sql: "UPDATE relay_race SET session = ? WHERE run = ?", arguments: [session, run])
             row = (
-                "critical", "started", nil, nil, nil, false,
+                .critical, .started, nil, nil, nil, false,
                 #"{"start_offset_ms":\#(started.startOffsetMs),"clock":"\#(started.clock == "gps" ? "gps" : "system")"}"#
             )
         case .snapshot(let snapshot):
@@ -324,7 +366,7 @@ extension Inbox {
             // Their GPS time lets the partner compare at equal time since the common start.
             let gpsTime = snapshot.gpsTimeMs > 0 ? #"{"gps_time":\#(Double(snapshot.gpsTimeMs) / 1000)}"# : "{}"
             row = (
-                "snapshot", "snapshot", Double(snapshot.distanceDm) / 10, Double(snapshot.elapsedS),
+                .snapshot, .snapshot, Double(snapshot.distanceDm) / 10, Double(snapshot.elapsedS),
                 Double(snapshot.movingS), paused, gpsTime
             )
             try db.execute(
@@ -333,22 +375,22 @@ extension Inbox {
             )
         case .sessionPaused(let paused):
             row = (
-                "critical", "paused", Double(paused.distanceDm) / 10, Double(paused.elapsedS), nil, true,
+                .critical, .paused, Double(paused.distanceDm) / 10, Double(paused.elapsedS), nil, true,
                 #"{"auto":\#(paused.auto)}"#
             )
         case .sessionResumed(let resumed):
             row = (
-                "critical", "resumed", Double(resumed.distanceDm) / 10, Double(resumed.elapsedS), nil, false,
+                .critical, .resumed, Double(resumed.distanceDm) / 10, Double(resumed.elapsedS), nil, false,
                 #"{"auto":\#(resumed.auto)}"#
             )
         case .split(let split):
             row = (
-                "critical", "split", split.distanceM, nil, nil, false,
+                .critical, .split, split.distanceM, nil, nil, false,
                 #"{"index":\#(split.index),"duration_s":\#(split.durationS)}"#
             )
         case .sessionEnded(let ended):
             // The final figures from the wearable's own data log: the pump submits them with relay.finish.
-            row = ("critical", "finished", ended.distanceM, ended.elapsedS, ended.movingS, false, "{}")
+            row = (.critical, .finished, ended.distanceM, ended.elapsedS, ended.movingS, false, "{}")
         default:
             return
         }
@@ -358,7 +400,8 @@ extension Inbox {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                run, seq, row.class, row.kind, row.distance, row.elapsed, row.moving, row.paused, row.body,
+                run, seq, row.class.rawValue, row.kind.rawValue, row.distance, row.elapsed, row.moving, row.paused,
+                row.body,
                 message.receivedAt,
             ]
         )

@@ -21,7 +21,7 @@ public struct RelayEnrolment: Sendable {
             guard try await relay.rows("SELECT 1 FROM pg_roles WHERE rolname = \(runner.text)").isEmpty else {
                 guard try await relay.rows("SELECT relay.is_runner(\(runner.text))")[0].decode(Bool.self) else {
                     throw RelayError.refused(
-                        code: "WB001",
+                        code: .enrolment,
                         message: "a role named \(runner.text) exists and is not a runner; choose another name"
                     )
                 }

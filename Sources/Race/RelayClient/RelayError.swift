@@ -1,4 +1,5 @@
 import PostgresNIO
+import RelayContract
 
 /// Everything that can go wrong with the relay, each saying what and where. A refusal is the
 /// relay's own rule speaking (its SQLSTATE and message); the rest are ours or the network's.
@@ -9,10 +10,10 @@ public enum RelayError: Error, Equatable, CustomStringConvertible {
     case unreachable(place: String, reason: String)
     /// The relay said no: `code` is its SQLSTATE (WBnnn for the relay's own rules, 42501 for a
     /// row-level security refusal).
-    case refused(code: String, message: String)
+    case refused(code: RelayCode, message: String)
     /// The relay is busy for now, not refusing: a lock held longer than the wait allows (55P03), a
     /// statement over its time (57014), a conflict to retry (40001, 40P01). Worth another try.
-    case busy(code: String, message: String)
+    case busy(code: RelayCode, message: String)
     case migrationChanged(version: Int, name: String)
     case newerSchema(applied: Int, known: Int)
     case notFound(String)
@@ -33,20 +34,21 @@ public enum RelayError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    static let busyStates: Set<String> = ["55P03", "57014", "40001", "40P01"]
+    static let busyStates: Set<RelayCode> = Set(["55P03", "57014", "40001", "40P01"].map(RelayCode.init(rawValue:)))
 
     /// The relay's refusal when `error` is one, the network's failure otherwise.
     static func from(_ error: any Error, place: String) -> RelayError {
         if let relay = error as? RelayError { return relay }
         if let psql = error as? PSQLError, let server = psql.serverInfo, let state = server[.sqlState] {
             let message = server[.message] ?? "no message"
-            if busyStates.contains(state) { return .busy(code: state, message: message) }
+            let code = RelayCode(rawValue: state)
+            if busyStates.contains(code) { return .busy(code: code, message: message) }
             // Too many connections (53300), the server shutting down or ending the session (57P0x),
             // connection failures (08xxx): the connection is gone, as if the network had failed.
             if state.hasPrefix("53") || state.hasPrefix("57P") || state.hasPrefix("08") {
                 return .unreachable(place: place, reason: "\(message) (\(state))")
             }
-            return .refused(code: state, message: message)
+            return .refused(code: code, message: message)
         }
         if let psql = error as? PSQLError {
             return .unreachable(place: place, reason: "\(psql.code)\(psql.underlying.map { ": \($0)" } ?? "")")

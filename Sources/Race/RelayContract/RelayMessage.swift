@@ -6,6 +6,12 @@ public struct RelayMessage: Sendable, Equatable, Codable {
         case critical, snapshot, notice
     }
 
+    /// The kinds a phone writes. The relay's contract takes any kind, so a partner's message is read
+    /// with its kind as text; these are the ones this program sends and acts on.
+    public enum Kind: String, Sendable, CaseIterable {
+        case started, snapshot, paused, resumed, split, finished
+    }
+
     public var runID: UUID
     public var runner: String
     public var seq: Int64

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PhoneRaceCore
 import PhoneServer
 import Reconnection
 import RelayClient
@@ -58,52 +59,64 @@ public struct RelayPump: Service {
     }
 
     /// One connection's life: refresh the races, push and pull for the race under way, and look
-    /// again every two seconds when there is none.
+    /// again every two seconds when there is none. `RelayRound` and `RaceOrders` decide; this carries
+    /// out what they say, with one reading of the clock per tick.
     private func follow(_ feed: RelayFeed) async throws {
         while !Task.isCancelled {
             try await feed.sweep()
-            let races = try await feed.races()
-            for race in races {
+            let listed = try await feed.races()
+            let round = RelayRound(listed: listed)
+            for race in round.hold {
                 guard let startAt = race.startAt else { continue }
                 try await inbox.bindRace(
                     run: race.id.uuidString.lowercased(),
                     wearable: wearable,
                     partner: race.partner,
                     startAt: startAt.timeIntervalSince1970,
-                    state: race.state.rawValue,
+                    state: race.state,
                     activity: race.activity,
                     distance: race.distanceMetres
                 )
             }
-            try await order(races, feed)
+            try await order(RelayRound.states(listed), feed, now: Self.now())
             // What is left to send (a finish after a cut) and, for races that ended lately, what the
             // relay decided; races long over are not read again.
-            let recent = Set(races.map { $0.id.uuidString.lowercased() })
             for race in try inbox.relayRaces() {
                 try await push(race, feed)
-                if race.state != "accepted", recent.contains(race.run) { try await pull(race, feed) }
+                if round.settle.contains(race.run) { try await pull(race, feed) }
             }
-            if let active = races.first(where: { $0.state == .accepted }) {
-                try await race(active.id, races, feed)
+            if let active = round.follow {
+                try await race(active, listed, feed)
             } else {
                 try await Task.sleep(for: .seconds(2))
             }
         }
     }
 
-    /// Hands each race that is about to start to the wearable as an order with an expiry, disarms
-    /// one cancelled before its start, and cancels for both a race the wearable cannot take (a
-    /// session already under way, or still no fix shortly before the start): the partner's
-    /// wearable hears it through its own phone.
-    private func order(_ races: [RelayRun], _ feed: RelayFeed) async throws {
-        let now = Date().timeIntervalSince1970
-        let relayState = Dictionary(races.map { ($0.id.uuidString.lowercased(), $0.state) }) { first, _ in first }
-        for race in try inbox.relayRaces() where race.session == nil {
-            let ordered = try inbox.raceOrderAnswer(run: race.run)
-            switch race.state {
-            case "accepted" where ordered == nil && race.startAt > now + 2 && race.startAt - now <= Self.orderLead:
+    /// The wall clock, read once per tick: the relay's instants are Unix seconds.
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Carries out `RaceOrders`' decisions for the races held: hands each race about to start to the
+    /// wearable as an order with an expiry, hands it again, disarms one cancelled before its start,
+    /// and cancels for both a race the wearable cannot take (the partner's wearable hears it through
+    /// its own phone).
+    private func order(_ relay: [String: RelayRun.State], _ feed: RelayFeed, now: Double) async throws {
+        let held = try inbox.relayRaces()
+        let races = try held.map {
+            PhoneRace(
+                run: $0.run,
+                state: $0.state,
+                startAt: $0.startAt,
+                hasSession: $0.session != nil,
+                order: try inbox.handedOrder(run: $0.run)
+            )
+        }
+        for action in RaceOrders.decide(races, relay: relay, now: now) {
+            switch action {
+            case .order(let run):
+                guard let race = held.first(where: { $0.run == run }) else { continue }
                 try await inbox.queueRaceOrder(
-                    run: race.run,
+                    run: run,
                     wearable: wearable,
                     partner: race.partner,
                     startAt: race.startAt,
@@ -113,54 +126,30 @@ public struct RelayPump: Service {
                 )
                 logger.notice(
                     "race: the countdown goes to the wearable",
-                    metadata: ["run": "\(race.run)", "start_in_s": "\(Int(race.startAt - now))"]
+                    metadata: ["run": "\(run)", "start_in_s": "\(Int(race.startAt - now))"]
                 )
-            case "accepted":
-                guard let ordered, case .answered = ordered.state, let answer = ordered.answer, answer.outcome != .ack,
-                    relayState[race.run] == .accepted, let id = UUID(uuidString: race.run)
-                else { continue }
-                // Not ready yet (no fix so soon after it was switched on), or it took the race,
-                // restarted and cannot take it again yet: handed again every 2 s until shortly
-                // before the start. Only a wearable that never took it is then given up.
-                if ordered.taken || answer.outcome == .fail(.notReady), race.startAt - now > Self.lastHanding {
-                    if now - ordered.issuedAt > 2 {
-                        try await inbox.handRaceOrderAgain(run: race.run, wearable: wearable, now: now)
-                    }
-                    continue
-                }
-                if ordered.taken { continue }
+            case .handAgain(let run):
+                try await inbox.handRaceOrderAgain(run: run, wearable: wearable, now: now)
+            case .cancelAtRelay(let run, let reason):
+                guard let id = UUID(uuidString: run) else { continue }
                 logger.warning(
                     "race: the wearable cannot take it; cancelling it for both",
-                    metadata: ["run": "\(race.run)", "reason": "\(answer.message)"]
+                    metadata: ["run": "\(run)", "reason": "\(reason)"]
                 )
                 do {
-                    try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(answer.message)")
-                } catch RelayError.refused(let code, let message) where code == "WB302" {
+                    try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(reason)")
+                } catch RelayError.refused(let code, let message) where code == .notCancellable {
                     // Cancelled already (this pump's list of races lags by up to 5 s), or by the partner.
                     logger.notice(
                         "race: already over at the relay",
-                        metadata: ["run": "\(race.run)", "reason": "\(message)"]
+                        metadata: ["run": "\(run)", "reason": "\(message)"]
                     )
                 }
-            case "cancelled", "declined", "expired":
-                // Only a countdown that was (or may be) armed needs disarming.
-                guard let ordered, ordered.state == .pending || ordered.answer?.outcome == .ack,
-                    race.startAt > now - 60
-                else { continue }
-                try await inbox.queueRaceCancel(run: race.run, wearable: wearable, now: now)
-            default:
-                continue
+            case .disarm(let run):
+                try await inbox.queueRaceCancel(run: run, wearable: wearable, now: now)
             }
         }
     }
-
-    /// The countdown goes to the wearable this long (s) before the start: its first call is at 30 s,
-    /// and a wearable just switched on has had the time since the invite to find a fix.
-    static let orderLead = 35.0
-
-    /// The last order for a wearable not yet ready goes this long (s) before the start: one armed
-    /// later would start late, so after it the race is cancelled for both.
-    static let lastHanding = 3.0
 
     /// The relay's activity as the wearable's.
     static func activity(_ relay: String) -> Activity? {
@@ -182,7 +171,7 @@ public struct RelayPump: Service {
             guard let race = try inbox.relayRaces().first(where: { $0.run == run }) else { break }
             try await pull(race, feed)
             try await push(race, feed)
-            try await order(races, feed)
+            try await order(RelayRound.states(races), feed, now: Self.now())
             if ContinuousClock.now - lastCheck > .seconds(5) {
                 lastCheck = ContinuousClock.now
                 try await feed.sweep()
@@ -204,7 +193,7 @@ public struct RelayPump: Service {
         for row in try inbox.relayOutbox(run: race.run) {
             do {
                 switch row.kind {
-                case "finished":
+                case .finished:
                     let state = try await feed.finish(
                         id,
                         distance: row.distance ?? 0,
@@ -220,8 +209,8 @@ public struct RelayPump: Service {
                         runID: id,
                         runner: endpoint.user,
                         seq: row.seq,
-                        messageClass: RelayMessage.Class(rawValue: row.messageClass) ?? .notice,
-                        kind: row.kind,
+                        messageClass: row.messageClass,
+                        kind: row.kind.rawValue,
                         distanceMetres: row.distance,
                         elapsedSeconds: row.elapsed,
                         movingSeconds: row.moving,
@@ -229,15 +218,15 @@ public struct RelayPump: Service {
                         body: row.body
                     )
                     if try await feed.post(message) { counters.posted.add(1) } else { counters.resent.add(1) }
-                    if row.kind == "started", !race.startReported,
+                    if row.kind == .started, !race.startReported,
                         let offset = (Inbox.details(row.body)["start_offset_ms"] as? NSNumber)?.intValue
                     {
                         try await feed.reportStart(id, offsetMilliseconds: offset)
                         try await inbox.relayStartReported(run: race.run)
                     }
                 }
-                try await inbox.relayDone(run: race.run, seq: row.seq, at: Date().timeIntervalSince1970)
-            } catch RelayError.refused(let code, let message) where Self.deferring.contains(code) {
+                try await inbox.relayDone(run: race.run, seq: row.seq, at: Self.now())
+            } catch RelayError.refused(let code, let message) where RelayRound.refusal(code) == .later {
                 logger.debug("the relay's rate limit defers a message", metadata: ["message": "\(message)"])
                 return
             } catch RelayError.refused(let code, let message) {
@@ -253,14 +242,11 @@ public struct RelayPump: Service {
                     run: race.run,
                     seq: row.seq,
                     refusal: (code, message),
-                    at: Date().timeIntervalSince1970
+                    at: Self.now()
                 )
             }
         }
     }
-
-    /// The relay's rate limits (snapshots; notices and critical messages): the row waits for the next tick.
-    static let deferring: Set<String> = ["WB606", "WB609"]
 
     /// Reads the partner's newest snapshot, their messages and the relay's events past the marks.
     private func pull(_ race: Inbox.RelayRace, _ feed: RelayFeed) async throws {
@@ -277,10 +263,10 @@ public struct RelayPump: Service {
         }
         items += events.map {
             Inbox.PartnerItem(
-                source: "event",
+                source: .event,
                 key: $0.id,
                 runner: $0.runner,
-                messageClass: "critical",
+                messageClass: .critical,
                 kind: $0.kind.rawValue,
                 distance: nil,
                 elapsed: nil,
@@ -290,16 +276,16 @@ public struct RelayPump: Service {
             )
         }
         guard !items.isEmpty else { return }
-        try await inbox.commitPartner(run: race.run, items: items, receivedAt: Date().timeIntervalSince1970)
+        try await inbox.commitPartner(run: race.run, items: items, receivedAt: Self.now())
         counters.pulled.add(items.count)
     }
 
     static func item(_ message: RelayMessage) -> Inbox.PartnerItem {
         Inbox.PartnerItem(
-            source: "message",
+            source: .message,
             key: message.seq,
             runner: message.runner,
-            messageClass: message.messageClass.rawValue,
+            messageClass: message.messageClass,
             kind: message.kind,
             distance: message.distanceMetres,
             elapsed: message.elapsedSeconds,

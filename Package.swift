@@ -7,9 +7,6 @@ let package = Package(
     products: [
         .executable(name: "wearbridge", targets: ["wearbridge"]),
         .executable(name: "wearbridge-phone", targets: ["wearbridge-phone"]),
-        .executable(name: "wearbridge-bench", targets: ["wearbridge-bench"]),
-        .executable(name: "wearbridge-fuzz", targets: ["wearbridge-fuzz"]),
-        .executable(name: "wearbridge-floor", targets: ["wearbridge-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

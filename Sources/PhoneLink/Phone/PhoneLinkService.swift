@@ -21,6 +21,8 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
     let commands: CommandSender
     let backfill: BackfillPuller
     let logger: Logger
+    /// The phone's wall clock (Unix s), the one reading of time on this side of the link.
+    var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     func connect(
         request: RPCAsyncSequence<Wearbridge_Link_V1_WearableMessage, any Error>,
@@ -35,20 +37,26 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             logger.warning("refused a stream that did not begin with a hello")
             throw RPCError(code: .failedPrecondition, message: "the first message must be a hello")
         }
-        guard !hello.outboxEpoch.isEmpty, hello.outboxEpoch.utf8.count <= 64 else {
+        guard PhoneStream.accepts(epoch: hello.outboxEpoch) else {
             logger.warning("refused a hello without a valid outbox epoch")
-            throw RPCError(code: .invalidArgument, message: "hello.outbox_epoch is required (at most 64 bytes)")
-        }
-        let epoch = hello.outboxEpoch
-        var mark = try inbox.mark(wearable: wearable, epoch: epoch)
-        mark.head = Int(clamping: hello.outboxHead)
-        if mark.mark > mark.head {
-            logger.warning(
-                "the wearable's outbox is behind this inbox's mark (its log was restored?)",
-                metadata: ["mark": "\(mark.mark)", "head": "\(mark.head)"]
+            throw RPCError(
+                code: .invalidArgument,
+                message: "hello.outbox_epoch is required (at most \(PhoneStream.maxEpochBytes) bytes)"
             )
         }
-        let now = Date().timeIntervalSince1970
+        var stream = try PhoneStream(
+            epoch: hello.outboxEpoch,
+            head: Int(clamping: hello.outboxHead),
+            stored: inbox.mark(wearable: wearable, epoch: hello.outboxEpoch)
+        )
+        let epoch = stream.epoch
+        if stream.behindMark {
+            logger.warning(
+                "the wearable's outbox is behind this inbox's mark (its log was restored?)",
+                metadata: ["mark": "\(stream.mark.mark)", "head": "\(stream.mark.head)"]
+            )
+        }
+        let now = clock()
         try await inbox.linkChanged(
             wearable: wearable,
             connected: true,
@@ -60,7 +68,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         logger.info(
             "wearable connected",
             metadata: [
-                "hello.name": "\(hello.wearableName)", "epoch": "\(epoch)", "mark": "\(mark.mark)",
+                "hello.name": "\(hello.wearableName)", "epoch": "\(epoch)", "mark": "\(stream.mark.mark)",
                 "head": "\(hello.outboxHead)",
             ]
         )
@@ -68,15 +76,15 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         queue.yield(
             .with {
                 $0.welcome = .with {
-                    $0.highWaterMark = UInt64(mark.mark)
-                    $0.snapshotSeq = UInt64(mark.snapshot)
+                    $0.highWaterMark = UInt64(stream.ack.through)
+                    $0.snapshotSeq = UInt64(stream.ack.snapshot)
                 }
             }
         )
         let id = connections.attach(wearable, queue)
-        commands.reconnected(wearable)
+        commands.reconnected(wearable, at: now)
         do {
-            try await inbox.reissueRaceOrders(wearable: wearable, now: Date().timeIntervalSince1970)
+            try await inbox.reissueRaceOrders(wearable: wearable, now: now)
         } catch {
             logger.warning("cannot hand a race's countdown again", metadata: ["error": "\(error)"])
         }
@@ -95,19 +103,15 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
                     do { try await response.write(message) } catch { return }
                 }
             }
-            var lastSeen = 0.0
             do {
                 while let message = try await messages.next() {
-                    let now = Date().timeIntervalSince1970
-                    if now - lastSeen >= 1 {
-                        lastSeen = now
-                        try await inbox.seen(wearable: wearable, at: now)
-                    }
+                    let now = clock()
+                    if stream.heard(at: now) { try await inbox.seen(wearable: wearable, at: now) }
                     try await handle(
                         message,
                         wearable: wearable,
-                        epoch: epoch,
-                        mark: &mark,
+                        stream: &stream,
+                        now: now,
                         queue: queue,
                         logger: logger
                     )
@@ -124,7 +128,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             connected: false,
             helloName: nil,
             epoch: nil,
-            at: Date().timeIntervalSince1970
+            at: clock()
         )
     }
 
@@ -147,19 +151,19 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
     private func handle(
         _ message: Wearbridge_Link_V1_WearableMessage,
         wearable: String,
-        epoch: String,
-        mark: inout InboxMark,
+        stream: inout PhoneStream,
+        now: Double,
         queue: Connections.Outgoing,
         logger: Logger
     ) async throws {
         switch message.body {
         case .envelope(let envelope):
-            try await deliver(envelope, wearable: wearable, epoch: epoch, mark: &mark, logger: logger)
+            try await deliver(envelope, wearable: wearable, stream: &stream, now: now, logger: logger)
             queue.yield(
                 .with {
                     $0.ack = .with {
-                        $0.throughSeq = UInt64(mark.mark)
-                        $0.snapshotSeq = UInt64(mark.snapshot)
+                        $0.throughSeq = UInt64(stream.ack.through)
+                        $0.snapshotSeq = UInt64(stream.ack.snapshot)
                     }
                 }
             )
@@ -177,7 +181,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
                 session: nil
             )
             commands.answered(reply.commandID)
-            try await inbox.settle(answer, at: Date().timeIntervalSince1970)
+            try await inbox.settle(answer, at: now)
         case .backfill(let chunk):
             try await backfill.received(chunk, from: wearable)
         case .hello:
@@ -192,53 +196,49 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
     private func deliver(
         _ envelope: Wearbridge_Link_V1_Envelope,
         wearable: String,
-        epoch: String,
-        mark: inout InboxMark,
+        stream: inout PhoneStream,
+        now: Double,
         logger: Logger
     ) async throws {
         let seq = Int(clamping: envelope.seq)
-        guard seq > 0, let messageClass = LinkMessage.Class(wire: envelope.class) else {
-            counters.invalid.add(1, ordering: .relaxed)
-            logger.warning(
-                "ignored an envelope without a seq or class",
-                metadata: ["seq": "\(seq)", "class": "\(envelope.class)"]
-            )
-            return
-        }
-        let isSnapshot = messageClass == .snapshot
-        switch mark.judge(seq: seq, isSnapshot: isSnapshot) {
+        let messageClass = LinkMessage.Class(wire: envelope.class)
+        let verdict = stream.envelope(
+            seq: seq,
+            isSnapshot: messageClass.map { $0 == .snapshot },
+            impossibility: messageClass == .snapshot ? envelope.payload.snapshot.impossibility : nil,
+            knownKind: envelope.payload.kind != nil
+        )
+        switch verdict {
         case .duplicate:
             counters.duplicates.add(1, ordering: .relaxed)
-            logger.debug("dropped a resend at or below the mark", metadata: ["seq": "\(seq)", "mark": "\(mark.mark)"])
+            logger.debug(
+                "dropped a resend at or below the mark",
+                metadata: ["seq": "\(seq)", "mark": "\(stream.mark.mark)"]
+            )
             return
         case .staleSnapshot:
             return
-        case .beyondHead(let head):
+        case .invalid(let why):
             counters.invalid.add(1, ordering: .relaxed)
-            logger.warning(
-                "ignored an envelope beyond the wearable's head",
-                metadata: ["seq": "\(seq)", "head": "\(head)"]
-            )
+            logger.warning("ignored an envelope: \(why)", metadata: ["seq": "\(seq)", "class": "\(envelope.class)"])
             return
-        case .store:
-            break
-        }
-        if isSnapshot, let problem = envelope.payload.snapshot.impossibility {
+        case .impossible(let problem):
             counters.invalid.add(1, ordering: .relaxed)
             logger.warning(
                 "ignored a snapshot with impossible values",
                 metadata: ["seq": "\(seq)", "problem": "\(problem)"]
             )
-            mark.committed(seq: seq, isSnapshot: true)
             return
+        case .store(let unknownKind):
+            if unknownKind {
+                counters.unknown.add(1, ordering: .relaxed)
+                logger.warning(
+                    "stored a message of a kind this phone does not know (a newer wearable?)",
+                    metadata: ["seq": "\(seq)", "class": "\(envelope.class)"]
+                )
+            }
         }
-        if envelope.payload.kind == nil {
-            counters.unknown.add(1, ordering: .relaxed)
-            logger.warning(
-                "stored a message of a kind this phone does not know (a newer wearable?)",
-                metadata: ["seq": "\(seq)", "class": "\(envelope.class)"]
-            )
-        }
+        guard let messageClass else { return }
         var answer: CommandAnswer?
         if case .commandReply(let reply) = envelope.payload.kind {
             answer = CommandAnswer(reply: reply)
@@ -246,20 +246,20 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         let stored = try await inbox.commit(
             InboxMessage(
                 wearable: wearable,
-                epoch: epoch,
+                epoch: stream.epoch,
                 seq: seq,
                 messageClass: messageClass,
                 kind: envelope.payload.messageKind,
                 session: envelope.payload.sessionText,
                 payload: try envelope.payload.serializedBytes(),
                 createdAtMs: envelope.createdAtMs,
-                receivedAt: Date().timeIntervalSince1970,
+                receivedAt: now,
                 answer: answer
             )
         )
         if stored { counters.stored.add(1, ordering: .relaxed) }
         if stored, envelope.payload.messageKind == .sessionEnded { backfill.kick(wearable) }
-        mark.committed(seq: seq, isSnapshot: isSnapshot)
+        stream.committed(seq: seq, isSnapshot: messageClass == .snapshot)
         if let answer { commands.answered(answer.id) }
     }
 }

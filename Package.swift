@@ -195,6 +195,16 @@ let package = Package(
         // scripts/embed-migrations.py) and the typed rows phones read back from it.
         .target(name: "RelayContract", path: "Sources/Race/RelayContract"),
         .target(name: "PhoneRaceCore", dependencies: ["RelayContract"], path: "Sources/Race/PhoneRaceCore"),
+        .target(
+            name: "RaceStore",
+            dependencies: [
+                "PhoneServer", "PhoneLinkContract", "PhoneLinkMessages", "PhoneRaceCore", "RelayContract",
+                "SessionCore", "TrackCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Sources/Race/RaceStore"
+        ),
         // RelayClient/: the phone's side of the relay over postgres-nio with a TLS client certificate:
         // migrations, enrolment and the race commands.
         .target(
@@ -214,8 +224,8 @@ let package = Package(
         .target(
             name: "RelayPump",
             dependencies: [
-                "RelayClient", "RelayContract", "PhoneRaceCore", "PhoneServer", "Reconnection", "SessionCore",
-                "TrackCore",
+                "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "PhoneServer", "Reconnection",
+                "SessionCore", "TrackCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -289,7 +299,7 @@ let package = Package(
                 "TOMLConfig",
                 "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
-                "HeartRate", "RelayContract", "PhoneRaceCore", "SpeedSensors",
+                "HeartRate", "RelayContract", "SpeedSensors",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -315,7 +325,7 @@ let package = Package(
             name: "DashboardServer",
             dependencies: [
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkWire", "SessionCore", "TrackCore",
-                "Export", "Identity", "RaceCore", "PhoneRaceCore", "RelayClient", "RelayContract",
+                "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient", "RelayContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -337,7 +347,7 @@ let package = Package(
             dependencies: [
                 "DashboardServer",
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
-                "RelayClient", "RelayContract", "PhoneRaceCore", "RelayPump", "TOMLConfig", "Release",
+                "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "RelayPump", "TOMLConfig", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -438,7 +448,7 @@ let package = Package(
                 "CertificateFingerprint",
                 "PhoneLinkMessages", "Engine",
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
-                "Store", "PhoneServer", "WearableLinkClient", "SpeedSensors",
+                "Store", "PhoneServer", "RaceStore", "WearableLinkClient", "SpeedSensors",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
@@ -453,10 +463,17 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat"]),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore", "PhoneRaceCore"]
+            dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore", "PhoneRaceCore", "RaceStore"]
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
         .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract"]),
+        .testTarget(
+            name: "RaceStoreTests",
+            dependencies: [
+                "RaceStore", "PhoneServer", "PhoneRaceCore", "PhoneLinkContract", "PhoneLinkWire", "RelayContract",
+                "Harness", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),

@@ -19,7 +19,7 @@ extension PhoneConfigOptions {
     func inbox(readOnly: Bool = true) throws -> Inbox {
         let config = try load()
         do {
-            return try Inbox.open(directory: config.storageDirectory, readOnly: readOnly)
+            return try PhoneDatabase.open(directory: config.storageDirectory, readOnly: readOnly)
         } catch {
             Output.error("wearbridge-phone: \(error)")
             throw ExitCode(66)

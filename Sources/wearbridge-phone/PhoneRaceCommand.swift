@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PhoneRaceCore
 import PhoneServer
+import RaceStore
 import RelayClient
 import RelayContract
 import RelayPump
@@ -243,17 +244,18 @@ struct PhoneRaceStatusCommand: ParsableCommand {
     func run() throws {
         let inbox = try options.inbox()
         let now = Date().timeIntervalSince1970
-        let refusals = try inbox.relayRefusals()
-        let races = try inbox.relayRaces()
-        if races.isEmpty, !json { Output.line("no races on this phone yet") }
-        for race in races {
-            let items = try inbox.partnerItems(run: race.run)
+        let races = RaceStore(inbox)
+        let refusals = try races.relayRefusals()
+        let held = try races.relayRaces()
+        if held.isEmpty, !json { Output.line("no races on this phone yet") }
+        for race in held {
+            let items = try races.partnerItems(run: race.run)
             let snapshot = items.first { $0.source == .message && $0.messageClass == .snapshot }
             let messages = items.filter { $0.source == .message && $0.messageClass != .snapshot }
             let events = items.filter { $0.source == .event }
             var object: [String: Any] = [
                 "run": race.run, "partner": race.partner, "state": race.state.rawValue, "wearable": race.wearable,
-                "session": race.session ?? NSNull(), "queued": try inbox.relayOutbox(run: race.run).count,
+                "session": race.session ?? NSNull(), "queued": try races.relayOutbox(run: race.run).count,
                 "message_mark": race.messageMark, "event_mark": race.eventMark,
                 "partner_messages": messages.map { ["seq": $0.key, "kind": $0.kind] },
                 "events": events.map { ["id": $0.key, "kind": $0.kind, "runner": $0.runner ?? ""] as [String: Any] },

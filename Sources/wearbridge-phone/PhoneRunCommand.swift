@@ -4,6 +4,7 @@ import Foundation
 import Identity
 import Logging
 import PhoneServer
+import RaceStore
 import RelayPump
 import ServiceLifecycle
 
@@ -31,7 +32,7 @@ struct PhoneRunCommand: AsyncParsableCommand {
                 logger.notice("created this phone's TLS identity", metadata: ["fingerprint": "\(loaded.fingerprint)"])
             }
             identity = loaded
-            inbox = try Inbox.open(directory: config.storageDirectory)
+            inbox = try PhoneDatabase.open(directory: config.storageDirectory)
         } catch {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw ExitCode(73)
@@ -39,7 +40,13 @@ struct PhoneRunCommand: AsyncParsableCommand {
         if config.wearables.isEmpty {
             logger.warning("no [[wearable]] is configured: every wearable will be refused")
         }
-        let server = PhoneServer(config: config, identity: identity, inbox: inbox, logger: logger)
+        let server = PhoneServer(
+            config: config,
+            identity: identity,
+            inbox: inbox,
+            races: RaceStore(inbox),
+            logger: logger
+        )
         var services: [any Service] = [server]
         if config.dashboard.enabled {
             do {

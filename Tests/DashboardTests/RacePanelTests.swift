@@ -5,6 +5,7 @@ import Testing
 
 @testable import DashboardServer
 @testable import PhoneServer
+@testable import RaceStore
 
 @Suite struct InviteBodyTests {
     @Test func readsEveryField() throws {
@@ -47,9 +48,9 @@ import Testing
         distance: Double? = nil,
         elapsed: Double? = nil
     )
-        -> Inbox.PartnerItem
+        -> RaceStore.PartnerItem
     {
-        Inbox.PartnerItem(
+        RaceStore.PartnerItem(
             source: source,
             key: 1,
             runner: "bob",
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func thePartnersTimeIsTheirGPSTimeAgainstTheStart() {
-        let race = Inbox.RelayRace(
+        let race = RaceStore.RelayRace(
             run: "r",
             wearable: "pi",
             partner: "bob",

@@ -1,6 +1,7 @@
 import Harness
 import Logging
 import PhoneLinkContract
+import RaceStore
 import SessionCore
 import Testing
 import TrackCore
@@ -21,7 +22,7 @@ struct CommandSenderTests {
         let outgoing: AsyncStream<Wearbridge_Link_V1_PhoneMessage>.Continuation
 
         init() throws {
-            inbox = try Inbox.open(directory: try temporaryDirectory("sender"))
+            inbox = try Inbox.open(directory: try temporaryDirectory("sender"), parts: [RaceStore.self])
             sender = CommandSender(inbox: inbox, connections: connections, retryEvery: 8, logger: Logger(label: "test"))
             (stream, outgoing) = AsyncStream.makeStream(of: Wearbridge_Link_V1_PhoneMessage.self)
         }

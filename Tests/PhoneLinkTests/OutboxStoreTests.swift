@@ -4,6 +4,7 @@ import Harness
 import PhoneLinkContract
 import PhoneLinkMessages
 import PhoneServer
+import RaceStore
 import SessionCore
 import SpeedSensors
 import Store
@@ -88,7 +89,7 @@ struct OutboxStoreTests {
     }
 
     @Test func theInboxTakesEachMessageOnceAndAnswersTheCommandWithItsReply() async throws {
-        let inbox = try Inbox.open(directory: try directory())
+        let inbox = try Inbox.open(directory: try directory(), parts: [RaceStore.self])
         func message(_ seq: Int, _ kind: MessageKind = .split, answer: CommandAnswer? = nil) -> InboxMessage {
             InboxMessage(
                 wearable: "pi",
@@ -156,7 +157,7 @@ struct BackfillStoreTests {
     }
 
     @Test func thePhoneKeepsEachChunkWithItsCursorAndOnlyWhatItAskedFor() async throws {
-        let inbox = try Inbox.open(directory: try directory())
+        let inbox = try Inbox.open(directory: try directory(), parts: [RaceStore.self])
         try await inbox.requestBackfill(wearable: "pi", session: "s", at: 1)
         func chunk(after: UInt64, _ seqs: [UInt64], done: Bool) -> Wearbridge_Link_V1_BackfillChunk {
             .with {
@@ -220,7 +221,7 @@ struct IndoorBackfillTests {
             return
         }
 
-        let inbox = try Inbox.open(directory: try temporaryDirectory("indoor-phone"))
+        let inbox = try Inbox.open(directory: try temporaryDirectory("indoor-phone"), parts: [RaceStore.self])
         let startedMessage = InboxMessage(
             wearable: "pi",
             epoch: "e1",

@@ -3,6 +3,7 @@ import PhoneLinkWire
 import PhoneRaceCore
 import PhoneServer
 import RaceCore
+import RaceStore
 
 /// The race panel of one page: RaceCore's tracker, fed as the wearable's own is (the wearable's
 /// figures at each snapshot, the partner's newest snapshot and events from the relay), so the gap
@@ -16,12 +17,12 @@ struct RaceBoard {
     private var partnerVersion = -1
     private var fed: Set<String> = []
     private var eventSeq: Int64 = 0
-    private var partnerNewest: Inbox.PartnerItem?
+    private var partnerNewest: RaceStore.PartnerItem?
     private var events: [[String: Any]] = []
 
     /// The panel as JSON at `now` (wall seconds, the server's clock); `["race": null]` without a race.
     mutating func json(inbox: Inbox, wearable: String, own: SnapshotRecord?, now: Double) throws -> [String: Any] {
-        let races = try inbox.relayRaces().filter { $0.wearable == wearable }
+        let races = try RaceStore(inbox).relayRaces().filter { $0.wearable == wearable }
         let ownSession = own.flatMap { $0.snapshot.session.isEmpty ? nil : uuidText($0.snapshot.session) }
         // The race the wearable is running, else the newest one it was entered in.
         guard let race = races.last(where: { $0.session != nil && $0.session == ownSession }) ?? races.last else {
@@ -40,9 +41,9 @@ struct RaceBoard {
                 now: now
             )
         }
-        if inbox.partnerChanges != partnerVersion {
-            partnerVersion = inbox.partnerChanges
-            try feedPartner(inbox.partnerItems(run: race.run), race: race, into: &tracker)
+        if RaceStore(inbox).partnerChanges != partnerVersion {
+            partnerVersion = RaceStore(inbox).partnerChanges
+            try feedPartner(RaceStore(inbox).partnerItems(run: race.run), race: race, into: &tracker)
         }
         _ = tracker.tick(now: now)
         self.tracker = tracker
@@ -84,8 +85,8 @@ struct RaceBoard {
 
     /// New partner items, in the order they happened, each once: the newest snapshot and the events.
     private mutating func feedPartner(
-        _ items: [Inbox.PartnerItem],
-        race: Inbox.RelayRace,
+        _ items: [RaceStore.PartnerItem],
+        race: RaceStore.RelayRace,
         into tracker: inout RaceTracker
     ) {
         for item in items.sorted(by: { ($0.at, $0.key) < ($1.at, $1.key) }) {
@@ -115,16 +116,16 @@ struct RaceBoard {
 
     /// The partner's time since the common start: their GPS time against the agreed instant when
     /// they sent it, else their session's elapsed time.
-    static func elapsed(_ item: Inbox.PartnerItem, race: Inbox.RelayRace) -> Double {
-        if let gpsTime = (Inbox.details(item.body)["gps_time"] as? NSNumber)?.doubleValue {
+    static func elapsed(_ item: RaceStore.PartnerItem, race: RaceStore.RelayRace) -> Double {
+        if let gpsTime = (RaceStore.details(item.body)["gps_time"] as? NSNumber)?.doubleValue {
             return max(0, gpsTime - race.startAt)
         }
         return item.elapsed ?? 0
     }
 
     /// A stored relay item as the partner's event, as the phone passes it to the wearable.
-    static func event(_ item: Inbox.PartnerItem) -> PartnerEvent? {
-        let details = Inbox.details(item.body)
+    static func event(_ item: RaceStore.PartnerItem) -> PartnerEvent? {
+        let details = RaceStore.details(item.body)
         switch PartnerNews(source: item.source, kind: item.kind) {
         case .paused: return .paused
         case .resumed: return .resumed

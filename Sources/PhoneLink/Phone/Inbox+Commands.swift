@@ -111,7 +111,7 @@ extension Inbox {
 
     /// The one place a command row is written; `ifAbsent`: an id already queued is left as it is
     /// (a race's commands, queued again by every round that sees them due).
-    static func insert(_ command: QueuedCommand, ifAbsent: Bool, _ db: Database) throws {
+    package static func insert(_ command: QueuedCommand, ifAbsent: Bool, _ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT \(ifAbsent ? "OR IGNORE " : "")INTO command

@@ -11,19 +11,29 @@ import Synchronization
 public final class Inbox: Sendable {
     public static let fileName = "wearbridge-phone.sqlite"
     public let path: String
-    let pool: DatabasePool
+    package let pool: DatabasePool
+    /// The parts that keep tables of their own in the inbox's file (the race's): their migrations
+    /// run with the inbox's, and each stored wearable message goes through them in its transaction.
+    let parts: [any InboxPart.Type]
     /// Bumped after each commit of what the relay said about a partner: the link's forwarder reads
     /// the inbox again only then.
-    let partnerVersion = Atomic<Int>(0)
+    package let partnerVersion = Atomic<Int>(0)
     /// Wakes the dashboard's streams after every commit they may show.
     public let changes = InboxSignal()
 
-    private init(path: String, pool: DatabasePool) {
+    private init(path: String, pool: DatabasePool, parts: [any InboxPart.Type]) {
         self.path = path
         self.pool = pool
+        self.parts = parts
     }
 
-    public static func open(directory: String, readOnly: Bool = false) throws -> Inbox {
+    /// Opens (and, unless `readOnly`, migrates) the phone's database in `directory`, with the
+    /// `parts` that keep tables in it. The phone always opens it with the same parts.
+    public static func open(
+        directory: String,
+        readOnly: Bool = false,
+        parts: [any InboxPart.Type]
+    ) throws -> Inbox {
         let path = (directory as NSString).appendingPathComponent(fileName)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -34,12 +44,12 @@ public final class Inbox: Sendable {
         let pool = try DatabasePool(path: path, configuration: configuration)
         if !readOnly {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            try migrator.migrate(pool)
+            try migrator(parts).migrate(pool)
         }
-        return Inbox(path: path, pool: pool)
+        return Inbox(path: path, pool: pool, parts: parts)
     }
 
-    static var migrator: DatabaseMigrator {
+    static func migrator(_ parts: [any InboxPart.Type]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-inbox") { db in
             try db.execute(
@@ -82,8 +92,8 @@ public final class Inbox: Sendable {
                     """
             )
         }
-        registerRelay(&migrator)
-        registerRaceOrders(&migrator)
+        // The parts' migrations come third: the identifiers and order every phone's file has.
+        for part in parts { part.registerMigrations(&migrator) }
         migrator.registerMigration("v5-outbox-head") { db in
             // The head of the wearable's outbox as its hello said: the dashboard's outbox depth.
             try db.execute(sql: "ALTER TABLE link ADD COLUMN hello_head INTEGER")
@@ -164,7 +174,7 @@ public final class Inbox: Sendable {
                 }
             }
             // A race's messages toward the relay are queued with the message itself.
-            try Self.queueForRelay(message, db)
+            for part in parts { try part.stored(message, db) }
             try db.execute(
                 sql: """
                     INSERT INTO mark (wearable, epoch, mark, snapshot_seq) VALUES (?, ?, ?, ?)

@@ -15,6 +15,7 @@ import X509
 /// in a welcome, every envelope committed before it is acknowledged, resends dropped.
 struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
     let inbox: Inbox
+    let races: (any RaceLink)?
     let wearables: [Fingerprint: String]
     let connections: Connections
     let counters: PhoneCounters
@@ -84,7 +85,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         let id = connections.attach(wearable, queue)
         commands.reconnected(wearable, at: now)
         do {
-            try await inbox.reissueRaceOrders(wearable: wearable, now: now)
+            try await races?.reconnected(wearable: wearable, now: now)
         } catch {
             logger.warning("cannot hand a race's countdown again", metadata: ["error": "\(error)"])
         }
@@ -94,9 +95,9 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             backfill.disconnected(wearable)
             queue.finish()
         }
-        let forwarder = PartnerForwarder(inbox: inbox, wearable: wearable, queue: queue, logger: logger)
+        let forwarder = races.map { PartnerForwarder(races: $0, wearable: wearable, queue: queue, logger: logger) }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await forwarder.run() }
+            if let forwarder { group.addTask { await forwarder.run() } }
             group.addTask {
                 // A failed write means the stream is gone: the reading loop below ends with it.
                 for await message in outgoing {

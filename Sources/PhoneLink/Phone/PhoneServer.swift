@@ -13,13 +13,16 @@ public struct PhoneServer: Service {
     let config: PhoneConfig
     let identity: NodeIdentity
     let inbox: Inbox
+    /// The race's side of the link (partner figures, countdowns handed again); none without races.
+    let races: (any RaceLink)?
     let logger: Logger
     public let counters = PhoneCounters()
 
-    public init(config: PhoneConfig, identity: NodeIdentity, inbox: Inbox, logger: Logger) {
+    public init(config: PhoneConfig, identity: NodeIdentity, inbox: Inbox, races: (any RaceLink)?, logger: Logger) {
         self.config = config
         self.identity = identity
         self.inbox = inbox
+        self.races = races
         self.logger = logger
     }
 
@@ -42,6 +45,7 @@ public struct PhoneServer: Service {
         )
         let service = PhoneLinkService(
             inbox: inbox,
+            races: races,
             wearables: trusted,
             connections: connections,
             counters: counters,

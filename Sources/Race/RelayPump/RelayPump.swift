@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PhoneRaceCore
 import PhoneServer
+import RaceStore
 import Reconnection
 import RelayClient
 import RelayContract
@@ -20,6 +21,8 @@ public struct RelayPump: Service {
     /// The wearable whose sessions race (its name in `[[wearable]]`).
     public let wearable: String
     public let inbox: Inbox
+    /// The race's tables in the inbox's file.
+    var store: RaceStore { RaceStore(inbox) }
     public let counters: RelayCounters
     let logger: Logger
 
@@ -68,7 +71,7 @@ public struct RelayPump: Service {
             let round = RelayRound(listed: listed)
             for race in round.hold {
                 guard let startAt = race.startAt else { continue }
-                try await inbox.bindRace(
+                try await store.bindRace(
                     run: race.id.uuidString.lowercased(),
                     wearable: wearable,
                     partner: race.partner,
@@ -81,7 +84,7 @@ public struct RelayPump: Service {
             try await order(RelayRound.states(listed), feed, now: Self.now())
             // What is left to send (a finish after a cut) and, for races that ended lately, what the
             // relay decided; races long over are not read again.
-            for race in try inbox.relayRaces() {
+            for race in try store.relayRaces() {
                 try await push(race, feed)
                 if round.settle.contains(race.run) { try await pull(race, feed) }
             }
@@ -101,21 +104,21 @@ public struct RelayPump: Service {
     /// and cancels for both a race the wearable cannot take (the partner's wearable hears it through
     /// its own phone).
     private func order(_ relay: [String: RelayRun.State], _ feed: RelayFeed, now: Double) async throws {
-        let held = try inbox.relayRaces()
+        let held = try store.relayRaces()
         let races = try held.map {
             PhoneRace(
                 run: $0.run,
                 state: $0.state,
                 startAt: $0.startAt,
                 hasSession: $0.session != nil,
-                order: try inbox.handedOrder(run: $0.run)
+                order: try store.handedOrder(run: $0.run)
             )
         }
         for action in RaceOrders.decide(races, relay: relay, now: now) {
             switch action {
             case .order(let run):
                 guard let race = held.first(where: { $0.run == run }) else { continue }
-                try await inbox.queueRaceOrder(
+                try await store.queueRaceOrder(
                     run: run,
                     wearable: wearable,
                     partner: race.partner,
@@ -129,7 +132,7 @@ public struct RelayPump: Service {
                     metadata: ["run": "\(run)", "start_in_s": "\(Int(race.startAt - now))"]
                 )
             case .handAgain(let run):
-                try await inbox.handRaceOrderAgain(run: run, wearable: wearable, now: now)
+                try await store.handRaceOrderAgain(run: run, wearable: wearable, now: now)
             case .cancelAtRelay(let run, let reason):
                 guard let id = UUID(uuidString: run) else { continue }
                 logger.warning(
@@ -146,7 +149,7 @@ public struct RelayPump: Service {
                     )
                 }
             case .disarm(let run):
-                try await inbox.queueRaceCancel(run: run, wearable: wearable, now: now)
+                try await store.queueRaceCancel(run: run, wearable: wearable, now: now)
             }
         }
     }
@@ -168,7 +171,7 @@ public struct RelayPump: Service {
         let run = id.uuidString.lowercased()
         var lastCheck = ContinuousClock.now
         while !Task.isCancelled, !feed.relay.isClosed {
-            guard let race = try inbox.relayRaces().first(where: { $0.run == run }) else { break }
+            guard let race = try store.relayRaces().first(where: { $0.run == run }) else { break }
             try await pull(race, feed)
             try await push(race, feed)
             try await order(RelayRound.states(races), feed, now: Self.now())
@@ -188,9 +191,9 @@ public struct RelayPump: Service {
     /// Sends what the inbox queued for `race`, in order; a row leaves the queue only once the relay
     /// has it. A refusal for good is logged, counted and kept in the inbox's refusal table; the rate
     /// limit only defers.
-    private func push(_ race: Inbox.RelayRace, _ feed: RelayFeed) async throws {
+    private func push(_ race: RaceStore.RelayRace, _ feed: RelayFeed) async throws {
         guard let id = UUID(uuidString: race.run) else { return }
-        for row in try inbox.relayOutbox(run: race.run) {
+        for row in try store.relayOutbox(run: race.run) {
             do {
                 switch row.kind {
                 case .finished:
@@ -219,13 +222,13 @@ public struct RelayPump: Service {
                     )
                     if try await feed.post(message) { counters.posted.add(1) } else { counters.resent.add(1) }
                     if row.kind == .started, !race.startReported,
-                        let offset = (Inbox.details(row.body)["start_offset_ms"] as? NSNumber)?.intValue
+                        let offset = (RaceStore.details(row.body)["start_offset_ms"] as? NSNumber)?.intValue
                     {
                         try await feed.reportStart(id, offsetMilliseconds: offset)
-                        try await inbox.relayStartReported(run: race.run)
+                        try await store.relayStartReported(run: race.run)
                     }
                 }
-                try await inbox.relayDone(run: race.run, seq: row.seq, at: Self.now())
+                try await store.relayDone(run: race.run, seq: row.seq, at: Self.now())
             } catch RelayError.refused(let code, let message) where RelayRound.refusal(code) == .later {
                 logger.debug("the relay's rate limit defers a message", metadata: ["message": "\(message)"])
                 return
@@ -238,7 +241,7 @@ public struct RelayPump: Service {
                         "reason": "\(message)",
                     ]
                 )
-                try await inbox.relayDone(
+                try await store.relayDone(
                     run: race.run,
                     seq: row.seq,
                     refusal: (code, message),
@@ -249,9 +252,9 @@ public struct RelayPump: Service {
     }
 
     /// Reads the partner's newest snapshot, their messages and the relay's events past the marks.
-    private func pull(_ race: Inbox.RelayRace, _ feed: RelayFeed) async throws {
+    private func pull(_ race: RaceStore.RelayRace, _ feed: RelayFeed) async throws {
         guard let id = UUID(uuidString: race.run) else { return }
-        var items: [Inbox.PartnerItem] = []
+        var items: [RaceStore.PartnerItem] = []
         if let snapshot = try await feed.latestSnapshot(id, of: race.partner) { items.append(Self.item(snapshot)) }
         items += try await feed.messages(id, of: race.partner, after: race.messageMark).map(Self.item)
         let events = try await feed.events(id, after: race.eventMark)
@@ -262,7 +265,7 @@ public struct RelayPump: Service {
             )
         }
         items += events.map {
-            Inbox.PartnerItem(
+            RaceStore.PartnerItem(
                 source: .event,
                 key: $0.id,
                 runner: $0.runner,
@@ -276,12 +279,12 @@ public struct RelayPump: Service {
             )
         }
         guard !items.isEmpty else { return }
-        try await inbox.commitPartner(run: race.run, items: items, receivedAt: Self.now())
+        try await store.commitPartner(run: race.run, items: items, receivedAt: Self.now())
         counters.pulled.add(items.count)
     }
 
-    static func item(_ message: RelayMessage) -> Inbox.PartnerItem {
-        Inbox.PartnerItem(
+    static func item(_ message: RelayMessage) -> RaceStore.PartnerItem {
+        RaceStore.PartnerItem(
             source: .message,
             key: message.seq,
             runner: message.runner,

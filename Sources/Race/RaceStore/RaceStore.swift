@@ -3,6 +3,7 @@ import GRDB
 import PhoneLinkContract
 import PhoneLinkMessages
 import PhoneRaceCore
+import PhoneServer
 import RelayContract
 
 /// The phone's half of exactly once through the relay. A wearable message that belongs to a race
@@ -11,7 +12,31 @@ import RelayContract
 /// NOTHING` makes a resend after a crash harmless). The partner's messages and the relay's events
 /// are stored with the marks that say how far they were read, in one transaction, so a restart
 /// resumes without a gap or a repeat.
-extension Inbox {
+///
+/// Its tables live in the inbox's file (an `InboxPart`), so that a wearable message and what it
+/// queues toward the relay commit together; the race's orders to the wearable are commands in the
+/// inbox's command table.
+public struct RaceStore: Sendable {
+    public let inbox: Inbox
+
+    public init(_ inbox: Inbox) { self.inbox = inbox }
+
+    var pool: DatabasePool { inbox.pool }
+}
+
+extension RaceStore: InboxPart {
+    /// The race's tables, in one place: the relay's queue and marks, then the race orders.
+    public static func registerMigrations(_ migrator: inout DatabaseMigrator) {
+        registerRelay(&migrator)
+        registerRaceOrders(&migrator)
+    }
+
+    public static func stored(_ message: InboxMessage, _ db: Database) throws {
+        try queueForRelay(message, db)
+    }
+}
+
+extension RaceStore {
     static func registerRelay(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-relay") { db in
             try db.execute(
@@ -296,12 +321,12 @@ extension Inbox {
                 }
             }
         }
-        partnerVersion.add(1, ordering: .relaxed)
-        changes.changed()
+        inbox.partnerVersion.add(1, ordering: .relaxed)
+        inbox.changes.changed()
     }
 
     /// Moves each time something about a partner was stored: a reader re-reads only when it moved.
-    public var partnerChanges: Int { partnerVersion.load(ordering: .relaxed) }
+    public var partnerChanges: Int { inbox.partnerVersion.load(ordering: .relaxed) }
 
     /// Everything read about the partner of `run`, in the order it was stored.
     public func partnerItems(run: String) throws -> [PartnerItem] {

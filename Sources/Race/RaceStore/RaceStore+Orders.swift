@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PhoneLinkContract
 import PhoneRaceCore
+import PhoneServer
 import RelayContract
 import SessionCore
 import SwiftProtobuf
@@ -11,7 +12,7 @@ import TrackCore
 /// and the partner's events, each a command in the `command` table (so the sender retries it with
 /// the same id until the wearable's durable answer, and the wearable applies it once). The partner's
 /// events are queued in the transaction that stores what the relay said, so none is lost or doubled.
-extension Inbox {
+extension RaceStore {
     static func registerRaceOrders(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v4-race-orders") { db in
             try db.execute(
@@ -60,13 +61,13 @@ extension Inbox {
             deadline: startAt,
             body: try body.serializedBytes()
         )
-        try await pool.write { db in try Self.insert(order, ifAbsent: true, db) }
+        try await pool.write { db in try Inbox.insert(order, ifAbsent: true, db) }
     }
 
     /// A (re)connected wearable may have restarted and lost an armed countdown: each race about to
     /// start whose order it took is handed to it again under a new id (a wearable still armed
     /// answers "already armed" and changes nothing).
-    public func reissueRaceOrders(wearable: String, now: Double) async throws {
+    public func reconnected(wearable: String, now: Double) async throws {
         try await pool.write { db in
             let runs = try String.fetchAll(
                 db,
@@ -109,7 +110,7 @@ extension Inbox {
             deadline: startAt,
             body: (row["body"] as Data?).map { [UInt8]($0) }
         )
-        try insert(again, ifAbsent: true, db)
+        try Inbox.insert(again, ifAbsent: true, db)
     }
 
     /// The newest of `run`'s orders (the first, or one handed again) as the race's core sees it:
@@ -135,7 +136,9 @@ extension Inbox {
             )
             return (newest, taken ?? false)
         }
-        guard let newest, let id = newest["id"] as String?, let (state, answer) = try command(id) else { return nil }
+        guard let newest, let id = newest["id"] as String?, let (state, answer) = try inbox.command(id) else {
+            return nil
+        }
         return HandedOrder(taken: taken, issuedAt: newest["issued_at"], answer: Self.handed(state, answer))
     }
 
@@ -164,7 +167,7 @@ extension Inbox {
             deadline: now + 600,
             body: try body.serializedBytes()
         )
-        try await pool.write { db in try Self.insert(cancel, ifAbsent: true, db) }
+        try await pool.write { db in try Inbox.insert(cancel, ifAbsent: true, db) }
     }
 
     /// A partner event for the wearable, numbered in the race's own order (inside `commitPartner`).
@@ -209,7 +212,7 @@ extension Inbox {
             deadline: now + partnerEventValidity,
             body: try body.serializedBytes()
         )
-        try insert(command, ifAbsent: true, db)
+        try Inbox.insert(command, ifAbsent: true, db)
     }
 
     /// The link's name for partner news.
@@ -230,7 +233,7 @@ extension Inbox {
 
     /// The partner's newest snapshot for each race of `wearable` under way or just ended, with the
     /// race's start instant (the wearable's elapsed time is counted from it).
-    public func partnerSnapshots(wearable: String) throws -> [(race: RelayRace, snapshot: PartnerItem)] {
+    func partnerNewest(wearable: String) throws -> [(race: RelayRace, snapshot: PartnerItem)] {
         try pool.read { db in
             try Row.fetchAll(
                 db,
@@ -258,6 +261,26 @@ extension Inbox {
                     )
                 )
             }
+        }
+    }
+}
+
+extension RaceStore: RaceLink {
+    public func partnerSnapshots(wearable: String, shownFor: Double) throws -> [Wearbridge_Link_V1_PartnerSnapshot] {
+        try partnerNewest(wearable: wearable).map { Self.wire($0.race, $0.snapshot, shownFor: shownFor) }
+    }
+
+    /// The partner's snapshot as the link carries it to the wearable.
+    static func wire(_ race: RelayRace, _ item: PartnerItem, shownFor: Double) -> Wearbridge_Link_V1_PartnerSnapshot {
+        .with {
+            $0.run = race.run
+            $0.seq = item.key
+            $0.distanceDm = UInt32(clamping: Int(((item.distance ?? 0) * 10).rounded()))
+            $0.elapsedDs = UInt32(clamping: Int(((item.elapsed ?? 0) * 10).rounded()))
+            $0.paused = item.paused
+            let gpsTime = (details(item.body)["gps_time"] as? NSNumber)?.doubleValue
+            $0.gpsTimeMs = gpsTime.map { Int64(($0 * 1000).rounded()) } ?? 0
+            $0.expiresAtMs = item.at > 0 ? Int64(((item.at + shownFor) * 1000).rounded()) : 0
         }
     }
 }

@@ -121,7 +121,7 @@ struct PhoneShowCommand: ParsableCommand {
         if json {
             Output.line(
                 Output.json([
-                    "session": id, "backfill": backfill?.state ?? "none",
+                    "session": id, "backfill": backfill?.state.rawValue ?? "none",
                     "backfill_through_seq": backfill?.throughSeq ?? 0,
                     "fixes": counts["fix"] ?? 0, "beats": counts["beat"] ?? 0, "events": counts["event"] ?? 0,
                     "commands": counts["command"] ?? 0,
@@ -129,7 +129,7 @@ struct PhoneShowCommand: ParsableCommand {
             )
         } else {
             Output.line(
-                "session \(id): backfill \(backfill?.state ?? "none") (\(counts["fix"] ?? 0) fixes, "
+                "session \(id): backfill \(backfill?.state.rawValue ?? "none") (\(counts["fix"] ?? 0) fixes, "
                     + "\(counts["beat"] ?? 0) beats, \(counts["event"] ?? 0) events, \(counts["command"] ?? 0) commands)"
             )
         }

@@ -126,3 +126,14 @@ import Testing
         #expect(view.origin == nil)
     }
 }
+
+@Suite struct PauseTransitionTests {
+    @Test(arguments: [
+        ("paused", PauseTransition?.some(.pauses)), ("auto_paused", .pauses), ("resumed", .resumes),
+        ("auto_resumed", .resumes), ("session_started", .resumes), ("split", nil), ("session_ended", nil),
+        ("gps_lost", nil), ("", nil), ("PAUSED", nil),
+    ])
+    func readsTheDataLogsOwnNames(kind: String, transition: PauseTransition?) {
+        #expect(PauseTransition(storedKind: kind) == transition)
+    }
+}

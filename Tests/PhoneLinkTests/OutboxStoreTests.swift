@@ -177,7 +177,7 @@ struct BackfillStoreTests {
         #expect(try await inbox.commitBackfill(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 0)
         #expect(try await inbox.commitBackfill(chunk(after: 3, [4, 5], done: true), wearable: "pi") == 2)
         let state = try #require(try inbox.backfillState(session: "s"))
-        #expect(state.state == "complete" && state.throughSeq == 5 && state.rows == 5)
+        #expect(state.state == .complete && state.throughSeq == 5 && state.rows == 5)
         #expect(try inbox.backfillCounts(session: "s") == ["fix": 5])
     }
 }
@@ -244,7 +244,7 @@ struct IndoorBackfillTests {
             after = Int(chunk.rows.last?.seq ?? UInt64(after))
             if chunk.done { break }
         }
-        #expect(try inbox.backfillState(session: id)?.state == "complete")
+        #expect(try inbox.backfillState(session: id)?.state == .complete)
         #expect(try inbox.backfillCounts(session: id)["speed"] == 240)
 
         let start = try #require(try inbox.sessionStart(id))

@@ -24,9 +24,9 @@ struct HistoryRoutes: Sendable {
                 ),
                 "started_at_ms": JSONText.value(record.started.map { $0.startedAtMs }),
                 "ended": record.ended != nil,
-                "backfill": JSONText.value(record.backfill),
+                "backfill": JSONText.value(record.backfill?.rawValue),
                 "backfill_rows": record.backfillRows,
-                "exportable": record.ended != nil && record.backfill == "complete",
+                "exportable": record.ended != nil && record.backfill == .complete,
             ]
             if let ended = record.ended {
                 object["distance_m"] = ended.distanceM
@@ -56,7 +56,7 @@ struct HistoryRoutes: Sendable {
         guard session.utf8.count <= 64, let start = try inbox.sessionStart(session) else {
             return JSONText.error(.notFound, "unknown_session", "the phone holds no session \(session.prefix(64))")
         }
-        guard try inbox.backfillState(session: session)?.state == "complete" else {
+        guard try inbox.backfillState(session: session)?.state == .complete else {
             return JSONText.error(
                 .conflict,
                 "not_backfilled",

@@ -27,7 +27,7 @@ struct LiveFollower: Sendable {
         do {
             guard let epoch = try inbox.link(wearable: wearable)?.epoch,
                 let newest = try inbox.newestSession(wearable: wearable, epoch: epoch), !newest.ended,
-                try inbox.backfillState(session: newest.session)?.state != "pulling"
+                try inbox.backfillState(session: newest.session)?.state != .pulling
             else { return }
             try await inbox.requestBackfill(
                 wearable: wearable,

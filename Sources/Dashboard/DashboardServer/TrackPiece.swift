@@ -39,10 +39,10 @@ struct TrackPiece {
             beats.append([(beat.time * 10).rounded() / 10, Double(beat.bpm)])
             contact = beat.contact
         case .event(let event):
-            switch event.kind {
-            case "paused", "auto_paused": paused = true
-            case "resumed", "auto_resumed", "started": paused = false
-            default: break
+            switch PauseTransition(storedKind: event.kind) {
+            case .pauses: paused = true
+            case .resumes: paused = false
+            case nil: break
             }
         case .command, .speed, nil:
             // The track is GPS's; an indoor session's distance reaches the page in its snapshots.

@@ -8,12 +8,19 @@ public struct BackfillState: Sendable, Equatable {
     public var session: String
     public var throughSeq: Int
     public var rows: Int
-    /// pulling, complete, or unknown (the wearable has no such session).
-    public var state: String
+    public var state: Progress
 
-    /// The `backfill` table's `done` column by name (0 pulling, 1 complete, 2 unknown).
-    static func name(done: Int) -> String {
-        done == 1 ? "complete" : (done == 2 ? "unknown" : "pulling")
+    /// The `backfill` table's `done` column (0, 1, 2); the raw value is the name the CLI and the
+    /// dashboard print.
+    public enum Progress: String, Sendable, Equatable {
+        case pulling, complete
+        /// The wearable has no such session.
+        case unknown
+
+        /// The `done` column's codec: 0 pulling, 1 complete, 2 unknown.
+        init(done: Int) {
+            self = done == 1 ? .complete : (done == 2 ? .unknown : .pulling)
+        }
     }
 }
 
@@ -108,7 +115,7 @@ extension Inbox {
                     session: session,
                     throughSeq: $0["through_seq"],
                     rows: $0["rows"],
-                    state: BackfillState.name(done: done)
+                    state: BackfillState.Progress(done: done)
                 )
             }
         }

@@ -37,7 +37,7 @@ public struct SessionRecord: Sendable {
     public var started: Wearbridge_Link_V1_SessionStarted?
     public var ended: Wearbridge_Link_V1_SessionEnded?
     /// pulling, complete, unknown, or nil when no backfill was asked for.
-    public var backfill: String?
+    public var backfill: BackfillState.Progress?
     public var backfillRows: Int
 }
 
@@ -192,7 +192,7 @@ extension Inbox {
                     ended: (row["ended"] as Data?).flatMap {
                         try? Wearbridge_Link_V1_Payload(serializedBytes: $0).sessionEnded
                     },
-                    backfill: done.map(BackfillState.name(done:)),
+                    backfill: done.map(BackfillState.Progress.init(done:)),
                     backfillRows: row["rows"] ?? 0
                 )
             }

@@ -25,7 +25,7 @@ public enum RaceOrders {
     public static let lastHanding = 3.0
     /// An order is handed again at most this often (s).
     public static let handAgainEvery = 2.0
-    /// No order is first queued closer to the start than this (s).
+    /// No order is queued (first or again) closer to the start than this (s).
     public static let noneWithin = 2.0
     /// A countdown is disarmed only for a start at most this far past (s).
     public static let disarmWithin = 60.0

@@ -76,7 +76,9 @@ extension RaceStore {
                     WHERE r.wearable = ? AND r.state = ? AND r.session IS NULL AND r.start_at > ?
                         AND c.state = 'answered' AND c.ok = 1
                     """,
-                arguments: [Self.raceOrderID(""), wearable, RelayRun.State.accepted.rawValue, now + 2]
+                arguments: [
+                    Self.raceOrderID(""), wearable, RelayRun.State.accepted.rawValue, now + RaceOrders.noneWithin,
+                ]
             )
             for run in runs { try Self.handAgain(run: run, wearable: wearable, now: now, db) }
         }
@@ -96,7 +98,7 @@ extension RaceStore {
                 SELECT r.start_at, c.activity, c.body FROM relay_race r JOIN command c ON c.id = ?
                 WHERE r.run = ? AND r.wearable = ? AND r.start_at > ?
                 """,
-            arguments: [raceOrderID(run), run, wearable, now + 2]
+            arguments: [raceOrderID(run), run, wearable, now + RaceOrders.noneWithin]
         )
         guard let row else { return }
         let startAt: Double = row["start_at"]

@@ -81,12 +81,13 @@ public struct RelayPump: Service {
                     distance: race.distanceMetres
                 )
             }
-            try await order(RelayRound.states(listed), feed, now: Self.now())
+            let now = Self.now()
+            try await order(RelayRound.states(listed), feed, now: now)
             // What is left to send (a finish after a cut) and, for races that ended lately, what the
             // relay decided; races long over are not read again.
             for race in try store.relayRaces() {
-                try await push(race, feed)
-                if round.settle.contains(race.run) { try await pull(race, feed) }
+                try await push(race, feed, now: now)
+                if round.settle.contains(race.run) { try await pull(race, feed, now: now) }
             }
             if let active = round.follow {
                 try await race(active, listed, feed)
@@ -105,13 +106,15 @@ public struct RelayPump: Service {
     /// its own phone).
     private func order(_ relay: [String: RelayRun.State], _ feed: RelayFeed, now: Double) async throws {
         let held = try store.relayRaces()
+        // A race whose session started needs no orders: its orders are not read (the table keeps
+        // every race this phone ran).
         let races = try held.map {
             PhoneRace(
                 run: $0.run,
                 state: $0.state,
                 startAt: $0.startAt,
                 hasSession: $0.session != nil,
-                order: try store.handedOrder(run: $0.run)
+                order: $0.session == nil ? try store.handedOrder(run: $0.run) : nil
             )
         }
         for action in RaceOrders.decide(races, relay: relay, now: now) {
@@ -172,8 +175,11 @@ public struct RelayPump: Service {
         var lastCheck = ContinuousClock.now
         while !Task.isCancelled, !feed.relay.isClosed {
             guard let race = try store.relayRaces().first(where: { $0.run == run }) else { break }
-            try await pull(race, feed)
-            try await push(race, feed)
+            let now = Self.now()
+            try await pull(race, feed, now: now)
+            try await push(race, feed, now: now)
+            // The orders' timing is decided on a fresh reading: pulling and pushing may have waited
+            // on a busy relay.
             try await order(RelayRound.states(races), feed, now: Self.now())
             if ContinuousClock.now - lastCheck > .seconds(5) {
                 lastCheck = ContinuousClock.now
@@ -191,7 +197,7 @@ public struct RelayPump: Service {
     /// Sends what the inbox queued for `race`, in order; a row leaves the queue only once the relay
     /// has it. A refusal for good is logged, counted and kept in the inbox's refusal table; the rate
     /// limit only defers.
-    private func push(_ race: RaceStore.RelayRace, _ feed: RelayFeed) async throws {
+    private func push(_ race: RaceStore.RelayRace, _ feed: RelayFeed, now: Double) async throws {
         guard let id = UUID(uuidString: race.run) else { return }
         for row in try store.relayOutbox(run: race.run) {
             do {
@@ -228,7 +234,7 @@ public struct RelayPump: Service {
                         try await store.relayStartReported(run: race.run)
                     }
                 }
-                try await store.relayDone(run: race.run, seq: row.seq, at: Self.now())
+                try await store.relayDone(run: race.run, seq: row.seq, at: now)
             } catch RelayError.refused(let code, let message) where RelayRound.refusal(code) == .later {
                 logger.debug("the relay's rate limit defers a message", metadata: ["message": "\(message)"])
                 return
@@ -245,14 +251,14 @@ public struct RelayPump: Service {
                     run: race.run,
                     seq: row.seq,
                     refusal: (code, message),
-                    at: Self.now()
+                    at: now
                 )
             }
         }
     }
 
     /// Reads the partner's newest snapshot, their messages and the relay's events past the marks.
-    private func pull(_ race: RaceStore.RelayRace, _ feed: RelayFeed) async throws {
+    private func pull(_ race: RaceStore.RelayRace, _ feed: RelayFeed, now: Double) async throws {
         guard let id = UUID(uuidString: race.run) else { return }
         var items: [RaceStore.PartnerItem] = []
         if let snapshot = try await feed.latestSnapshot(id, of: race.partner) { items.append(Self.item(snapshot)) }
@@ -279,7 +285,7 @@ public struct RelayPump: Service {
             )
         }
         guard !items.isEmpty else { return }
-        try await store.commitPartner(run: race.run, items: items, receivedAt: Self.now())
+        try await store.commitPartner(run: race.run, items: items, receivedAt: now)
         counters.pulled.add(items.count)
     }
 

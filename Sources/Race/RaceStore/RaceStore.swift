@@ -110,13 +110,16 @@ extension RaceStore {
         }
     }
 
-    /// The `relay_race.state` column's codec: the relay's own state names.
-    static func raceState(_ row: Row) throws -> RelayRun.State {
-        let text: String = row["state"]
-        guard let state = RelayRun.State(rawValue: text) else {
-            throw InboxError("relay_race.state of run \(row["run"] as String? ?? "?") is '\(text)', not a relay state")
+    /// The one codec of the race's text columns that hold an enum (`relay_race.state`, the `class`
+    /// of the relay outbox and the partner inbox, `relay_outbox.kind`, `partner_inbox.source`): a
+    /// value that is not one of the type's is an error naming the table and column, never a crash.
+    static func decode<Value: RawRepresentable>(_ row: Row, _ table: String, _ column: String) throws -> Value
+    where Value.RawValue == String {
+        let text: String = row[column]
+        guard let value = Value(rawValue: text) else {
+            throw InboxError("\(table).\(column) is '\(text)', not a \(String(reflecting: Value.self))")
         }
-        return state
+        return value
     }
 
     static func race(_ row: Row) throws -> RelayRace {
@@ -125,7 +128,7 @@ extension RaceStore {
             wearable: row["wearable"],
             partner: row["partner"],
             startAt: row["start_at"],
-            state: try raceState(row),
+            state: try decode(row, "relay_race", "state"),
             session: row["session"],
             messageMark: row["message_mark"],
             eventMark: row["event_mark"],
@@ -155,8 +158,8 @@ extension RaceStore {
                 RelayOutboxRow(
                     run: $0["run"],
                     seq: $0["seq"],
-                    messageClass: try Self.messageClass($0),
-                    kind: try Self.outboxKind($0),
+                    messageClass: try Self.decode($0, "relay_outbox", "class"),
+                    kind: try Self.decode($0, "relay_outbox", "kind"),
                     distance: $0["distance_m"],
                     elapsed: $0["elapsed_s"],
                     moving: $0["moving_s"],
@@ -165,33 +168,6 @@ extension RaceStore {
                 )
             }
         }
-    }
-
-    /// The `class` column's codec (the relay outbox's and the partner inbox's): the relay's classes.
-    static func messageClass(_ row: Row) throws -> RelayMessage.Class {
-        let text: String = row["class"]
-        guard let messageClass = RelayMessage.Class(rawValue: text) else {
-            throw InboxError("a relay row's class is '\(text)', not a relay message class")
-        }
-        return messageClass
-    }
-
-    /// The `relay_outbox.kind` column's codec: the kinds this phone sends.
-    static func outboxKind(_ row: Row) throws -> RelayMessage.Kind {
-        let text: String = row["kind"]
-        guard let kind = RelayMessage.Kind(rawValue: text) else {
-            throw InboxError("a queued relay row's kind is '\(text)', not one this phone sends")
-        }
-        return kind
-    }
-
-    /// The `partner_inbox.source` column's codec.
-    static func source(_ row: Row) throws -> PartnerNews.Source {
-        let text: String = row["source"]
-        guard let source = PartnerNews.Source(rawValue: text) else {
-            throw InboxError("a partner item's source is '\(text)', not message or event")
-        }
-        return source
     }
 
     /// The relay committed the row (or refused it for good: `refusal` is logged with it).
@@ -337,10 +313,10 @@ extension RaceStore {
                 arguments: [run]
             ).map {
                 PartnerItem(
-                    source: try Self.source($0),
+                    source: try Self.decode($0, "partner_inbox", "source"),
                     key: $0["key"],
                     runner: $0["runner"],
-                    messageClass: try Self.messageClass($0),
+                    messageClass: try Self.decode($0, "partner_inbox", "class"),
                     kind: $0["kind"],
                     distance: $0["distance_m"],
                     elapsed: $0["elapsed_s"],

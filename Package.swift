@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
@@ -463,7 +464,10 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat"]),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["DashboardCore", "DashboardServer", "PhoneServer", "RaceCore", "PhoneRaceCore", "RaceStore"]
+            dependencies: [
+                "DashboardCore", "DashboardServer", "PhoneServer", "PhoneLinkMessages", "RaceCore", "PhoneRaceCore",
+                "RaceStore", .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
         .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract"]),

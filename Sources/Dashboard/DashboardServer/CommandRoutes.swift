@@ -72,8 +72,13 @@ struct CommandRoutes: Sendable {
                 "refused a dashboard command: the link is not live",
                 metadata: ["command": "\(id)", "kind": "\(kind.rawValue)", "link": "\(strip.state.rawValue)"]
             )
-            return JSONText.response(
-                ["id": id.description, "state": "fail", "reason": "link_\(strip.state.rawValue)", "message": reason],
+            return try JSONText.response(
+                CommandStateBody(
+                    id: id.description,
+                    state: .fail,
+                    reason: "link_\(strip.state.rawValue)",
+                    message: reason
+                ),
                 status: .conflict
             )
         }
@@ -94,7 +99,7 @@ struct CommandRoutes: Sendable {
             guard try inbox.commandIdentity(id.description) != nil else { throw error }
         }
         logger.info("queued a dashboard command", metadata: ["command": "\(id)", "kind": "\(kind.rawValue)"])
-        return JSONText.response(["id": id.description, "state": "pending"], status: .accepted)
+        return try JSONText.response(CommandStateBody(id: id.description, state: .pending), status: .accepted)
     }
 
     /// A command's standing: pending, ack, fail (with the wearable's reason) or not_answered.
@@ -105,19 +110,25 @@ struct CommandRoutes: Sendable {
         guard let (_, answer) = try inbox.command(id) else {
             return JSONText.error(.notFound, "unknown_command", "no command \(id)")
         }
-        guard let answer else { return JSONText.response(["id": id, "state": "pending"]) }
+        guard let answer else { return try JSONText.response(CommandStateBody(id: id, state: .pending)) }
         switch answer.outcome {
         case .ack:
-            return JSONText.response([
-                "id": id, "state": "ack", "message": answer.message, "session": JSONText.value(answer.session),
-            ])
+            return try JSONText.response(
+                CommandStateBody(id: id, state: .ack, message: answer.message, session: answer.session)
+            )
         case .fail(let code):
-            return JSONText.response(["id": id, "state": "fail", "reason": code.rawValue, "message": answer.message])
+            return try JSONText.response(
+                CommandStateBody(id: id, state: .fail, reason: code.rawValue, message: answer.message)
+            )
         case .notAnswered:
-            return JSONText.response([
-                "id": id, "state": "not_answered", "reason": "not_answered",
-                "message": "the wearable did not answer by the deadline",
-            ])
+            return try JSONText.response(
+                CommandStateBody(
+                    id: id,
+                    state: .notAnswered,
+                    reason: "not_answered",
+                    message: "the wearable did not answer by the deadline"
+                )
+            )
         }
     }
 }

@@ -35,7 +35,7 @@ struct DashboardRoutes: Sendable {
         router.get("/app.css") { request, _ in Assets.response(Assets.style, request) }
         router.get("/api/openapi.yaml") { request, _ in Assets.response(Assets.openAPI, request) }
         router.get("/api/health") { _, _ in
-            JSONText.response(["ok": true, "open_streams": streams.total])
+            try JSONText.response(Health(openStreams: streams.total))
         }
         router.get("/api/wearables") { _, _ in try list() }
         router.get("/api/wearables/:name") { _, context in
@@ -71,17 +71,17 @@ struct DashboardRoutes: Sendable {
     private func list() throws -> Response {
         let now = Date().timeIntervalSince1970
         let links = try inbox.links()
-        let items = try wearables.map { name -> [String: Any] in
+        let items = try wearables.map { name in
             let link = links.first { $0.wearable == name }
             let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
-            return [
-                "name": name,
-                "hello_name": JSONText.value(link?.helloName),
-                "link": strip,
-                "snapshot": JSONText.value(snapshot.map { LiveJSON.snapshot($0, now: now) }),
-            ]
+            return WearableSummary(
+                name: name,
+                helloName: link?.helloName,
+                link: strip,
+                snapshot: snapshot.map { LiveJSON.snapshot($0, now: now) }
+            )
         }
-        return JSONText.response(["wearables": items, "server_time_ms": Int64(now * 1000)])
+        return try JSONText.response(WearableList(wearables: items, serverTimeMs: Int64(now * 1000)))
     }
 
     private func live(_ name: String) throws -> Response {
@@ -90,17 +90,17 @@ struct DashboardRoutes: Sendable {
         let link = try inbox.link(wearable: name)
         let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
         let newest = try link?.epoch.flatMap { try inbox.newestSession(wearable: name, epoch: $0) }
-        return JSONText.response([
-            "name": name,
-            "hello_name": JSONText.value(link?.helloName),
-            "epoch": JSONText.value(link?.epoch),
-            "link": strip,
-            "snapshot": JSONText.value(snapshot.map { LiveJSON.snapshot($0, now: now) }),
-            "session": JSONText.value(
-                newest.map { ["id": $0.session, "started_seq": $0.seq, "ended": $0.ended] as [String: Any] }
-            ),
-            "server_time_ms": Int64(now * 1000),
-        ])
+        return try JSONText.response(
+            Live(
+                name: name,
+                helloName: link?.helloName,
+                epoch: link?.epoch,
+                link: strip,
+                snapshot: snapshot.map { LiveJSON.snapshot($0, now: now) },
+                session: newest.map { Live.Session(id: $0.session, startedSeq: $0.seq, ended: $0.ended) },
+                serverTimeMs: Int64(now * 1000)
+            )
+        )
     }
 
     private func events(_ request: Request, _ name: String) throws -> Response {
@@ -153,7 +153,7 @@ struct DashboardRoutes: Sendable {
             logger.warning("refused a wrong dashboard pairing secret")
             return JSONText.error(.unauthorized, "wrong_secret", "that is not a pairing secret of this phone")
         }
-        var response = JSONText.response(["paired": true])
+        var response = try JSONText.response(Paired())
         response.headers[.setCookie] =
             "wb_pair=\(secret); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000\(tls ? "; Secure" : "")"
         return response

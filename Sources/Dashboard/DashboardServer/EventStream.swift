@@ -47,7 +47,8 @@ struct EventStream: Sendable {
         var paused = false
         var view = TrackView()
         var race = RaceBoard()
-        var raceSent: String?
+        /// The race last sent (nil inside: "no race" was sent); nil: none sent yet.
+        var raceSent: RaceBody??
 
         init(resume: Int?) { self.resume = resume }
     }
@@ -67,10 +68,15 @@ struct EventStream: Sendable {
             try await write(
                 ServerSentEvent(
                     event: "hello",
-                    data: JSONText.encode([
-                        "wearable": wearable, "epoch": epoch, "resumed_after": JSONText.value(fresh),
-                        "session": JSONText.value(newest?.session), "server_time_ms": Int64(now * 1000),
-                    ])
+                    data: try JSONText.encode(
+                        Hello(
+                            wearable: wearable,
+                            epoch: epoch,
+                            resumedAfter: fresh,
+                            session: newest?.session,
+                            serverTimeMs: Int64(now * 1000)
+                        )
+                    )
                 ),
                 &writer
             )
@@ -79,10 +85,12 @@ struct EventStream: Sendable {
         while true {
             let messages = try inbox.messages(wearable: wearable, epoch: epoch, after: cursor.seq ?? 0, limit: 200)
             for message in messages {
-                var object = MessageJSON.object(message)
-                object["server_time_ms"] = Int64(Date().timeIntervalSince1970 * 1000)
+                let body = Stamped(
+                    MessageJSON.body(message),
+                    serverTimeMs: Int64(Date().timeIntervalSince1970 * 1000)
+                )
                 try await write(
-                    ServerSentEvent(id: message.seq, event: "message", data: JSONText.encode(object)),
+                    ServerSentEvent(id: message.seq, event: "message", data: try JSONText.encode(body)),
                     &writer
                 )
                 cursor.seq = message.seq
@@ -99,10 +107,12 @@ struct EventStream: Sendable {
             snapshot.seq != cursor.snapshotSeq
         {
             cursor.snapshotSeq = snapshot.seq
-            var object = LiveJSON.snapshot(snapshot, now: now)
-            object["server_time_ms"] = Int64(Date().timeIntervalSince1970 * 1000)
+            let body = Stamped(
+                LiveJSON.snapshot(snapshot, now: now),
+                serverTimeMs: Int64(Date().timeIntervalSince1970 * 1000)
+            )
             // No `id:`: a snapshot is state, not history, and may overtake older messages.
-            try await write(ServerSentEvent(event: "snapshot", data: JSONText.encode(object)), &writer)
+            try await write(ServerSentEvent(event: "snapshot", data: try JSONText.encode(body)), &writer)
         }
         if let session = cursor.session {
             try await sendTrack(session, &cursor, &writer)
@@ -125,11 +135,8 @@ struct EventStream: Sendable {
             cursor.rowSeq = rows.last?.seq ?? cursor.rowSeq
             cursor.paused = track.paused
             cursor.view = track.view
-            var object = track.json
-            object["session"] = session
-            object["after"] = after
-            object["through"] = cursor.rowSeq
-            try await write(ServerSentEvent(event: "track", data: JSONText.encode(object)), &writer)
+            let body = track.body(session: session, after: after, through: cursor.rowSeq)
+            try await write(ServerSentEvent(event: "track", data: try JSONText.encode(body)), &writer)
             if rows.count < 2000 { return }
         }
     }
@@ -141,32 +148,33 @@ struct EventStream: Sendable {
         _ cursor: inout Cursor,
         _ writer: inout any ResponseBodyWriter
     ) async throws {
-        var object = try cursor.race.json(inbox: inbox, wearable: wearable, own: own, now: Date().timeIntervalSince1970)
-        guard !(object["race"] is NSNull) || cursor.raceSent != nil else { return }
-        let time = object.removeValue(forKey: "server_time_ms")
-        let text = JSONText.encode(object)
-        guard text != cursor.raceSent else { return }
-        cursor.raceSent = text
-        object["server_time_ms"] = time
-        try await write(ServerSentEvent(event: "race", data: JSONText.encode(object)), &writer)
+        let now = Date().timeIntervalSince1970
+        let race = try cursor.race.race(inbox: inbox, wearable: wearable, own: own, now: now)
+        // Nothing before the first race; after that, only a change (a race that went is sent as null).
+        guard race != nil || cursor.raceSent != nil, cursor.raceSent != .some(race) else { return }
+        cursor.raceSent = .some(race)
+        let body = RaceEvent(race: race, serverTimeMs: Int64(now * 1000))
+        try await write(ServerSentEvent(event: "race", data: try JSONText.encode(body)), &writer)
     }
 
     /// Writes the link strip; returns the newest snapshot it was judged with, for the race panel.
     private func sendLink(_ writer: inout any ResponseBodyWriter) async throws -> SnapshotRecord? {
         let now = Date().timeIntervalSince1970
-        var (object, snapshot) = try LiveJSON.link(
+        let (link, snapshot) = try LiveJSON.link(
             try inbox.link(wearable: wearable),
             wearable: wearable,
             inbox: inbox,
             now: now,
             limits: limits
         )
-        object["snapshot_age_s"] = JSONText.value(snapshot.map { (max(0, now - $0.receivedAt) * 10).rounded() / 10 })
-        if let battery = try inbox.strapBattery(wearable: wearable) {
-            object["strap_battery_percent"] = battery.percent
-            object["strap_battery_age_s"] = (max(0, now - battery.receivedAt)).rounded()
-        }
-        try await write(ServerSentEvent(event: "link", data: JSONText.encode(object)), &writer)
+        let battery = try inbox.strapBattery(wearable: wearable)
+        let body = LinkEvent(
+            link: link,
+            snapshotAgeS: snapshot.map { (max(0, now - $0.receivedAt) * 10).rounded() / 10 },
+            strapBatteryPercent: battery?.percent,
+            strapBatteryAgeS: battery.map { (max(0, now - $0.receivedAt)).rounded() }
+        )
+        try await write(ServerSentEvent(event: "link", data: try JSONText.encode(body)), &writer)
         return snapshot
     }
 

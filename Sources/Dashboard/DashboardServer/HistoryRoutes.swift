@@ -1,3 +1,4 @@
+import DashboardCore
 import Export
 import Foundation
 import Hummingbird
@@ -14,35 +15,41 @@ struct HistoryRoutes: Sendable {
     let logger: Logger
 
     func list() throws -> Response {
-        let sessions = try inbox.sessionRecords().map { record -> [String: Any] in
-            var object: [String: Any] = [
-                "wearable": record.wearable,
-                "session": record.session,
-                "activity": JSONText.value(record.started?.activity),
-                "distance_source": JSONText.value(
-                    record.started.map { $0.distanceSource.isEmpty ? "gps" : $0.distanceSource }
-                ),
-                "started_at_ms": JSONText.value(record.started.map { $0.startedAtMs }),
-                "ended": record.ended != nil,
-                "backfill": JSONText.value(record.backfill?.rawValue),
-                "backfill_rows": record.backfillRows,
-                "exportable": record.ended != nil && record.backfill == .complete,
-            ]
-            if let ended = record.ended {
-                object["distance_m"] = ended.distanceM
-                object["elapsed_s"] = ended.elapsedS
-                object["moving_s"] = ended.movingS
-                object["avg_pace_s_per_km"] = JSONText.value(
-                    ended.distanceM > 0 && ended.movingS > 0
-                        ? (ended.movingS / (ended.distanceM / 1000)).rounded() : nil
-                )
-                object["avg_heart_rate"] = JSONText.value(ended.avgHeartRate == 0 ? nil : Int(ended.avgHeartRate))
-                object["max_heart_rate"] = JSONText.value(ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate))
-                object["splits"] = Int(ended.splits)
-            }
-            return object
+        let sessions = try inbox.sessionRecords().map { record in
+            SessionItem(
+                wearable: record.wearable,
+                session: record.session,
+                activity: record.started?.activity,
+                // A source this phone does not know (a newer wearable's) is null, never guessed.
+                distanceSource: record.started.flatMap {
+                    SessionItem.DistanceSource(rawValue: $0.distanceSource.isEmpty ? "gps" : $0.distanceSource)
+                },
+                startedAtMs: record.started.map { $0.startedAtMs },
+                ended: record.ended != nil,
+                backfill: record.backfill.map(Self.backfill),
+                backfillRows: record.backfillRows,
+                exportable: record.ended != nil && record.backfill == .complete,
+                figures: record.ended.map { ended in
+                    SessionItem.Figures(
+                        distanceM: ended.distanceM,
+                        elapsedS: ended.elapsedS,
+                        movingS: ended.movingS,
+                        avgHeartRate: ended.avgHeartRate == 0 ? nil : Int(ended.avgHeartRate),
+                        maxHeartRate: ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate),
+                        splits: Int(ended.splits)
+                    )
+                }
+            )
         }
-        return JSONText.response(["sessions": sessions])
+        return try JSONText.response(SessionList(sessions: sessions))
+    }
+
+    static func backfill(_ progress: BackfillState.Progress) -> SessionItem.Backfill {
+        switch progress {
+        case .pulling: .pulling
+        case .complete: .complete
+        case .unknown: .unknown
+        }
     }
 
     func export(session: String, format formatText: String) async throws -> Response {

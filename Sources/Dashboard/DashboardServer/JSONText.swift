@@ -1,35 +1,28 @@
+import DashboardCore
 import Foundation
 import Hummingbird
 import NIOCore
 
-/// JSON out, numbers as numbers: the edge where typed values become the API's text.
+/// JSON out: the edge where the API's typed bodies become text, keys in snake case, sorted.
 enum JSONText {
-    static func encode(_ object: [String: Any]) -> String {
-        // Only JSON's own types may go in (an ArraySlice, say, would make the whole answer "{}").
-        assert(JSONSerialization.isValidJSONObject(object), "not a JSON object: \(object)")
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.sortedKeys, .withoutEscapingSlashes]
-            )
-        else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    static func encode(_ body: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(body), as: UTF8.self)
     }
 
-    static func response(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let text = encode(object)
-        return Response(
+    static func response(_ body: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: text))
+            body: .init(byteBuffer: ByteBuffer(string: try encode(body)))
         )
     }
 
     /// A clear error: what was wrong, as `{"error": code, "message": text}`.
     static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
-        response(["error": code, "message": message], status: status)
+        // Two strings always encode; the fallback is only there so this never throws.
+        (try? response(APIError(code, message), status: status)) ?? Response(status: status)
     }
-
-    /// Optional values as JSON null.
-    static func value(_ value: Any?) -> Any { value ?? NSNull() }
 }

@@ -16,64 +16,64 @@ enum LiveJSON {
         now: Double,
         limits: LinkLimits
     )
-        throws -> (json: [String: Any], snapshot: SnapshotRecord?)
+        throws -> (body: LinkBody, snapshot: SnapshotRecord?)
     {
         let snapshot = try inbox.snapshot(wearable: wearable)
         let mark = try record?.epoch.map { try inbox.mark(wearable: wearable, epoch: $0).mark } ?? 0
         let paused = snapshot.map { $0.snapshot.state == .paused || $0.snapshot.state == .autoPaused } ?? false
         let strip = limits.strip(record, paused: paused, now: now)
         let newest = max(mark, snapshot?.seq ?? 0)
-        let json: [String: Any] = [
-            "state": strip.state.rawValue,
-            "last_seen_age_s": JSONText.value(strip.lastSeenAge.map { ($0 * 10).rounded() / 10 }),
-            "commands_refused_because": JSONText.value(strip.commandsRefusedBecause),
-            "outbox_depth": max(0, (record?.helloHead ?? 0) - newest),
-            "high_water": mark,
-            "server_time_ms": Int64((now * 1000).rounded()),
-        ]
-        return (json, snapshot)
+        let body = LinkBody(
+            state: strip.state,
+            lastSeenAgeS: strip.lastSeenAge.map { ($0 * 10).rounded() / 10 },
+            commandsRefusedBecause: strip.commandsRefusedBecause,
+            outboxDepth: max(0, (record?.helloHead ?? 0) - newest),
+            highWater: mark,
+            serverTimeMs: Int64((now * 1000).rounded())
+        )
+        return (body, snapshot)
     }
 
-    static func snapshot(_ record: SnapshotRecord, now: Double) -> [String: Any] {
+    static func snapshot(_ record: SnapshotRecord, now: Double) -> SnapshotBody {
         let snapshot = record.snapshot
-        return [
-            "seq": record.seq,
-            "age_s": (max(0, now - record.receivedAt) * 10).rounded() / 10,
-            "received_at_ms": Int64((record.receivedAt * 1000).rounded()),
-            "session": JSONText.value(snapshot.session.isEmpty ? nil : uuidText(snapshot.session)),
-            "state": stateName(snapshot.state),
-            "distance_m": Double(snapshot.distanceDm) / 10,
-            "elapsed_s": Int(snapshot.elapsedS),
-            "moving_s": Int(snapshot.movingS),
-            "pace_s_per_km": JSONText.value(snapshot.paceSPerKm == 0 ? nil : Int(snapshot.paceSPerKm)),
-            "avg_pace_s_per_km": JSONText.value(snapshot.avgPaceSPerKm == 0 ? nil : Int(snapshot.avgPaceSPerKm)),
-            "heart_rate": JSONText.value(snapshot.heartRate == 0 ? nil : Int(snapshot.heartRate)),
-            "zone": JSONText.value(snapshot.zone == 0 ? nil : Int(snapshot.zone)),
-            "zone_floors_bpm": snapshot.zoneFloorsBpm.map { Int($0) },
-            "gps": gpsName(snapshot.gps),
-            "strap_lost": snapshot.strapLost,
-        ]
+        return SnapshotBody(
+            seq: record.seq,
+            ageS: (max(0, now - record.receivedAt) * 10).rounded() / 10,
+            receivedAtMs: Int64((record.receivedAt * 1000).rounded()),
+            session: snapshot.session.isEmpty ? nil : uuidText(snapshot.session),
+            state: state(snapshot.state),
+            distanceM: Double(snapshot.distanceDm) / 10,
+            elapsedS: Int(snapshot.elapsedS),
+            movingS: Int(snapshot.movingS),
+            paceSPerKm: snapshot.paceSPerKm == 0 ? nil : Int(snapshot.paceSPerKm),
+            avgPaceSPerKm: snapshot.avgPaceSPerKm == 0 ? nil : Int(snapshot.avgPaceSPerKm),
+            heartRate: snapshot.heartRate == 0 ? nil : Int(snapshot.heartRate),
+            zone: snapshot.zone == 0 ? nil : Int(snapshot.zone),
+            zoneFloorsBpm: snapshot.zoneFloorsBpm.map { Int($0) },
+            gps: gps(snapshot.gps),
+            strapLost: snapshot.strapLost
+        )
     }
 
-    static func stateName(_ state: Wearbridge_Link_V1_SessionState) -> String {
+    static func state(_ state: Wearbridge_Link_V1_SessionState) -> SnapshotBody.State {
         switch state {
-        case .idle: "idle"
-        case .starting: "starting"
-        case .active: "active"
-        case .paused: "paused"
-        case .autoPaused: "auto_paused"
-        case .ending: "ending"
-        default: "unknown"
+        case .idle: .idle
+        case .starting: .starting
+        case .active: .active
+        case .paused: .paused
+        case .autoPaused: .autoPaused
+        case .ending: .ending
+        default: .unknown
         }
     }
 
-    static func gpsName(_ quality: Wearbridge_Link_V1_GpsQuality) -> String {
+    static func gps(_ quality: Wearbridge_Link_V1_GpsQuality) -> SnapshotBody.GPS {
         switch quality {
-        case .none: "none"
-        case .lost: "lost"
-        case .poor: "poor"
-        case .good: "good"
-        default: "unknown"
+        case .none: .none
+        case .lost: .lost
+        case .poor: .poor
+        case .good: .good
+        default: .unknown
         }
     }
 }

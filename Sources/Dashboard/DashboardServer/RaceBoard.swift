@@ -1,3 +1,4 @@
+import DashboardCore
 import Foundation
 import PhoneLinkWire
 import PhoneRaceCore
@@ -18,18 +19,18 @@ struct RaceBoard {
     private var fed: Set<String> = []
     private var eventSeq: Int64 = 0
     private var partnerNewest: RaceStore.PartnerItem?
-    private var events: [[String: Any]] = []
+    private var events: [RaceBody.Event] = []
 
-    /// The panel as JSON at `now` (wall seconds, the server's clock); `["race": null]` without a race.
-    mutating func json(inbox: Inbox, wearable: String, own: SnapshotRecord?, now: Double) throws -> [String: Any] {
+    /// The panel at `now` (wall seconds, the server's clock); nil without a race.
+    mutating func race(inbox: Inbox, wearable: String, own: SnapshotRecord?, now: Double) throws -> RaceBody? {
         let races = try RaceStore(inbox).relayRaces().filter { $0.wearable == wearable }
         let ownSession = own.flatMap { $0.snapshot.session.isEmpty ? nil : uuidText($0.snapshot.session) }
         // The race the wearable is running, else the newest one it was entered in.
         guard let race = races.last(where: { $0.session != nil && $0.session == ownSession }) ?? races.last else {
-            return ["race": NSNull(), "server_time_ms": Int64(now * 1000)]
+            return nil
         }
         if race.run != run { self = RaceBoard(run: race.run, partner: race.partner) }
-        guard var tracker else { return [:] }
+        guard var tracker else { return nil }
         if let own, own.seq != ownSeq, race.session != nil, race.session == ownSession {
             ownSeq = own.seq
             // Time since the common start as the wearable counts it: its GPS time against the agreed
@@ -51,29 +52,26 @@ struct RaceBoard {
         let ownFigures = own.flatMap { record in
             race.session != nil && race.session == ownSession ? record.snapshot : nil
         }
-        return [
-            "race": [
-                "run": race.run,
-                "partner": race.partner,
-                "relay_state": race.state.rawValue,
-                "start_at_ms": Int64((race.startAt * 1000).rounded()),
-                "starts_in_s": (race.startAt - now).rounded(),
-                "distance_m": JSONText.value(race.distance),
-                "activity": JSONText.value(race.activity),
-                "session": JSONText.value(race.session),
-                "partner_state": status.state.rawValue,
-                "partner_link": status.link.rawValue,
-                "partner_distance_m": JSONText.value(status.distanceMetres.map { ($0 * 10).rounded() / 10 }),
-                "partner_elapsed_s": JSONText.value(partnerNewest.map { Self.elapsed($0, race: race) }),
-                "partner_age_s": JSONText.value(status.ageSeconds.map { (max(0, $0) * 10).rounded() / 10 }),
-                "own_distance_m": JSONText.value(ownFigures.map { Double($0.distanceDm) / 10 }),
-                "own_elapsed_s": JSONText.value(ownFigures.map { Int($0.elapsedS) }),
-                "gap_m": JSONText.value(status.gapMetres.map { ($0 * 10).rounded() / 10 }),
-                "leader": JSONText.value(status.leader.map { $0 == "me" ? "me" : "partner" }),
-                "events": Array(events.suffix(12)),
-            ] as [String: Any],
-            "server_time_ms": Int64(now * 1000),
-        ]
+        return RaceBody(
+            run: race.run,
+            partner: race.partner,
+            relayState: race.state.rawValue,
+            startAtMs: Int64((race.startAt * 1000).rounded()),
+            startsInS: (race.startAt - now).rounded(),
+            distanceM: race.distance,
+            activity: race.activity,
+            session: race.session,
+            partnerState: status.state.rawValue,
+            partnerLink: status.link.rawValue,
+            partnerDistanceM: status.distanceMetres.map { ($0 * 10).rounded() / 10 },
+            partnerElapsedS: partnerNewest.map { Self.elapsed($0, race: race) },
+            partnerAgeS: status.ageSeconds.map { (max(0, $0) * 10).rounded() / 10 },
+            ownDistanceM: ownFigures.map { Double($0.distanceDm) / 10 },
+            ownElapsedS: ownFigures.map { Int($0.elapsedS) },
+            gapM: status.gapMetres.map { ($0 * 10).rounded() / 10 },
+            leader: status.leader.map { $0 == "me" ? .me : .partner },
+            events: Array(events.suffix(12))
+        )
     }
 
     private init(run: String, partner: String) {
@@ -104,10 +102,14 @@ struct RaceBoard {
                 )
                 continue
             }
-            events.append([
-                "source": item.source.rawValue, "kind": item.kind, "runner": JSONText.value(item.runner),
-                "at_ms": Int64((item.at * 1000).rounded()),
-            ])
+            events.append(
+                RaceBody.Event(
+                    source: item.source.rawValue,
+                    kind: item.kind,
+                    runner: item.runner,
+                    atMs: Int64((item.at * 1000).rounded())
+                )
+            )
             guard item.runner == race.partner, let event = Self.event(item) else { continue }
             eventSeq += 1
             _ = tracker.partner(event: event, sequence: eventSeq)

@@ -1,3 +1,4 @@
+import DashboardCore
 import Foundation
 import Hummingbird
 import Logging
@@ -23,14 +24,16 @@ struct RaceRoutes: Sendable {
     func state(_ wearable: String) throws -> Response {
         guard wearables.contains(wearable) else { return DashboardRoutes.unknownWearable(wearable) }
         var board = RaceBoard()
-        var object = try board.json(
+        let now = Date().timeIntervalSince1970
+        let race = try board.race(
             inbox: inbox,
             wearable: wearable,
             own: try inbox.snapshot(wearable: wearable),
-            now: Date().timeIntervalSince1970
+            now: now
         )
-        object["relay"] = relay.map { ["runner": $0.user] as [String: Any] } ?? NSNull()
-        return JSONText.response(object)
+        return try JSONText.response(
+            RaceState(race: race, relay: relay.map { .init(runner: $0.user) }, serverTimeMs: Int64(now * 1000))
+        )
     }
 
     /// Open invites and races not yet decided, from the relay.
@@ -38,7 +41,7 @@ struct RaceRoutes: Sendable {
         await desk { desk in
             _ = try await desk.sweep()
             let runs = try await desk.runs(openOnly: true)
-            return JSONText.response(["runs": runs.map(Self.json), "runner": relay?.user ?? ""])
+            return try JSONText.response(RunList(runs: runs.map(Self.body), runner: relay?.user ?? ""))
         }
     }
 
@@ -60,7 +63,7 @@ struct RaceRoutes: Sendable {
                 "invited a partner from the dashboard",
                 metadata: ["run": "\(run)", "partner": "\(invitation.partner)"]
             )
-            return JSONText.response(["run": run.uuidString.lowercased(), "state": "invited"], status: .created)
+            return try JSONText.response(Invited(run: run.uuidString.lowercased()), status: .created)
         }
     }
 
@@ -71,10 +74,12 @@ struct RaceRoutes: Sendable {
         return await desk { desk in
             let start = try await desk.accept(id)
             logger.info("accepted a race from the dashboard", metadata: ["run": "\(run)"])
-            return JSONText.response([
-                "run": id.uuidString.lowercased(), "state": "accepted",
-                "start_at_ms": Int64((start.timeIntervalSince1970 * 1000).rounded()),
-            ])
+            return try JSONText.response(
+                Accepted(
+                    run: id.uuidString.lowercased(),
+                    startAtMs: Int64((start.timeIntervalSince1970 * 1000).rounded())
+                )
+            )
         }
     }
 
@@ -107,10 +112,8 @@ struct RaceRoutes: Sendable {
             logger.notice("the relay refused a dashboard request", metadata: ["error": "\(error)"])
             switch error {
             case .refused(let code, let message):
-                return JSONText.response(
-                    ["error": "relay_refused", "code": code.rawValue, "message": message],
-                    status: .conflict
-                )
+                return (try? JSONText.response(RelayRefusal(code: code.rawValue, message: message), status: .conflict))
+                    ?? JSONText.error(.conflict, "relay_refused", message)
             case .notFound(let what): return JSONText.error(.notFound, "unknown_run", what)
             case .busy: return JSONText.error(.serviceUnavailable, "relay_busy", error.description)
             default: return JSONText.error(.badGateway, "relay_unreachable", error.description)
@@ -158,12 +161,17 @@ struct RaceRoutes: Sendable {
         return .success(invitation)
     }
 
-    static func json(_ run: RelayRun) -> [String: Any] {
-        [
-            "run": run.id.uuidString.lowercased(), "inviter": run.inviter, "invitee": run.invitee,
-            "partner": run.partner, "activity": run.activity, "distance_m": JSONText.value(run.distanceMetres),
-            "state": run.state.rawValue, "expires_at_ms": Int64(run.expiresAt.timeIntervalSince1970 * 1000),
-            "start_at_ms": JSONText.value(run.startAt.map { Int64($0.timeIntervalSince1970 * 1000) }),
-        ]
+    static func body(_ run: RelayRun) -> RelayRunBody {
+        RelayRunBody(
+            run: run.id.uuidString.lowercased(),
+            inviter: run.inviter,
+            invitee: run.invitee,
+            partner: run.partner,
+            activity: run.activity,
+            distanceM: run.distanceMetres,
+            state: run.state.rawValue,
+            expiresAtMs: Int64(run.expiresAt.timeIntervalSince1970 * 1000),
+            startAtMs: run.startAt.map { Int64($0.timeIntervalSince1970 * 1000) }
+        )
     }
 }

@@ -50,7 +50,16 @@ struct TrackPiece {
         }
     }
 
-    var json: [String: Any] {
-        ["points": points, "beats": beats, "contact": JSONText.value(contact), "paused": paused]
+    /// The piece as the stream's `track` event: rows after `after` through `through`.
+    func body(session: String, after: Int, through: Int) -> TrackBody {
+        TrackBody(
+            session: session,
+            after: after,
+            through: through,
+            points: points,
+            beats: beats,
+            contact: contact,
+            paused: paused
+        )
     }
 }

@@ -384,10 +384,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // What tests and benchmarks both need around real processes: /proc figures, a notify socket.
+        // The one Swift harness of tests and benchmarks: real processes (children in their own
+        // groups, gpsfake and gpspipe, the daemon under test), /proc figures, a notify socket, a
+        // tmpfs that fills up, a strap's GATT transcript.
         .target(
             name: "Harness",
-            dependencies: ["UnixSockets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["UnixSockets", "HexCoding", .product(name: "Logging", package: "swift-log")]
         ),
         // Receivers synthesized from what real hardware did, with their truth: for the
         // core's tests and the accuracy benchmark.
@@ -481,11 +483,16 @@ let package = Package(
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
+        .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "HeartRate", "HexCoding", "Harness"]),
         .testTarget(
-            name: "HeartRateTests",
+            name: "GATTTests",
+            dependencies: ["GATT", "ATT", "HeartRate", "SpeedSensors", "HexCoding", "Harness"]
+        ),
+        .testTarget(
+            name: "BluetoothTests",
             dependencies: [
-                "HexCoding",
-                "HeartRate", "ATT", "GATT", "SpeedSensors", "Bluetooth", "ProcessClock", "Harness",
+                "Bluetooth", "ATT", "GATT", "HeartRate", "HexCoding", "ProcessClock", "Harness",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -498,16 +505,35 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "TOMLConfig",
-                "Engine",
-                "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control", "ControlProtocol",
-                "Daemon",
-                "Bluetooth", "HeartRate", "SpeedSensors", "ATT", "Harness", "JournalLog", "UTCFormat", "Reconnection",
+                "Daemon", "Engine", "TrackCore", "SessionCore", "GPSD", "GPSDLink", "Store", "Config", "Control",
+                "ControlProtocol", "Bluetooth", "ATT", "Harness", "SyntheticReceivers", "JournalLog", "Reconnection",
                 "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "TOMLConfig", "SessionCore", "TrackCore"]),
+        .testTarget(
+            name: "ControlTests",
+            dependencies: [
+                "Control", "ControlProtocol", "Harness", "UnixSockets",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "GPSDLinkTests",
+            dependencies: [
+                "GPSDLink", "GPSD", "Harness", "Reconnection", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [
+                "Store", "Engine", "SessionCore", "TrackCore", "ATT", "HeartRate", "SpeedSensors", "Harness",
+                "SyntheticReceivers",
+            ]
+        ),
+        .testTarget(name: "UTCFormatTests", dependencies: ["UTCFormat"]),
     ]
 )

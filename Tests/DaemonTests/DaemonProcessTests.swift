@@ -14,7 +14,7 @@ struct DaemonProcessTests {
     private func refusal(_ arguments: [String], asNobody: Bool = false) async throws -> (Int32?, String) {
         try await withProcessScope { scope in
             let directory = try temporaryDirectory("refuse")
-            var executable = wearbridgeBinary
+            var executable = Command.wearbridge
             var arguments = arguments
             if asNobody, getuid() == 0 {
                 // Root writes anywhere; drop to nobody so that permissions mean something.
@@ -86,7 +86,7 @@ struct DaemonProcessTests {
         let (status, stderr) = try await refusal(["run", "--config", path])
         #expect(status == 65)
         #expect(stderr.contains("belongs to another program") && stderr.contains("moz_places"), "\(stderr)")
-        let listing = try runCommand(wearbridgeBinary, ["sessions", "--storage", "\(directory)/data"])
+        let listing = try runCommand(Command.wearbridge, ["sessions", "--storage", "\(directory)/data"])
         #expect(listing.status == 65 && listing.err.contains("belongs to another program"), "\(listing.err)")
 
         try Data(repeating: 0x5a, count: 4096).write(to: URL(fileURLWithPath: "\(directory)/data/wearbridge.sqlite"))
@@ -116,7 +116,7 @@ struct DaemonProcessTests {
 
             // A second daemon on the same control socket is refused, and the first carries on.
             let second = try ChildProcess(
-                wearbridgeBinary,
+                Command.wearbridge,
                 ["run", "--config", daemon.configPath],
                 directory: directory,
                 name: "second",
@@ -200,7 +200,7 @@ struct DaemonProcessTests {
             try await Task.sleep(for: .seconds(2))
             let heartRate = try daemon.status()["heart_rate"] as? [String: Any]
             #expect(heartRate?["link"] as? String == "searching" && heartRate?["beats"] as? Int == 0)
-            let text = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+            let text = try runCommand(Command.wearbridge, ["ctl", "status", "--socket", daemon.socketPath]).out
             #expect(text.contains("strap     searching"), "\(text)")
             #expect(try daemon.ctl("end").status == 0)
             await daemon.stop()
@@ -227,7 +227,7 @@ struct DaemonProcessTests {
             #expect(unit.contains(line), "\(line)")
         }
         let directory = try temporaryDirectory("unit")
-        let local = unit.replacingOccurrences(of: "/usr/bin/wearbridge", with: wearbridgeBinary)
+        let local = unit.replacingOccurrences(of: "/usr/bin/wearbridge", with: Command.wearbridge)
         try local.write(toFile: "\(directory)/wearbridge.service", atomically: true, encoding: .utf8)
         let verify = try runCommand(
             "/usr/bin/systemd-analyze",
@@ -264,7 +264,7 @@ struct DaemonProcessTests {
         for line in ["StateDirectory=wearbridge-phone", "RestartPreventExitStatus=78", "KillSignal=SIGTERM"] {
             #expect(unit.contains(line), "\(line)")
         }
-        let phoneBinary = (wearbridgeBinary as NSString).deletingLastPathComponent + "/wearbridge-phone"
+        let phoneBinary = (Command.wearbridge as NSString).deletingLastPathComponent + "/wearbridge-phone"
         let directory = try temporaryDirectory("phone-unit")
         let local = unit.replacingOccurrences(of: "/usr/bin/wearbridge-phone", with: phoneBinary)
         try local.write(toFile: "\(directory)/wearbridge-phone.service", atomically: true, encoding: .utf8)

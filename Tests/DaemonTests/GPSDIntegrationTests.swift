@@ -1,4 +1,5 @@
 import Foundation
+import GPSD
 import Harness
 import Store
 import Testing
@@ -209,7 +210,7 @@ struct GPSDIntegrationTests {
             )
             #expect(await gpsd.waitUntilListening())
             let gps = try ChildProcess(
-                wearbridgeBinary,
+                Command.wearbridge,
                 ["gps", "--json", "--port", "\(gpsd.port)", "--activity", "walking"],
                 directory: directory,
                 name: "gps",
@@ -248,7 +249,7 @@ struct GPSDIntegrationTests {
             #expect(unreachable?["reason"] as? String == "gpsd_unreachable")
             let detail = unreachable?["detail"] as? String ?? ""
             #expect(detail.localizedCaseInsensitiveContains("refused"), "\(unreachable ?? [:])")
-            let text = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+            let text = try runCommand(Command.wearbridge, ["ctl", "status", "--socket", daemon.socketPath]).out
             #expect(text.contains("no fix yet") && text.contains("gpsd unreachable"), "\(text)")
 
             let log = "\(directory)/searching.nmea"
@@ -262,7 +263,7 @@ struct GPSDIntegrationTests {
             }
             #expect(searched, "\(searching ?? [:])")
             #expect(searching?["satellites_used"] as? Int == 0, "\(searching ?? [:])")
-            let line = try runCommand(wearbridgeBinary, ["ctl", "status", "--socket", daemon.socketPath]).out
+            let line = try runCommand(Command.wearbridge, ["ctl", "status", "--socket", daemon.socketPath]).out
             #expect(line.contains("the receiver is searching, 3 satellites seen, 0 used"), "\(line)")
             await gpsd.stop()
             await daemon.stop()
@@ -285,4 +286,50 @@ struct GPSDIntegrationTests {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+/// `wearbridge replay --json` of a capture.
+func replay(_ path: String) throws -> [String: Any] {
+    let result = try runCommand(Command.wearbridge, ["replay", "--json", path])
+    return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
+}
+
+/// The first `count` lines of a recording, as a file of its own.
+func head(_ source: String, lines: Range<Int>, into path: String) throws {
+    let all = try String(contentsOfFile: source, encoding: .utf8).split(whereSeparator: \.isNewline)
+    try all[lines.clamped(to: 0..<all.count)].joined(separator: "\n").appending("\n").write(
+        toFile: path,
+        atomically: true,
+        encoding: .utf8
+    )
+}
+
+/// A capture without the TPVs before `start` (GPS seconds): what gpsd sent before the daemon
+/// connected is not the daemon's to record.
+func trimmed(_ paths: [String], from start: Double, into path: String) throws -> String {
+    var kept: [Substring] = []
+    for source in paths {
+        for line in try String(contentsOfFile: source, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            guard line.contains("\"class\":\"TPV\""), let range = line.range(of: "\"time\":\"") else {
+                kept.append(line)
+                continue
+            }
+            let stamp = String(line[range.upperBound...].prefix(while: { $0 != "\"" }))
+            guard let time = ISO8601Time.parse(stamp), time.seconds < start - 0.0005 else {
+                kept.append(line)
+                continue
+            }
+        }
+    }
+    try (kept.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// The GPS time of a session's first logged fix.
+func firstFixTime(_ directory: String, session: String) throws -> Double {
+    let log = try SessionLog.openReadOnly(directory: "\(directory)/data")
+    for case .fix(let fix) in try log.journal(of: session).entries {
+        if let time = fix.time { return time.seconds }
+    }
+    return 0
 }

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import Logging
 import SessionCore
+import SyntheticReceivers
 import Testing
 import TrackCore
 

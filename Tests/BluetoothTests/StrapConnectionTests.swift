@@ -2,6 +2,7 @@ import Bluetooth
 import Dispatch
 import GATT
 import Glibc
+import Harness
 import HeartRate
 import HexCoding
 import Logging

@@ -6,9 +6,12 @@ import Glibc
 
 /// A small real filesystem (tmpfs) mounted over `path` for the length of `body`, and unmounted
 /// after it whatever happened: a disk that really fills up. Needs root (CI runs as root).
-func withTmpfs<T>(at path: String, size: String, _ body: () async throws -> T) async throws -> T {
+public func withTmpfs<T>(at path: String, size: String, _ body: () async throws -> T) async throws -> T {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    let mounted = try runCommand("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", path])
+    let mounted = try runCommand(
+        "/usr/bin/mount",
+        ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", path]
+    )
     guard mounted.status == 0 else {
         throw TmpfsError("cannot mount a \(size) tmpfs at \(path) (the storage-full tests need root): \(mounted.err)")
     }
@@ -18,7 +21,7 @@ func withTmpfs<T>(at path: String, size: String, _ body: () async throws -> T) a
 
 /// Writes a file until the filesystem holding `path` has no space left; the bytes written.
 @discardableResult
-func fillUp(_ path: String) -> Int {
+public func fillUp(_ path: String) -> Int {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard fd >= 0 else { return 0 }
     defer { close(fd) }
@@ -33,7 +36,7 @@ func fillUp(_ path: String) -> Int {
     return total
 }
 
-struct TmpfsError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct TmpfsError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

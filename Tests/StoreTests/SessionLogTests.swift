@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import SessionCore
 import SpeedSensors
+import SyntheticReceivers
 import Testing
 import TrackCore
 

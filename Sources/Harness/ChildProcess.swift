@@ -1,5 +1,4 @@
 import Foundation
-import Harness
 
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +10,12 @@ import Glibc
 /// Ended by `stop()` (a `ProcessScope` calls it whatever the test's outcome); anything still
 /// running when the test process exits is killed by an `atexit` handler, and `scripts/test.sh`
 /// fails the suite if any process of its own outlives it.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    let outPath: String
-    let errPath: String
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    public let outPath: String
+    public let errPath: String
 
-    init(
+    public init(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String]? = nil,
@@ -38,13 +37,13 @@ final class ChildProcess: @unchecked Sendable {
         scope.add(self)
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
-    var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+    public var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 
     /// To the whole process group (the program and whatever it started), or the program alone.
-    func signal(_ number: Int32, group: Bool = true) {
+    public func signal(_ number: Int32, group: Bool = true) {
         if group { kill(-pid, number) }
         kill(pid, number)
     }
@@ -52,7 +51,7 @@ final class ChildProcess: @unchecked Sendable {
     /// Waits for exit; nil if it is still running after `timeout` seconds. Not cut short by
     /// cancellation: a test that timed out still waits for its processes to end.
     @discardableResult
-    func wait(timeout: Double) async -> Int32? {
+    public func wait(timeout: Double) async -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline { return nil }
@@ -62,7 +61,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// SIGTERM to the group, SIGKILL after 3 s; the group is gone afterwards either way.
-    func stop() async {
+    public func stop() async {
         if process.isRunning {
             signal(SIGTERM)
             if await wait(timeout: 3) == nil {
@@ -81,23 +80,23 @@ final class ChildProcess: @unchecked Sendable {
 }
 
 /// The processes one test started: all stopped when the test's body ends, passed or failed.
-final class ProcessScope: @unchecked Sendable {
+public final class ProcessScope: @unchecked Sendable {
     private let lock = NSLock()
     private var children: [ChildProcess] = []
 
-    func add(_ child: ChildProcess) {
+    public func add(_ child: ChildProcess) {
         lock.withLock { children.append(child) }
     }
 
     /// Newest first: a capture before the gpsd it reads, the daemon before the gpsd it uses.
-    func stopAll() async {
+    public func stopAll() async {
         let all = lock.withLock { children.reversed() }
         for child in all { await child.stop() }
     }
 }
 
 /// Runs `body`, then stops every process started in its scope, whatever happened in it.
-func withProcessScope<T>(_ body: (ProcessScope) async throws -> T) async throws -> T {
+public func withProcessScope<T>(_ body: (ProcessScope) async throws -> T) async throws -> T {
     let scope = ProcessScope()
     do {
         let value = try await body(scope)
@@ -110,8 +109,8 @@ func withProcessScope<T>(_ body: (ProcessScope) async throws -> T) async throws 
 }
 
 /// Process groups started by this test process and not stopped yet: killed at exit.
-final class LiveGroups: @unchecked Sendable {
-    static let shared = LiveGroups()
+public final class LiveGroups: @unchecked Sendable {
+    public static let shared = LiveGroups()
     private let lock = NSLock()
     private var groups: Set<Int32> = []
 
@@ -121,20 +120,20 @@ final class LiveGroups: @unchecked Sendable {
         }
     }
 
-    func add(_ group: Int32) { lock.withLock { _ = groups.insert(group) } }
-    func remove(_ group: Int32) { lock.withLock { _ = groups.remove(group) } }
-    func snapshot() -> Set<Int32> { lock.withLock { groups } }
+    public func add(_ group: Int32) { lock.withLock { _ = groups.insert(group) } }
+    public func remove(_ group: Int32) { lock.withLock { _ = groups.remove(group) } }
+    public func snapshot() -> Set<Int32> { lock.withLock { groups } }
 }
 
 /// A sleep that cancellation does not cut short (polling while a process ends).
-func waitOut(_ seconds: Double) async {
+public func waitOut(_ seconds: Double) async {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
     }
 }
 
 /// Runs a command to completion.
-func runCommand(
+public func runCommand(
     _ executable: String,
     _ arguments: [String],
     environment: [String: String]? = nil
@@ -145,7 +144,7 @@ func runCommand(
 }
 
 /// Polls `condition` until it holds or `timeout` passes.
-func eventually(
+public func eventually(
     timeout: Double,
     every interval: Double = 0.1,
     _ condition: () async throws -> Bool
@@ -159,5 +158,5 @@ func eventually(
 }
 
 /// The recordings the tests replay, in the repository's `data/`.
-let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data").path
+public let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("data").path

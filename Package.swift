@@ -28,12 +28,13 @@ let package = Package(
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
-        .target(name: "TrackCore"),
+        .target(name: "TrackCore", path: "Sources/Core/TrackCore"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
             name: "SessionCore",
-            dependencies: ["TrackCore", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore"]
+            dependencies: ["TrackCore", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore"],
+            path: "Sources/Core/SessionCore"
         ),
         // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
         // write queue and what it asks of the store.
@@ -41,47 +42,62 @@ let package = Package(
             name: "Engine",
             dependencies: [
                 "SessionCore", "TrackCore", "HeartRate", "SpeedSensors", "ATT", "GATT", "PhoneLinkMessages", "RaceCore",
-            ]
+            ],
+            path: "Sources/Core/Engine"
         ),
         // Hex text to bytes and back, in the forms field tools and captures write it.
-        .target(name: "HexCoding"),
+        .target(name: "HexCoding", path: "Sources/Core/HexCoding"),
         // Bluetooth heart-rate straps, pure parts: the 0x2A37 parser, the strap's comings and goings.
-        .target(name: "HeartRate"),
+        .target(name: "HeartRate", path: "Sources/Core/HeartRate"),
         // Footpods and treadmills, pure parts: Running Speed and Cadence (0x1814) and Fitness Machine
         // (0x1826) payloads, every flag combination, truncations as errors that name the field.
-        .target(name: "SpeedSensors"),
+        .target(name: "SpeedSensors", path: "Sources/Core/SpeedSensors"),
         // A footpod's factor learnt outdoors from straight, steady stretches with usable GPS (pure),
         // per pace band where the stride changes with pace; applied to its distance indoors.
-        .target(name: "StrideCalibration"),
+        .target(name: "StrideCalibration", path: "Sources/Core/StrideCalibration"),
         // Bluetooth LE values (no sockets): addresses, UUIDs and the Attribute Protocol's PDUs.
-        .target(name: "ATT"),
+        .target(name: "ATT", path: "Sources/Core/ATT"),
         // Splits a byte stream into bounded lines: gpsd, the control socket, the phone link.
-        .target(name: "LineFraming"),
+        .target(name: "LineFraming", path: "Sources/Core/LineFraming"),
         // sockaddr_un built once (paths and the abstract namespace).
-        .target(name: "UnixSockets"),
+        .target(name: "UnixSockets", path: "Sources/Adapters/UnixSockets"),
         // The released version both programs print (`--version`), which the Debian package agrees with.
-        .target(name: "Release"),
+        .target(name: "Release", path: "Sources/Core/Release"),
         // swift-log to stderr in the form journald keeps: every command logs through it.
-        .target(name: "JournalLog", dependencies: ["UTCFormat", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "JournalLog",
+            dependencies: ["UTCFormat", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Adapters/JournalLog"
+        ),
         // ISO 8601 UTC times by hand, for the exports and the journal (never through ICU).
-        .target(name: "UTCFormat"),
+        .target(name: "UTCFormat", path: "Sources/Core/UTCFormat"),
         // The GATT client as a pure state machine driven by a plan (discovery, CCCDs, notifications,
         // reads), and the plans of a strap, a footpod and a treadmill.
-        .target(name: "GATT", dependencies: ["HexCoding", "ATT", "HeartRate", "SpeedSensors"]),
+        .target(
+            name: "GATT",
+            dependencies: ["HexCoding", "ATT", "HeartRate", "SpeedSensors"],
+            path: "Sources/Core/GATT"
+        ),
         // Debian's libbluetooth (BlueZ) headers and library, through pkg-config.
         .systemLibrary(
             name: "CBluetooth",
+            path: "Sources/Adapters/CBluetooth",
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
         // Pure: which audio cues a session earns (typed news and time in, cues out), their queue
         // (priority, freshness, replacement, one at a time) and their words in any catalog.
-        .target(name: "Cues", dependencies: ["SessionCore", "TrackCore", "HeartRate", "RaceCore"]),
+        .target(
+            name: "Cues",
+            dependencies: ["SessionCore", "TrackCore", "HeartRate", "RaceCore"],
+            path: "Sources/Core/Cues"
+        ),
         // The cue catalogs: English and German built in (embedded from catalogs/*.toml), more
         // languages from a directory of the same files, no code.
         .target(
             name: "CueLanguages",
             dependencies: ["TOMLConfig", "Cues", "Config", .product(name: "TOMLKit", package: "TOMLKit")],
+            path: "Sources/Adapters/CueLanguages",
             resources: [.embedInCode("catalogs/en.toml"), .embedInCode("catalogs/de.toml")]
         ),
         // Speech to PCM by espeak-ng in a child process (its library would keep some thirty audio
@@ -89,22 +105,31 @@ let package = Package(
         // music ducks) or straight to ALSA, one cue at a time.
         .target(
             name: "CueAudio",
-            dependencies: ["CSpawn"]
+            dependencies: ["CSpawn"],
+            path: "Sources/Adapters/CueAudio"
         ),
         // pipe2 and posix_spawn's close-from, which Swift's Glibc module does not declare.
-        .target(name: "CSpawn"),
+        .target(name: "CSpawn", path: "Sources/Adapters/CSpawn"),
         // mallopt's arena limit, for the daemon's start.
-        .target(name: "CMalloc"),
+        .target(name: "CMalloc", path: "Sources/Adapters/CMalloc"),
         // Session exports (GPX, TCX, FIT, CSV): a logged session replayed through the core and
         // streamed to a file, never held whole.
-        .target(name: "Export", dependencies: ["SessionCore", "TrackCore", "HeartRate", "UTCFormat"]),
+        .target(
+            name: "Export",
+            dependencies: ["SessionCore", "TrackCore", "HeartRate", "UTCFormat"],
+            path: "Sources/Adapters/Export"
+        ),
         // bluetoothd's D-Bus API (discovery, Connect, Pair with a NoInputNoOutput agent, AcquireNotify,
         // ReadValue) through systemd's sd-bus, in C where sd-bus's variadic calls live.
-        .target(name: "CBlueZ", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CBlueZ", path: "Sources/Adapters/CBlueZ", linkerSettings: [.linkedLibrary("systemd")]),
         // Reconnect backoff and the reconnect loop every connection (gpsd, Bluetooth, the phone) shares.
-        .target(name: "Reconnection", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Reconnection",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Sources/Adapters/Reconnection"
+        ),
         // CLOCK_MONOTONIC and the wall clock, read in one place by the shells (never by a pure core).
-        .target(name: "ProcessClock"),
+        .target(name: "ProcessClock", path: "Sources/Adapters/ProcessClock"),
         // The links to straps, footpods and treadmills that never give up, over bluetoothd (D-Bus) when
         // it runs and over the kernel's sockets (L2CAP ATT bearer, LE scan) when it does not.
         .target(
@@ -113,17 +138,23 @@ let package = Package(
                 "HexCoding",
                 "CBluetooth", "CBlueZ", "ATT", "GATT", "HeartRate", "SpeedSensors", "Reconnection", "ProcessClock",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Adapters/Bluetooth"
         ),
         // gpsd JSON protocol: tolerant decoding and the link's events, no sockets.
-        .target(name: "GPSD", dependencies: ["TrackCore"]),
+        .target(name: "GPSD", dependencies: ["TrackCore"], path: "Sources/Core/GPSD"),
         // Feeds a recorded gpsd stream through the core exactly as the daemon will.
         .target(
             name: "Replay",
-            dependencies: ["TrackCore", "GPSD", "LineFraming", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackCore", "GPSD", "LineFraming", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Adapters/Replay"
         ),
         // A certificate's fingerprint as a value: parsed from a config, shown as OpenSSL shows it.
-        .target(name: "CertificateFingerprint", dependencies: ["HexCoding"]),
+        .target(
+            name: "CertificateFingerprint",
+            dependencies: ["HexCoding"],
+            path: "Sources/Core/CertificateFingerprint"
+        ),
         // Each side's P-256 key and self-signed certificate, fingerprints, and the pinning check.
         .target(
             name: "Identity",
@@ -134,7 +165,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Adapters/Identity"
         ),
         // The headless data log: SQLite through GRDB, WAL, migrations, typed rows to tables.
         .target(
@@ -146,14 +178,19 @@ let package = Package(
                 "RaceCore", "StrideCalibration",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ]
+            ],
+            path: "Sources/Adapters/Store"
         ),
         // The one strict TOML reader both programs' configurations use: typed fields, every error a
         // ConfigError naming the file, the key, the value and what is allowed.
-        .target(name: "TOMLConfig", dependencies: ["CAssertGuard", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(
+            name: "TOMLConfig",
+            dependencies: ["CAssertGuard", .product(name: "TOMLKit", package: "TOMLKit")],
+            path: "Sources/Adapters/TOMLConfig"
+        ),
         // An assert() inside a guarded call returns an error instead of aborting: toml++ (in
         // TOMLKit) asserts on some malformed documents (found by scripts/fuzz.sh config).
-        .target(name: "CAssertGuard"),
+        .target(name: "CAssertGuard", path: "Sources/Adapters/CAssertGuard"),
         // wearbridge.toml: strict keys, values checked, errors that name the key.
         .target(
             name: "Config",
@@ -161,11 +198,12 @@ let package = Package(
                 "TOMLConfig",
                 "TrackCore", "SessionCore", "GATT", "CertificateFingerprint", "Cues",
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            ],
+            path: "Sources/Adapters/Config"
         ),
         // The control socket's language, pure: a request line decoded (or refused with what was
         // wrong), a reply encoded. Apart from the server so that its fuzzer builds without NIO.
-        .target(name: "ControlProtocol"),
+        .target(name: "ControlProtocol", path: "Sources/Core/ControlProtocol"),
         // The control socket: line-delimited JSON requests and replies, server and client.
         .target(
             name: "Control",
@@ -176,7 +214,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Adapters/Control"
         ),
         // A live gpsd connection: WATCH, reading on its own task, reconnect with backoff.
         .target(
@@ -186,16 +225,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Adapters/GPSDLink"
         ),
         // Virtual runs (Sources/Race): two runners, one race, through a PostgreSQL relay.
         // RaceCore/ (pure): the partner as the wearable knows it: the gap at equal elapsed time, who
         // leads (with hysteresis) and the partner link's health, time as an input.
-        .target(name: "RaceCore", path: "Sources/Race/RaceCore"),
+        .target(name: "RaceCore", path: "Sources/Core/Race/RaceCore"),
         // RelayContract/ (pure): the relay's schema as versioned SQL (relay/migrations, embedded by
         // scripts/embed-migrations.py) and the typed rows phones read back from it.
-        .target(name: "RelayContract", path: "Sources/Race/RelayContract"),
-        .target(name: "PhoneRaceCore", dependencies: ["RelayContract"], path: "Sources/Race/PhoneRaceCore"),
+        .target(name: "RelayContract", path: "Sources/Core/Race/RelayContract"),
+        .target(name: "PhoneRaceCore", dependencies: ["RelayContract"], path: "Sources/Core/Race/PhoneRaceCore"),
         .target(
             name: "RaceStore",
             dependencies: [
@@ -204,7 +244,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            path: "Sources/Race/RaceStore"
+            path: "Sources/Adapters/Race/RaceStore"
         ),
         // RelayClient/: the phone's side of the relay over postgres-nio with a TLS client certificate:
         // migrations, enrolment and the race commands.
@@ -218,7 +258,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/Race/RelayClient"
+            path: "Sources/Adapters/Race/RelayClient"
         ),
         // RelayPump/: the phone's link to the relay, a service beside the phone server: the runner's
         // race messages out of the inbox's queue, the partner's and the relay's into it.
@@ -230,7 +270,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Sources/Race/RelayPump"
+            path: "Sources/Adapters/Race/RelayPump"
         ),
         // The phone link's home (Sources/PhoneLink): its layers, one folder each.
         // Contract/: the wire's Swift, generated once from proto/wearbridge/link/v1/link.proto
@@ -242,14 +282,14 @@ let package = Package(
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            path: "Sources/PhoneLink/Contract"
+            path: "Sources/Core/PhoneLink/Contract"
         ),
         // Messages/ (pure): the typed messages the wearable tells the phone, and which session news
         // each one reports.
         .target(
             name: "PhoneLinkMessages",
             dependencies: ["SessionCore", "TrackCore", "HeartRate"],
-            path: "Sources/PhoneLink/Messages"
+            path: "Sources/Core/PhoneLink/Messages"
         ),
         // Wire/: typed link messages to and from their protobuf form (the outbox stores them encoded).
         .target(
@@ -257,14 +297,14 @@ let package = Package(
             dependencies: [
                 "HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract", "RaceCore",
             ],
-            path: "Sources/PhoneLink/Wire"
+            path: "Sources/Core/PhoneLink/Wire"
         ),
         // Delivery/ (pure): the delivery window, the inbox mark, link health and pending commands,
         // time as an input.
         .target(
             name: "PhoneLinkDelivery",
             dependencies: ["SessionCore", "TrackCore"],
-            path: "Sources/PhoneLink/Delivery"
+            path: "Sources/Core/PhoneLink/Delivery"
         ),
         // TLS/: mutual TLS as both ends set it up (identity from its files, the peer pinned).
         .target(
@@ -272,7 +312,7 @@ let package = Package(
             dependencies: [
                 "Identity", .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ],
-            path: "Sources/PhoneLink/TLS"
+            path: "Sources/Adapters/PhoneLink/TLS"
         ),
         // Wearable/: the wearable's client. Dials the phone over mutual TLS, sends the outbox, marks
         // it delivered on acks, hands the phone's commands to the engine.
@@ -289,7 +329,7 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/PhoneLink/Wearable"
+            path: "Sources/Adapters/PhoneLink/Wearable"
         ),
         // Phone/: the phone-role peer. The gRPC server, its durable inbox, the commands it sends.
         .target(
@@ -310,7 +350,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Sources/PhoneLink/Phone"
+            path: "Sources/Adapters/PhoneLink/Phone"
         ),
         // The field dashboard (Sources/Dashboard): the phone's face in any browser.
         // DashboardCore/ (pure): the link strip's judgement, who may come in, command ids, SSE frames,
@@ -318,7 +358,7 @@ let package = Package(
         .target(
             name: "DashboardCore",
             dependencies: ["TrackCore", "SessionCore"],
-            path: "Sources/Dashboard/DashboardCore"
+            path: "Sources/Core/Dashboard/DashboardCore"
         ),
         // DashboardServer/: Hummingbird inside wearbridge-phone: the page (embedded), its JSON API,
         // one SSE stream per page read from the durable inbox, commands into the same queue as the CLI.
@@ -337,7 +377,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Sources/Dashboard/DashboardServer",
+            path: "Sources/Adapters/Dashboard/DashboardServer",
             resources: [
                 .embedInCode("assets/index.html"), .embedInCode("assets/app.js"), .embedInCode("assets/app.css"),
                 .embedInCode("assets/openapi.yaml"),
@@ -352,7 +392,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            path: "Sources/Programs/wearbridge-phone"
         ),
         // The service: the engine core's shell, producers and sinks, the store's writer, systemd.
         .target(
@@ -367,7 +408,8 @@ let package = Package(
                 "CueLanguages",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Adapters/Daemon"
         ),
         .executableTarget(
             name: "wearbridge",
@@ -382,18 +424,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            path: "Sources/Programs/wearbridge"
         ),
         // The one Swift harness of tests and benchmarks: real processes (children in their own
         // groups, gpsfake and gpspipe, the daemon under test), /proc figures, a notify socket, a
         // tmpfs that fills up, a strap's GATT transcript.
         .target(
             name: "Harness",
-            dependencies: ["UnixSockets", "HexCoding", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["UnixSockets", "HexCoding", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Tools/Harness"
         ),
         // Receivers synthesized from what real hardware did, with their truth: for the
         // core's tests and the accuracy benchmark.
-        .target(name: "SyntheticReceivers", dependencies: ["TrackCore", "Harness"]),
+        .target(
+            name: "SyntheticReceivers",
+            dependencies: ["TrackCore", "Harness"],
+            path: "Sources/Tools/SyntheticReceivers"
+        ),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
@@ -404,12 +452,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Tools/wearbridge-bench"
         ),
         // Every parser of bytes we do not control under libFuzzer (scripts/fuzz.sh builds it with
         // -sanitize=fuzzer,address -DFUZZING); the ordinary build replays kept inputs through it.
         // libFuzzer's driver, declared for wearbridge-fuzz's entry point (linked only by -sanitize=fuzzer).
-        .systemLibrary(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
+        .systemLibrary(name: "CLibFuzzer", path: "Sources/Tools/CLibFuzzer"),
         // The stack's floor for the footprint bench: our libraries logging gpsd's fixes, none of our code.
         .executableTarget(
             name: "wearbridge-floor",
@@ -417,7 +466,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            path: "Sources/Tools/wearbridge-floor"
         ),
         .executableTarget(
             name: "wearbridge-fuzz",
@@ -428,7 +478,8 @@ let package = Package(
                 "SpeedSensors", "TrackCore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/Tools/wearbridge-fuzz"
         ),
         .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
         .testTarget(

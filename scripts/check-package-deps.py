@@ -5,7 +5,8 @@ Reads the manifest through `swift package dump-package` (or a JSON file given wi
 then every Swift file of every target. A module counts when it is one this package can provide (one
 of its targets or a product of a dependency it declares); the toolchain's own modules (Foundation,
 Glibc, Testing, ...) are nobody's dependency and are left out. Fails naming the target and the module:
-"imports X but does not declare it" or "declares X but never imports it".
+"imports X but does not declare it" or "declares X but never imports it". And the tree's rule: a
+target in Sources/Core (a pure core) depends on no target outside Sources/Core.
 
 Usage: scripts/check-package-deps.py [--manifest dump.json]
 """
@@ -49,6 +50,12 @@ def target_dir(target):
     return os.path.join(root, target["name"])
 
 
+def layer(target):
+    """The layer a target's folder is in: Core, Adapters, Programs or Tools (Sources/LAYER/...)."""
+    parts = target_dir(target).split(os.sep)
+    return parts[1] if len(parts) > 2 and parts[0] == "Sources" else None
+
+
 def imports(directory):
     found = set()
     for folder, _, files in os.walk(directory):
@@ -85,6 +92,11 @@ def main():
             problems.append(f"{name}: imports {module} but does not declare it")
         for module in sorted(named - used):
             problems.append(f"{name}: declares {module} but never imports it")
+        # The tree's one rule: a pure core (Sources/Core) depends on no target outside it.
+        if layer(target) == "Core":
+            for module in sorted(named):
+                if module in targets and layer(targets[module]) != "Core":
+                    problems.append(f"{name}: a pure core, depends on {module} in Sources/{layer(targets[module])}")
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:

@@ -5,7 +5,7 @@ For each session: the speed's and the course's residuals from a local quadratic 
 centre point) while moving, scaled to the per-epoch noise, and how a standing receiver reports its
 speed: exactly 0 about half the time means a speed noised on its own and clipped at zero (unbiased
 while moving); none at 0 means a speed taken from a noisy velocity vector (reads high by about
-sigma^2 / 2v). `HonestReceiver` in Sources/SyntheticReceivers takes its noise from these figures.
+sigma^2 / 2v). `HonestReceiver` in Sources/Tools/SyntheticReceivers takes its noise from these figures.
 
 Usage: scripts/doppler-noise.py [DATA_DIR]   (default data/gps)
 """

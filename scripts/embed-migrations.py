@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes Sources/Race/RelayContract/RelayMigrations.swift from relay/migrations/NNNN_name.sql, so the
+"""Writes Sources/Core/Race/RelayContract/RelayMigrations.swift from relay/migrations/NNNN_name.sql, so the
 static phone binary carries the relay's schema. `--check` fails (naming the file) when the Swift file
 is not what the SQL files make; scripts/test.sh runs it."""
 import hashlib, pathlib, re, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-target = root / "Sources/Race/RelayContract/RelayMigrations.swift"
+target = root / "Sources/Core/Race/RelayContract/RelayMigrations.swift"
 files = sorted((root / "relay/migrations").glob("*.sql"))
 out = [
     "// swift-format-ignore-file",

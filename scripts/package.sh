@@ -32,9 +32,9 @@ scripts/apt-need.sh --no-install-recommends "${tools[@]}"
 
 # One version: debian/changelog's, which --version must print too.
 version=$(dpkg-parsechangelog -l debian/changelog -S Version)
-swift_version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/Release/Release.swift)
+swift_version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/Core/Release/Release.swift)
 if [ "$version" != "$swift_version" ]; then
-    echo "package.sh: debian/changelog says $version, Sources/Release/Release.swift says $swift_version" >&2
+    echo "package.sh: debian/changelog says $version, Sources/Core/Release/Release.swift says $swift_version" >&2
     exit 65
 fi
 

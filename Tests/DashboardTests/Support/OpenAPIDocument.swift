@@ -9,7 +9,7 @@ struct OpenAPIDocument: @unchecked Sendable {
         let file = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-            .appendingPathComponent("Sources/Dashboard/DashboardServer/assets/openapi.yaml")
+            .appendingPathComponent("Sources/Adapters/Dashboard/DashboardServer/assets/openapi.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         guard let root = try Yams.load(yaml: text) as? [String: Any] else {
             throw CocoaError(.fileReadCorruptFile)

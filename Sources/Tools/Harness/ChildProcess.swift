@@ -157,6 +157,14 @@ public func eventually(
     return try await condition()
 }
 
+/// The checkout this file is in: the nearest folder above it that holds `Package.swift`.
+public let repositoryRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        url.deleteLastPathComponent()
+    }
+    return url
+}()
+
 /// The recordings the tests replay, in the repository's `data/`.
-public let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("data").path
+public let recordings = repositoryRoot.appendingPathComponent("data").path

@@ -1,6 +1,6 @@
 /// The words of one language: a text per cue and per figure, unit words with their plural, and
 /// how numbers are written for the synthesizer. Loaded from a catalog file (the built-in
-/// `Sources/CueLanguages/catalogs/*.toml`, or one in `[cues] catalogs`), so a language is added
+/// `Sources/Adapters/CueLanguages/catalogs/*.toml`, or one in `[cues] catalogs`), so a language is added
 /// without code; a catalog missing a key is refused, naming the key.
 public struct CueCatalog: Sendable, Equatable {
     /// Every text a catalog must have: `{name}` marks a value filled in.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhoneLinkContract
+import PhoneLinkDelivery
 import Synchronization
 
 /// Pulls ended sessions' whole records from connected wearables, one chunk in flight per
@@ -10,24 +11,29 @@ final class BackfillPuller: Sendable {
     let connections: Connections
     let chunkRows: Int
     let logger: Logger
-    /// Wearables with a request in flight, and when it was sent (a lost one is asked again).
-    private let inFlight = Mutex<[String: Double]>([:])
+    /// The phone's wall clock (Unix s).
+    let clock: @Sendable () -> Double
+    /// Which requests are in flight, and when to ask again (the pure part).
+    private let pacing = Mutex(BackfillPacing())
 
-    init(inbox: Inbox, connections: Connections, chunkRows: Int, logger: Logger) {
+    init(
+        inbox: Inbox,
+        connections: Connections,
+        chunkRows: Int,
+        logger: Logger,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         self.inbox = inbox
         self.connections = connections
         self.chunkRows = chunkRows
         self.logger = logger
+        self.clock = clock
     }
 
-    /// Asks `wearable` for the next chunk, unless one is in flight (or was asked under 10 s ago).
+    /// Asks `wearable` for the next chunk, unless one is in flight (and not taken as lost).
     func kick(_ wearable: String) {
-        let now = Date().timeIntervalSince1970
-        let busy = inFlight.withLock { state in
-            if let sent = state[wearable], now - sent < 10 { return true }
-            return false
-        }
-        guard !busy, connections.isConnected(wearable) else { return }
+        let now = clock()
+        guard pacing.withLock({ $0.mayAsk(wearable, now: now) }), connections.isConnected(wearable) else { return }
         do {
             guard let (session, after) = try inbox.nextBackfill(wearable: wearable) else { return }
             let request = Wearbridge_Link_V1_PhoneMessage.with {
@@ -37,8 +43,8 @@ final class BackfillPuller: Sendable {
                     $0.maxRows = UInt32(chunkRows)
                 }
             }
-            inFlight.withLock { $0[wearable] = now }
-            if !connections.send(request, to: wearable) { inFlight.withLock { $0[wearable] = nil } }
+            pacing.withLock { $0.asked(wearable, at: now) }
+            if !connections.send(request, to: wearable) { pacing.withLock { $0.notSent(wearable) } }
         } catch {
             logger.warning("cannot read the backfill queue", metadata: ["error": "\(error)"])
         }
@@ -57,14 +63,11 @@ final class BackfillPuller: Sendable {
                 metadata: ["session": "\(chunk.session)", "unknown": "\(chunk.unknownSession)", "rows": "\(added)"]
             )
         }
-        if chunk.rows.isEmpty, !chunk.done {
-            return
-        }
-        inFlight.withLock { $0[wearable] = nil }
-        kick(wearable)
+        let next = pacing.withLock { $0.received(from: wearable, rows: chunk.rows.count, done: chunk.done) }
+        if next == .askNow { kick(wearable) }
     }
 
     func disconnected(_ wearable: String) {
-        inFlight.withLock { $0[wearable] = nil }
+        pacing.withLock { $0.disconnected(wearable) }
     }
 }

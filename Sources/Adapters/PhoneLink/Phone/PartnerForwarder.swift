@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhoneLinkContract
+import PhoneLinkDelivery
 
 /// Hands a race partner's newest figures to one connected wearable: at once on (re)connection (so
 /// the partner never jumps after a cut), then each time the relay brought newer ones. Not durable
@@ -16,17 +17,13 @@ struct PartnerForwarder {
     var every = 0.1
 
     func run() async {
-        var sent: [String: Int64] = [:]
-        var seenVersion = -1
+        var feed = PartnerFeed()
         while !Task.isCancelled {
-            let version = races.partnerChanges
-            if version != seenVersion {
-                seenVersion = version
+            if feed.needsReading(version: races.partnerChanges) {
                 do {
-                    for snapshot in try races.partnerSnapshots(wearable: wearable, shownFor: shownFor)
-                    where snapshot.seq > sent[snapshot.run, default: 0] {
-                        sent[snapshot.run] = snapshot.seq
-                        queue.yield(.with { $0.partnerSnapshot = snapshot })
+                    let snapshots = try races.partnerSnapshots(wearable: wearable, shownFor: shownFor)
+                    for index in feed.fresh(snapshots.map { ($0.run, $0.seq) }) {
+                        queue.yield(.with { $0.partnerSnapshot = snapshots[index] })
                     }
                 } catch {
                     logger.warning("cannot read the partner's figures", metadata: ["error": "\(error)"])

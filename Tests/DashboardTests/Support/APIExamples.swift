@@ -1,5 +1,7 @@
 import DashboardCore
 
+@testable import DashboardServer
+
 /// Every dashboard body in every shape it takes: each optional field written and left out (or null),
 /// each message kind, each command state.
 enum APIExamples {

@@ -3,7 +3,7 @@ import SessionCore
 /// The link strip every page shows, judged on the server's clock: the page never compares its own
 /// clock with the wearable's or the phone's.
 public struct LinkStrip: Sendable, Equatable {
-    public enum State: String, Sendable, Equatable, CaseIterable {
+    public enum State: String, Sendable, Equatable, CaseIterable, Encodable {
         /// Traffic within `staleAfter` and a session that is moving (or none).
         case live
         /// Connected, but nothing heard for longer than `staleAfter`.

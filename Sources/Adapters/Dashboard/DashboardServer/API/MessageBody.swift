@@ -1,11 +1,11 @@
 /// One inbox message as the page reads it (`Message`): its seq, kind and typed fields as numbers
 /// (never the protobuf JSON mapping, which writes 64-bit integers as strings).
-public struct MessageBody: StampedBody {
-    public static let schema = "#/components/schemas/Message"
-    public static let eventSchema = "#/components/schemas/MessageEvent"
+struct MessageBody: StampedBody {
+    static let schema = "#/components/schemas/Message"
+    static let eventSchema = "#/components/schemas/MessageEvent"
 
     /// What the message says beyond its kind, by kind; `nil` for a kind with nothing more.
-    public enum Detail: Sendable, Equatable {
+    enum Detail: Sendable, Equatable {
         case started(activity: String, startedAtMs: Int64, commandID: String?)
         case paused(auto: Bool, distanceM: Double, elapsedS: Int)
         case resumed(auto: Bool, distanceM: Double, elapsedS: Int)
@@ -17,52 +17,23 @@ public struct MessageBody: StampedBody {
     }
 
     /// A session's end as the wearable reported it.
-    public struct Ended: Sendable, Equatable {
-        public var reason: String
-        public var distanceM: Double
-        public var elapsedS: Double
-        public var movingS: Double
-        public var pausedS: Double
-        public var splits: Int
-        public var avgHeartRate: Int?
-        public var maxHeartRate: Int?
-
-        public init(
-            reason: String,
-            distanceM: Double,
-            elapsedS: Double,
-            movingS: Double,
-            pausedS: Double,
-            splits: Int,
-            avgHeartRate: Int?,
-            maxHeartRate: Int?
-        ) {
-            self.reason = reason
-            self.distanceM = distanceM
-            self.elapsedS = elapsedS
-            self.movingS = movingS
-            self.pausedS = pausedS
-            self.splits = splits
-            self.avgHeartRate = avgHeartRate
-            self.maxHeartRate = maxHeartRate
-        }
+    struct Ended: Sendable, Equatable {
+        var reason: String
+        var distanceM: Double
+        var elapsedS: Double
+        var movingS: Double
+        var pausedS: Double
+        var splits: Int
+        var avgHeartRate: Int?
+        var maxHeartRate: Int?
     }
 
-    public var seq: Int
-    public var kind: String
-    public var session: String?
-    public var receivedAtMs: Int64
-    public var createdAtMs: Int64
-    public var detail: Detail?
-
-    public init(seq: Int, kind: String, session: String?, receivedAtMs: Int64, createdAtMs: Int64, detail: Detail?) {
-        self.seq = seq
-        self.kind = kind
-        self.session = session
-        self.receivedAtMs = receivedAtMs
-        self.createdAtMs = createdAtMs
-        self.detail = detail
-    }
+    var seq: Int
+    var kind: String
+    var session: String?
+    var receivedAtMs: Int64
+    var createdAtMs: Int64
+    var detail: Detail?
 
     private enum CodingKeys: String, CodingKey {
         case seq, kind, session, receivedAtMs, createdAtMs
@@ -73,7 +44,7 @@ public struct MessageBody: StampedBody {
 
     /// Flat, as the page reads it: the kind's fields beside the common ones; a missing reading
     /// (no heart rate, no command) is null.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(seq, forKey: .seq)
         try container.encode(kind, forKey: .kind)

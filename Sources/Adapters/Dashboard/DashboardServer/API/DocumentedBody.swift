@@ -2,7 +2,7 @@
 /// pointer). Property names are the document's in camel case: the encoder writes them in snake case
 /// (`lastSeenAgeS` is `last_seen_age_s`). A test holds every body to its schema and every schema to
 /// the bodies, so neither can say what the other does not.
-public protocol DocumentedBody: Encodable, Sendable, Equatable {
+protocol DocumentedBody: Encodable, Sendable, Equatable {
     static var schema: String { get }
 }
 
@@ -15,19 +15,19 @@ extension DocumentedBody {
 }
 
 /// A body the event stream also sends stamped with the server's clock, documented as its own event.
-public protocol StampedBody: DocumentedBody {
+protocol StampedBody: DocumentedBody {
     static var eventSchema: String { get }
 }
 
 /// A body stamped with the server's clock, as the event stream sends snapshots and messages: the
 /// body's own fields and `server_time_ms` in one object.
-public struct Stamped<Body: StampedBody>: DocumentedBody {
-    public static var schema: String { Body.eventSchema }
+struct Stamped<Body: StampedBody>: DocumentedBody {
+    static var schema: String { Body.eventSchema }
 
-    public var body: Body
-    public var serverTimeMs: Int64
+    var body: Body
+    var serverTimeMs: Int64
 
-    public init(_ body: Body, serverTimeMs: Int64) {
+    init(_ body: Body, serverTimeMs: Int64) {
         self.body = body
         self.serverTimeMs = serverTimeMs
     }
@@ -36,7 +36,7 @@ public struct Stamped<Body: StampedBody>: DocumentedBody {
         case serverTimeMs
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try body.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(serverTimeMs, forKey: .serverTimeMs)

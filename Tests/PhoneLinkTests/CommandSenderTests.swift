@@ -28,7 +28,7 @@ struct CommandSenderTests {
         }
 
         func queue(_ id: String, _ kind: SessionCommand, at issued: Double, deadline: Double = 100) async throws {
-            try await inbox.queue(
+            try await inbox.commands.queue(
                 QueuedCommand(
                     id: id,
                     wearable: "pi",
@@ -57,7 +57,7 @@ struct CommandSenderTests {
         try await rig.queue("b", .pause, at: 2)
         try await rig.queue("a", .start, at: 1)
         try await rig.sender.step(3)
-        #expect(try rig.inbox.command("a")?.state == .pending, "not connected: nothing sent, nothing settled")
+        #expect(try rig.inbox.commands.standing("a")?.state == .pending, "not connected: nothing sent, nothing settled")
         _ = rig.connections.attach("pi", rig.outgoing)
         rig.sender.reconnected("pi", at: 3.5)
         try await rig.sender.step(3.5)
@@ -76,14 +76,20 @@ struct CommandSenderTests {
         try await rig.queue("a", .end, at: 1)
         try await rig.sender.step(1)
         // As the service does with a reply: settled in the inbox, then the sender told.
-        try await rig.inbox.settle(CommandAnswer(id: "a", outcome: .ack, message: "ended", session: nil), at: 2)
+        try await rig.inbox.commands.settle(
+            CommandAnswer(id: "a", outcome: .ack, message: "ended", session: nil),
+            at: 2
+        )
         rig.sender.answered("a")
-        try await rig.inbox.settle(CommandAnswer(id: "z", outcome: .fail(.notActive), message: "", session: nil), at: 2)
+        try await rig.inbox.commands.settle(
+            CommandAnswer(id: "z", outcome: .fail(.notActive), message: "", session: nil),
+            at: 2
+        )
         rig.sender.answered("z")
         try await rig.sender.step(20)
         #expect(await rig.sent().map(\.id) == ["a"], "answered: not sent again at its next period")
-        #expect(try rig.inbox.command("a")?.answer?.outcome == .ack)
-        #expect(try rig.inbox.command("z") == nil, "a reply for an unknown id creates nothing")
+        #expect(try rig.inbox.commands.standing("a")?.answer?.outcome == .ack)
+        #expect(try rig.inbox.commands.standing("z") == nil, "a reply for an unknown id creates nothing")
     }
 
     @Test func aCommandUnansweredByItsDeadlineIsSettledAsNotAnswered() async throws {
@@ -93,10 +99,10 @@ struct CommandSenderTests {
         try await rig.sender.step(1)
         try await rig.sender.step(9)
         try await rig.sender.step(10)
-        let settled = try rig.inbox.command("a")
+        let settled = try rig.inbox.commands.standing("a")
         #expect(settled?.state == .notAnswered)
         #expect(settled?.answer?.outcome == .notAnswered)
-        #expect(try rig.inbox.pendingCommands().isEmpty)
+        #expect(try rig.inbox.commands.pending().isEmpty)
         #expect(await rig.sent().map(\.id) == ["a", "a"], "sent, resent after retryEvery, then given up")
     }
 }

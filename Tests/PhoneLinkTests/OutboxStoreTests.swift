@@ -109,7 +109,7 @@ struct OutboxStoreTests {
         #expect(try await !inbox.commit(message(2)), "an older seq is dropped")
         #expect(try inbox.mark(wearable: "pi", epoch: "e1").mark == 3)
         #expect(try inbox.mark(wearable: "pi", epoch: "e2").mark == 0, "a new epoch starts over")
-        try await inbox.queue(
+        try await inbox.commands.queue(
             QueuedCommand(
                 id: "c1",
                 wearable: "pi",
@@ -120,11 +120,11 @@ struct OutboxStoreTests {
                 deadline: 99
             )
         )
-        #expect(try inbox.pendingCommands().map(\.id) == ["c1"])
+        #expect(try inbox.commands.pending().map(\.id) == ["c1"])
         let answer = CommandAnswer(id: "c1", outcome: .fail(.notActive), message: "no session is active", session: nil)
         #expect(try await inbox.commit(message(4, .commandReply, answer: answer)))
-        #expect(try inbox.command("c1")?.answer == answer)
-        #expect(try inbox.pendingCommands().isEmpty)
+        #expect(try inbox.commands.standing("c1")?.answer == answer)
+        #expect(try inbox.commands.pending().isEmpty)
         #expect(try inbox.entries().map(\.seq) == [3, 4])
     }
 }
@@ -158,7 +158,7 @@ struct BackfillStoreTests {
 
     @Test func thePhoneKeepsEachChunkWithItsCursorAndOnlyWhatItAskedFor() async throws {
         let inbox = try Inbox.open(directory: try directory(), parts: [RaceStore.self])
-        try await inbox.requestBackfill(wearable: "pi", session: "s", at: 1)
+        try await inbox.backfill.request(wearable: "pi", session: "s", at: 1)
         func chunk(after: UInt64, _ seqs: [UInt64], done: Bool) -> Wearbridge_Link_V1_BackfillChunk {
             .with {
                 $0.session = "s"
@@ -172,13 +172,13 @@ struct BackfillStoreTests {
                 $0.done = done
             }
         }
-        #expect(try await inbox.commitBackfill(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 3)
+        #expect(try await inbox.backfill.commit(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 3)
         // An answer to an older request (a resend after a reconnect) is not kept twice.
-        #expect(try await inbox.commitBackfill(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 0)
-        #expect(try await inbox.commitBackfill(chunk(after: 3, [4, 5], done: true), wearable: "pi") == 2)
-        let state = try #require(try inbox.backfillState(session: "s"))
+        #expect(try await inbox.backfill.commit(chunk(after: 0, [1, 2, 3], done: false), wearable: "pi") == 0)
+        #expect(try await inbox.backfill.commit(chunk(after: 3, [4, 5], done: true), wearable: "pi") == 2)
+        let state = try #require(try inbox.backfill.state(session: "s"))
         #expect(state.state == .complete && state.throughSeq == 5 && state.rows == 5)
-        #expect(try inbox.backfillCounts(session: "s") == ["fix": 5])
+        #expect(try inbox.backfill.counts(session: "s") == ["fix": 5])
     }
 }
 
@@ -235,17 +235,17 @@ struct IndoorBackfillTests {
             answer: nil
         )
         #expect(try await inbox.commit(startedMessage))
-        try await inbox.requestBackfill(wearable: "pi", session: id, at: 2)
+        try await inbox.backfill.request(wearable: "pi", session: id, at: 2)
         var after = 0
         while true {
             let chunk = try #require(try log.backfillChunk(session: id, after: after, limit: 50))
             #expect(chunk.distanceSource == "footpod" && !chunk.strideFactorsJson.isEmpty)
-            try await inbox.commitBackfill(chunk, wearable: "pi")
+            try await inbox.backfill.commit(chunk, wearable: "pi")
             after = Int(chunk.rows.last?.seq ?? UInt64(after))
             if chunk.done { break }
         }
-        #expect(try inbox.backfillState(session: id)?.state == .complete)
-        #expect(try inbox.backfillCounts(session: id)["speed"] == 240)
+        #expect(try inbox.backfill.state(session: id)?.state == .complete)
+        #expect(try inbox.backfill.counts(session: id)["speed"] == 240)
 
         let start = try #require(try inbox.sessionStart(id))
         #expect(start.distanceSource == .footpod && start.footpodFactors == factors)

@@ -21,7 +21,7 @@ struct PhoneBackfillCommand: AsyncParsableCommand {
             throw ExitCode(64)
         }
         let inbox = try options.inbox(readOnly: false)
-        try await inbox.requestBackfill(wearable: name, session: session, at: Date().timeIntervalSince1970)
+        try await inbox.backfill.request(wearable: name, session: session, at: Date().timeIntervalSince1970)
         Output.line("backfill of \(session) from \(name) requested (see `wearbridge-phone show \(session)`)")
     }
 }

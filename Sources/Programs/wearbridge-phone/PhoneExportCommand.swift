@@ -30,7 +30,7 @@ struct PhoneExportCommand: ParsableCommand {
             Output.error("wearbridge-phone: no session \(session) in the inbox")
             throw ExitCode(66)
         }
-        guard try inbox.backfillState(session: session)?.state == .complete else {
+        guard try inbox.backfill.state(session: session)?.state == .complete else {
             Output.error(
                 "wearbridge-phone: session \(session) is not completely backfilled (wearbridge-phone backfill)"
             )

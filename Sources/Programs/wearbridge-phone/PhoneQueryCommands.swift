@@ -116,8 +116,8 @@ struct PhoneShowCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
-        let backfill = try inbox.backfillState(session: id)
-        let counts = try inbox.backfillCounts(session: id)
+        let backfill = try inbox.backfill.state(session: id)
+        let counts = try inbox.backfill.counts(session: id)
         if json {
             Output.line(
                 Output.json([

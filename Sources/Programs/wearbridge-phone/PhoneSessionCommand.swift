@@ -69,8 +69,8 @@ enum PhoneSessionCommand {
         let now = Date().timeIntervalSince1970
         let id = common.id ?? UUID().uuidString.lowercased()
         let deadline = now + (common.timeout ?? config.commandDeadline)
-        if try inbox.command(id) == nil {
-            try await inbox.queue(
+        if try inbox.commands.standing(id) == nil {
+            try await inbox.commands.queue(
                 QueuedCommand(
                     id: id,
                     wearable: wearable,
@@ -83,7 +83,7 @@ enum PhoneSessionCommand {
             )
         }
         while Date().timeIntervalSince1970 < deadline + 1 {
-            if let (_, answer) = try inbox.command(id), let answer {
+            if let (_, answer) = try inbox.commands.standing(id), let answer {
                 switch answer.outcome {
                 case .ack:
                     Output.line(

@@ -58,7 +58,7 @@ struct CommandRoutes: Sendable {
             }
             activity = parsed
         }
-        if let existing = try inbox.commandIdentity(id.description) {
+        if let existing = try inbox.commands.identity(id.description) {
             // The same click again: its standing; another command under this id: refused.
             guard existing.wearable == wearable, existing.kind == kind.rawValue else {
                 return JSONText.error(.conflict, "id_in_use", "command id \(id) was already used for \(existing.kind)")
@@ -83,7 +83,7 @@ struct CommandRoutes: Sendable {
             )
         }
         do {
-            try await inbox.queue(
+            try await inbox.commands.queue(
                 QueuedCommand(
                     id: id.description,
                     wearable: wearable,
@@ -96,7 +96,7 @@ struct CommandRoutes: Sendable {
             )
         } catch {
             // Two copies of one click raced: the other one queued it.
-            guard try inbox.commandIdentity(id.description) != nil else { throw error }
+            guard try inbox.commands.identity(id.description) != nil else { throw error }
         }
         logger.info("queued a dashboard command", metadata: ["command": "\(id)", "kind": "\(kind.rawValue)"])
         return try JSONText.response(CommandStateBody(id: id.description, state: .pending), status: .accepted)
@@ -107,7 +107,7 @@ struct CommandRoutes: Sendable {
         guard case .success = CommandID.parse(id) else {
             return JSONText.error(.badRequest, "malformed_id", "a command id has 8 to 64 letters, digits, - or _")
         }
-        guard let (_, answer) = try inbox.command(id) else {
+        guard let (_, answer) = try inbox.commands.standing(id) else {
             return JSONText.error(.notFound, "unknown_command", "no command \(id)")
         }
         guard let answer else { return try JSONText.response(CommandStateBody(id: id, state: .pending)) }

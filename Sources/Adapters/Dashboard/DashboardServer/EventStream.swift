@@ -127,7 +127,7 @@ struct EventStream: Sendable {
         async throws
     {
         while true {
-            let rows = try inbox.backfillRows(session: session, after: cursor.rowSeq, limit: 2000)
+            let rows = try inbox.backfill.rows(session: session, after: cursor.rowSeq, limit: 2000)
             guard !rows.isEmpty else { return }
             let after = cursor.rowSeq
             var track = TrackPiece(paused: cursor.paused, view: cursor.view)

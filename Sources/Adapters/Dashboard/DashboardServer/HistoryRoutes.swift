@@ -63,7 +63,7 @@ struct HistoryRoutes: Sendable {
         guard session.utf8.count <= 64, let start = try inbox.sessionStart(session) else {
             return JSONText.error(.notFound, "unknown_session", "the phone holds no session \(session.prefix(64))")
         }
-        guard try inbox.backfillState(session: session)?.state == .complete else {
+        guard try inbox.backfill.state(session: session)?.state == .complete else {
             return JSONText.error(
                 .conflict,
                 "not_backfilled",

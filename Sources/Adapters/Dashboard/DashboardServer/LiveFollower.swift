@@ -27,9 +27,9 @@ struct LiveFollower: Sendable {
         do {
             guard let epoch = try inbox.link(wearable: wearable)?.epoch,
                 let newest = try inbox.newestSession(wearable: wearable, epoch: epoch), !newest.ended,
-                try inbox.backfillState(session: newest.session)?.state != .pulling
+                try inbox.backfill.state(session: newest.session)?.state != .pulling
             else { return }
-            try await inbox.requestBackfill(
+            try await inbox.backfill.request(
                 wearable: wearable,
                 session: newest.session,
                 at: Date().timeIntervalSince1970

@@ -35,7 +35,7 @@ final class BackfillPuller: Sendable {
         let now = clock()
         guard pacing.withLock({ $0.mayAsk(wearable, now: now) }), connections.isConnected(wearable) else { return }
         do {
-            guard let (session, after) = try inbox.nextBackfill(wearable: wearable) else { return }
+            guard let (session, after) = try inbox.backfill.next(wearable: wearable) else { return }
             let request = Wearbridge_Link_V1_PhoneMessage.with {
                 $0.backfillRequest = .with {
                     $0.session = session
@@ -53,7 +53,7 @@ final class BackfillPuller: Sendable {
     /// A chunk arrived: committed with its cursor, then the next asked for (an empty, unfinished
     /// chunk waits for the next round instead of asking at once).
     func received(_ chunk: Wearbridge_Link_V1_BackfillChunk, from wearable: String) async throws {
-        let added = try await inbox.commitBackfill(chunk, wearable: wearable)
+        let added = try await inbox.backfill.commit(chunk, wearable: wearable)
         if chunk.done {
             // A running session followed for the dashboard completes every round: debug, not info.
             let ended = (try? inbox.sessionEnded(chunk.session)) ?? true

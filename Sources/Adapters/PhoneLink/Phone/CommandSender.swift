@@ -46,7 +46,7 @@ final class CommandSender: Sendable {
 
     /// One round at `now`: take up newly queued commands, settle the late ones, send what is due.
     func step(_ now: Double) async throws {
-        for queued in try inbox.pendingCommands() {
+        for queued in try inbox.commands.pending() {
             let known = pending.withLock { $0.waiting[queued.id] != nil }
             if !known {
                 wearableOf.withLock { $0[queued.id] = queued.wearable }
@@ -67,7 +67,7 @@ final class CommandSender: Sendable {
         }
         for late in pending.withLock({ $0.expired(now) }) {
             logger.warning("a command was not answered by its deadline", metadata: ["command": "\(late.id)"])
-            try await inbox.settle(
+            try await inbox.commands.settle(
                 CommandAnswer(id: late.id, outcome: .notAnswered, message: "not answered", session: nil),
                 at: now
             )
@@ -88,7 +88,7 @@ final class CommandSender: Sendable {
             if let body = command.body { try wire.merge(serializedBytes: body) }
             let message = Wearbridge_Link_V1_PhoneMessage.with { $0.command = wire }
             if connections.send(message, to: wearable) {
-                try await inbox.sent(command.id)
+                try await inbox.commands.sent(command.id)
                 logger.info(
                     "sent a command",
                     metadata: ["command": "\(command.id)", "kind": "\(command.kind.rawValue)"]

@@ -124,21 +124,6 @@ extension Inbox {
         ) ?? false
     }
 
-    /// Backfilled rows of `session` after `seq`, in order, at most `limit`.
-    public func backfillRows(session: String, after seq: Int, limit: Int) throws -> [BackfillRecord] {
-        try pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT seq, row FROM backfill_row WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?",
-                arguments: [session, seq, limit]
-            ).compactMap { row in
-                let data: Data = row["row"]
-                guard let decoded = try? Wearbridge_Link_V1_BackfillRow(serializedBytes: data) else { return nil }
-                return BackfillRecord(seq: row["seq"], row: decoded)
-            }
-        }
-    }
-
     /// The newest strap battery notice of a wearable: percent and when it arrived.
     public func strapBattery(wearable: String) throws -> (percent: Int, receivedAt: Double)? {
         try pool.read { db in
@@ -154,14 +139,6 @@ extension Inbox {
                 let notice = try? Wearbridge_Link_V1_Payload(serializedBytes: row["payload"] as Data).notice
             else { return nil }
             return (Int(notice.batteryPercent), row["received_at"])
-        }
-    }
-
-    /// A command's wearable and kind (a page reusing an id for another command is refused).
-    public func commandIdentity(_ id: String) throws -> (wearable: String, kind: String)? {
-        try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT wearable, kind FROM command WHERE id = ?", arguments: [id])
-                .map { ($0["wearable"], $0["kind"]) }
         }
     }
 

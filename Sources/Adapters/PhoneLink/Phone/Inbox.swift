@@ -77,39 +77,22 @@ public final class Inbox: Sendable {
                     """
             )
         }
-        migrator.registerMigration("v2-backfill") { db in
-            // A session's whole record pulled from the wearable: rows by seq, and the cursor that
-            // makes it resumable (done: 0 pulling, 1 complete, 2 the wearable has no such session).
-            try db.execute(
-                sql: """
-                    CREATE TABLE backfill (
-                        wearable TEXT NOT NULL, session TEXT NOT NULL, through_seq INTEGER NOT NULL DEFAULT 0,
-                        done INTEGER NOT NULL DEFAULT 0, requested_at REAL NOT NULL, rows INTEGER NOT NULL DEFAULT 0,
-                        PRIMARY KEY (wearable, session));
-                    CREATE TABLE backfill_row (
-                        wearable TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,
-                        row BLOB NOT NULL, PRIMARY KEY (wearable, session, seq)) WITHOUT ROWID;
-                    """
-            )
-        }
+        migrator.registerMigration("v2-backfill", migrate: BackfillStore.createTables)
         // The parts' migrations come third: the identifiers and order every phone's file has.
         for part in parts { part.registerMigrations(&migrator) }
         migrator.registerMigration("v5-outbox-head") { db in
             // The head of the wearable's outbox as its hello said: the dashboard's outbox depth.
             try db.execute(sql: "ALTER TABLE link ADD COLUMN hello_head INTEGER")
         }
-        migrator.registerMigration("v6-backfill-replay") { db in
-            // What replaying a backfilled session needs besides its rows, as the wearable's log says:
-            // where its distance came from, and the footpod factors an indoor session applied.
-            try db.execute(
-                sql: """
-                    ALTER TABLE backfill ADD COLUMN distance_source TEXT;
-                    ALTER TABLE backfill ADD COLUMN stride_factors TEXT;
-                    """
-            )
-        }
+        migrator.registerMigration("v6-backfill-replay", migrate: BackfillStore.addReplayColumns)
         return migrator
     }
+
+    /// The backfilled sessions' store in this file.
+    public var backfill: BackfillStore { BackfillStore(self) }
+
+    /// The commands' store in this file.
+    public var commands: CommandStore { CommandStore(self) }
 
     /// The marks for one wearable and epoch (0, 0 for a new one).
     public func mark(wearable: String, epoch: String) throws -> InboxMark {
@@ -170,7 +153,7 @@ public final class Inbox: Sendable {
                 }
                 if let answer = message.answer {
                     // The reply and the command's answer in one transaction: the CLI sees both or neither.
-                    try Self.answer(answer, at: message.receivedAt, db)
+                    try CommandStore.answer(answer, at: message.receivedAt, db)
                 }
             }
             // A race's messages toward the relay are queued with the message itself.

@@ -173,7 +173,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
                 "the wearable is busy",
                 metadata: ["command": "\(busy.commandID)", "message": "\(busy.message)"]
             )
-            try await inbox.busy(busy.commandID, message: busy.message)
+            try await inbox.commands.busy(busy.commandID, message: busy.message)
         case .rejected(let reply):
             let answer = CommandAnswer(
                 id: reply.commandID,
@@ -182,7 +182,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
                 session: nil
             )
             commands.answered(reply.commandID)
-            try await inbox.settle(answer, at: now)
+            try await inbox.commands.settle(answer, at: now)
         case .backfill(let chunk):
             try await backfill.received(chunk, from: wearable)
         case .hello:

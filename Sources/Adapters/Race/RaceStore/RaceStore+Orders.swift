@@ -61,7 +61,7 @@ extension RaceStore {
             deadline: startAt,
             body: try body.serializedBytes()
         )
-        try await pool.write { db in try Inbox.insert(order, ifAbsent: true, db) }
+        try await pool.write { db in try CommandStore.insert(order, ifAbsent: true, db) }
     }
 
     /// A (re)connected wearable may have restarted and lost an armed countdown: each race about to
@@ -112,7 +112,7 @@ extension RaceStore {
             deadline: startAt,
             body: (row["body"] as Data?).map { [UInt8]($0) }
         )
-        try Inbox.insert(again, ifAbsent: true, db)
+        try CommandStore.insert(again, ifAbsent: true, db)
     }
 
     /// The newest of `run`'s orders (the first, or one handed again) as the race's core sees it:
@@ -138,7 +138,7 @@ extension RaceStore {
             )
             return (newest, taken ?? false)
         }
-        guard let newest, let id = newest["id"] as String?, let (state, answer) = try inbox.command(id) else {
+        guard let newest, let id = newest["id"] as String?, let (state, answer) = try inbox.commands.standing(id) else {
             return nil
         }
         return HandedOrder(taken: taken, issuedAt: newest["issued_at"], answer: Self.handed(state, answer))
@@ -169,7 +169,7 @@ extension RaceStore {
             deadline: now + 600,
             body: try body.serializedBytes()
         )
-        try await pool.write { db in try Inbox.insert(cancel, ifAbsent: true, db) }
+        try await pool.write { db in try CommandStore.insert(cancel, ifAbsent: true, db) }
     }
 
     /// A partner event for the wearable, numbered in the race's own order (inside `commitPartner`).
@@ -214,7 +214,7 @@ extension RaceStore {
             deadline: now + partnerEventValidity,
             body: try body.serializedBytes()
         )
-        try Inbox.insert(command, ifAbsent: true, db)
+        try CommandStore.insert(command, ifAbsent: true, db)
     }
 
     /// The link's name for partner news.

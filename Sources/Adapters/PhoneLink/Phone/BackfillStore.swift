@@ -24,9 +24,48 @@ public struct BackfillState: Sendable, Equatable {
     }
 }
 
-extension Inbox {
+/// The backfill's part of the phone's database file (`backfill`, `backfill_row`): each session's
+/// record pulled from its wearable, row by row, with the cursor that makes the pull resumable. Its
+/// migrations are here; `Inbox.migrator` says where they run among the file's others.
+public struct BackfillStore: Sendable {
+    public let inbox: Inbox
+
+    public init(_ inbox: Inbox) {
+        self.inbox = inbox
+    }
+
+    private var pool: DatabasePool { inbox.pool }
+
+    /// `v2-backfill`: a session's whole record pulled from the wearable: rows by seq, and the
+    /// cursor that makes it resumable (done: 0 pulling, 1 complete, 2 the wearable has no such session).
+    static func createTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE backfill (
+                    wearable TEXT NOT NULL, session TEXT NOT NULL, through_seq INTEGER NOT NULL DEFAULT 0,
+                    done INTEGER NOT NULL DEFAULT 0, requested_at REAL NOT NULL, rows INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (wearable, session));
+                CREATE TABLE backfill_row (
+                    wearable TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,
+                    row BLOB NOT NULL, PRIMARY KEY (wearable, session, seq)) WITHOUT ROWID;
+                """
+        )
+    }
+
+    /// `v6-backfill-replay`: what replaying a backfilled session needs besides its rows, as the
+    /// wearable's log says: where its distance came from, and the footpod factors an indoor session
+    /// applied.
+    static func addReplayColumns(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE backfill ADD COLUMN distance_source TEXT;
+                ALTER TABLE backfill ADD COLUMN stride_factors TEXT;
+                """
+        )
+    }
+
     /// Asks for a session's record (again: rows after the cursor, e.g. of a session still open).
-    public func requestBackfill(wearable: String, session: String, at time: Double) async throws {
+    public func request(wearable: String, session: String, at time: Double) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -39,7 +78,7 @@ extension Inbox {
     }
 
     /// The next session to pull for `wearable`, and the cursor to resume from.
-    func nextBackfill(wearable: String) throws -> (session: String, after: Int)? {
+    func next(wearable: String) throws -> (session: String, after: Int)? {
         try pool.read { db in
             try Row.fetchOne(
                 db,
@@ -53,8 +92,8 @@ extension Inbox {
     /// One chunk with its cursor in one transaction: an interruption resumes after the last commit.
     /// Returns how many rows were new.
     @discardableResult
-    public func commitBackfill(_ chunk: Wearbridge_Link_V1_BackfillChunk, wearable: String) async throws -> Int {
-        defer { changes.changed() }
+    public func commit(_ chunk: Wearbridge_Link_V1_BackfillChunk, wearable: String) async throws -> Int {
+        defer { inbox.changes.changed() }
         return try await pool.write { db in
             guard
                 let through = try Int.fetchOne(
@@ -107,7 +146,7 @@ extension Inbox {
         }
     }
 
-    public func backfillState(session: String) throws -> BackfillState? {
+    public func state(session: String) throws -> BackfillState? {
         try pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM backfill WHERE session = ?", arguments: [session]).map {
                 let done: Int = $0["done"]
@@ -122,7 +161,7 @@ extension Inbox {
     }
 
     /// Backfilled rows of a session by kind (fix, beat, speed, event, command).
-    public func backfillCounts(session: String) throws -> [String: Int] {
+    public func counts(session: String) throws -> [String: Int] {
         try pool.read { db in
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(
@@ -133,6 +172,21 @@ extension Inbox {
                 counts[row["kind"]] = row["n"]
             }
             return counts
+        }
+    }
+
+    /// Backfilled rows of `session` after `seq`, in order, at most `limit`.
+    public func rows(session: String, after seq: Int, limit: Int) throws -> [BackfillRecord] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT seq, row FROM backfill_row WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [session, seq, limit]
+            ).compactMap { row in
+                let data: Data = row["row"]
+                guard let decoded = try? Wearbridge_Link_V1_BackfillRow(serializedBytes: data) else { return nil }
+                return BackfillRecord(seq: row["seq"], row: decoded)
+            }
         }
     }
 }

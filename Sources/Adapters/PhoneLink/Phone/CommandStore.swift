@@ -103,7 +103,18 @@ public struct CommandAnswer: Sendable, Equatable {
     }
 }
 
-extension Inbox {
+/// The commands' part of the phone's database file (the `command` table): what the CLI, the
+/// dashboard and the race queue, what the sender hands out and the wearable's answers. Its table
+/// came with the inbox's first migration; every later change to it is a migration of its owner.
+public struct CommandStore: Sendable {
+    public let inbox: Inbox
+
+    public init(_ inbox: Inbox) {
+        self.inbox = inbox
+    }
+
+    private var pool: DatabasePool { inbox.pool }
+
     /// The CLI queues a command; the server sends it (and again every `retry_every`) until answered.
     public func queue(_ command: QueuedCommand) async throws {
         try await pool.write { db in try Self.insert(command, ifAbsent: false, db) }
@@ -127,7 +138,7 @@ extension Inbox {
 
     /// Commands still waiting for an answer, oldest first. A row this build cannot read (a kind
     /// from a newer CLI) is left pending, never sent half-understood.
-    public func pendingCommands() throws -> [QueuedCommand] {
+    public func pending() throws -> [QueuedCommand] {
         try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM command WHERE state = 'pending' ORDER BY issued_at, rowid")
                 .compactMap {
@@ -158,7 +169,7 @@ extension Inbox {
 
     /// A final answer that is not in the inbox (FAIL INVALID at once, or not answered by the deadline).
     public func settle(_ answer: CommandAnswer, at time: Double) async throws {
-        defer { changes.changed() }
+        defer { inbox.changes.changed() }
         try await pool.write { db in
             try Self.answer(answer, at: time, db)
         }
@@ -187,7 +198,7 @@ extension Inbox {
 
     /// The command's row as it stands (the CLI polls it): nil when there is none, its state, and
     /// its answer once settled.
-    public func command(_ id: String) throws -> (state: QueuedCommand.State, answer: CommandAnswer?)? {
+    public func standing(_ id: String) throws -> (state: QueuedCommand.State, answer: CommandAnswer?)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM command WHERE id = ?", arguments: [id]) else {
                 return nil
@@ -205,6 +216,14 @@ extension Inbox {
                     session: row["session"]
                 )
             )
+        }
+    }
+
+    /// A command's wearable and kind (a page reusing an id for another command is refused).
+    public func identity(_ id: String) throws -> (wearable: String, kind: String)? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT wearable, kind FROM command WHERE id = ?", arguments: [id])
+                .map { ($0["wearable"], $0["kind"]) }
         }
     }
 }

@@ -365,8 +365,10 @@ let package = Package(
         .target(
             name: "DashboardServer",
             dependencies: [
-                "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkWire", "SessionCore", "TrackCore",
-                "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient", "RelayContract",
+                "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire",
+                "SessionCore",
+                "TrackCore", "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient",
+                "RelayContract",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -519,7 +521,7 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "DashboardCore", "DashboardServer", "PhoneServer", "PhoneLinkMessages", "RaceCore", "PhoneRaceCore",
-                "RaceStore", .product(name: "Yams", package: "Yams"),
+                "RaceStore", "TrackCore", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),

@@ -1,7 +1,9 @@
 import DashboardCore
 import Foundation
 import PhoneLinkMessages
+import PhoneServer
 import Testing
+import TrackCore
 import Yams
 
 @testable import DashboardServer
@@ -81,9 +83,9 @@ import Yams
             ("#/components/schemas/CommandState/properties/state", CommandStateBody.State.allCases.map(\.rawValue)),
             (
                 "#/components/schemas/Session/properties/distance_source",
-                SessionItem.DistanceSource.allCases.map(\.rawValue)
+                DistanceSource.allCases.map(\.rawValue)
             ),
-            ("#/components/schemas/Session/properties/backfill", SessionItem.Backfill.allCases.map(\.rawValue)),
+            ("#/components/schemas/Session/properties/backfill", BackfillState.Progress.allCases.map(\.rawValue)),
             ("#/components/schemas/Race/properties/leader", RaceBody.Leader.allCases.map(\.rawValue)),
             ("#/components/schemas/Message/properties/kind", MessageKind.allCases.map(\.rawValue)),
         ]

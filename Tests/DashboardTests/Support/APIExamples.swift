@@ -1,4 +1,7 @@
 import DashboardCore
+import PhoneLinkMessages
+import PhoneServer
+import TrackCore
 
 @testable import DashboardServer
 
@@ -68,7 +71,7 @@ enum APIExamples {
             wearable: "pi",
             session: "5f0c5a3e-2b1d-4c43-9a55-0d1e2f3a4b5c",
             activity: known ? "running" : nil,
-            distanceSource: known ? .footpod : nil,
+            distanceSource: known ? DistanceSource.footpod : nil,
             startedAtMs: known ? 1_795_000_000_000 : nil,
             ended: figures != nil,
             backfill: known ? .complete : nil,
@@ -92,7 +95,7 @@ enum APIExamples {
         )
     }
 
-    static func message(_ kind: String, _ detail: MessageBody.Detail?, session: String? = "s1") -> MessageBody {
+    static func message(_ kind: MessageKind, _ detail: MessageBody.Detail?, session: String? = "s1") -> MessageBody {
         MessageBody(
             seq: 42,
             kind: kind,
@@ -119,26 +122,26 @@ enum APIExamples {
         bare.avgHeartRate = nil
         bare.maxHeartRate = nil
         return [
-            message("snapshot", nil, session: nil),
-            message("session_started", .started(activity: "running", startedAtMs: 1_795_000_000_000, commandID: "c1")),
-            message("session_started", .started(activity: "walking", startedAtMs: 1_795_000_000_000, commandID: nil)),
-            message("session_paused", .paused(auto: true, distanceM: 800.5, elapsedS: 240)),
-            message("session_resumed", .resumed(auto: false, distanceM: 800.5, elapsedS: 260)),
-            message("session_ended", .ended(ended)),
-            message("session_ended", .ended(bare)),
-            message("split", .split(index: 1, distanceM: 1000, durationS: 298.4, avgHeartRate: 148)),
-            message("split", .split(index: 2, distanceM: 1000, durationS: 301, avgHeartRate: nil)),
+            message(.snapshot, nil, session: nil),
+            message(.sessionStarted, .started(activity: "running", startedAtMs: 1_795_000_000_000, commandID: "c1")),
+            message(.sessionStarted, .started(activity: "walking", startedAtMs: 1_795_000_000_000, commandID: nil)),
+            message(.sessionPaused, .paused(auto: true, distanceM: 800.5, elapsedS: 240)),
+            message(.sessionResumed, .resumed(auto: false, distanceM: 800.5, elapsedS: 260)),
+            message(.sessionEnded, .ended(ended)),
+            message(.sessionEnded, .ended(bare)),
+            message(.split, .split(index: 1, distanceM: 1000, durationS: 298.4, avgHeartRate: 148)),
+            message(.split, .split(index: 2, distanceM: 1000, durationS: 301, avgHeartRate: nil)),
             message(
-                "command_reply",
+                .commandReply,
                 .reply(commandID: "c1", ok: true, reason: nil, message: "started", state: .active)
             ),
             message(
-                "command_reply",
+                .commandReply,
                 .reply(commandID: "c2", ok: false, reason: "not_active", message: "nothing to pause", state: .idle)
             ),
-            message("strap_battery", .notice(detail: "strap battery 20%", batteryPercent: 20)),
-            message("gps_lost", .notice(detail: "no fix for 10 s", batteryPercent: nil)),
-            message("race_started", .raceStarted(run: "r1", startOffsetMs: -35, clock: "gps")),
+            message(.strapBattery, .notice(detail: "strap battery 20%", batteryPercent: 20)),
+            message(.gpsLost, .notice(detail: "no fix for 10 s", batteryPercent: nil)),
+            message(.raceStarted, .raceStarted(run: "r1", startOffsetMs: -35, clock: "gps")),
         ]
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Yams
 
+@testable import DashboardServer
+
 /// `openapi.yaml` as the tests read it: JSON pointers into the parsed document.
 struct OpenAPIDocument: @unchecked Sendable {
     let root: [String: Any]
@@ -39,11 +41,10 @@ struct OpenAPIDocument: @unchecked Sendable {
         var pointers: [String] = []
         let paths = root["paths"] as? [String: Any] ?? [:]
         for (path, item) in paths {
-            let escaped = path.replacing("~", with: "~0").replacing("/", with: "~1")
             for (method, operation) in item as? [String: Any] ?? [:] {
                 let responses = (operation as? [String: Any])?["responses"] as? [String: Any] ?? [:]
                 for (status, response) in responses {
-                    var place = "#/paths/\(escaped)/\(method)/responses/\(status)"
+                    var place = "#/paths/\(pointerToken(path))/\(method)/responses/\(status)"
                     if let ref = (response as? [String: Any])?["$ref"] as? String { place = ref }
                     let content = (resolve(place) as? [String: Any])?["content"] as? [String: Any]
                     if content?["application/json"] != nil {

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PhoneServer
+import TrackCore
 
 /// `GET /api/sessions` and `GET /api/sessions/{id}/export/{format}`: every session the phone holds,
 /// and its files made by the CLI's exporters (`ExportRun`) from the backfilled copy, written to a
@@ -22,11 +23,11 @@ struct HistoryRoutes: Sendable {
                 activity: record.started?.activity,
                 // A source this phone does not know (a newer wearable's) is null, never guessed.
                 distanceSource: record.started.flatMap {
-                    SessionItem.DistanceSource(rawValue: $0.distanceSource.isEmpty ? "gps" : $0.distanceSource)
+                    DistanceSource(rawValue: $0.distanceSource.isEmpty ? "gps" : $0.distanceSource)
                 },
                 startedAtMs: record.started.map { $0.startedAtMs },
                 ended: record.ended != nil,
-                backfill: record.backfill.map(Self.backfill),
+                backfill: record.backfill,
                 backfillRows: record.backfillRows,
                 exportable: record.ended != nil && record.backfill == .complete,
                 figures: record.ended.map { ended in
@@ -42,14 +43,6 @@ struct HistoryRoutes: Sendable {
             )
         }
         return try JSONText.response(SessionList(sessions: sessions))
-    }
-
-    static func backfill(_ progress: BackfillState.Progress) -> SessionItem.Backfill {
-        switch progress {
-        case .pulling: .pulling
-        case .complete: .complete
-        case .unknown: .unknown
-        }
     }
 
     func export(session: String, format formatText: String) async throws -> Response {

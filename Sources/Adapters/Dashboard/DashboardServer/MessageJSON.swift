@@ -8,7 +8,7 @@ enum MessageJSON {
     static func body(_ message: InboxMessage) -> MessageBody {
         MessageBody(
             seq: message.seq,
-            kind: message.kind.rawValue,
+            kind: message.kind,
             session: message.session,
             receivedAtMs: Int64((message.receivedAt * 1000).rounded()),
             createdAtMs: message.createdAtMs,

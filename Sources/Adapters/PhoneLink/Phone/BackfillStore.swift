@@ -12,7 +12,7 @@ public struct BackfillState: Sendable, Equatable {
 
     /// The `backfill` table's `done` column (0, 1, 2); the raw value is the name the CLI and the
     /// dashboard print.
-    public enum Progress: String, Sendable, Equatable {
+    public enum Progress: String, Sendable, Equatable, CaseIterable, Encodable {
         case pulling, complete
         /// The wearable has no such session.
         case unknown
@@ -75,6 +75,19 @@ public struct BackfillStore: Sendable {
                 arguments: [wearable, session, time]
             )
         }
+    }
+
+    /// A session ended (inside the inbox's transaction that stores its end): its whole record is
+    /// to be pulled. One followed while it ran (the dashboard) may be marked complete: its tail is
+    /// pulled again.
+    static func ended(wearable: String, session: String, at time: Double, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)
+                ON CONFLICT (wearable, session) DO UPDATE SET done = 0 WHERE done = 1
+                """,
+            arguments: [wearable, session, time]
+        )
     }
 
     /// The next session to pull for `wearable`, and the cursor to resume from.

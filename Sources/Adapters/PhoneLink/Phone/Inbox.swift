@@ -5,8 +5,8 @@ import PhoneLinkMessages
 import Synchronization
 
 /// The phone's durable inbox: every message each wearable delivered, exactly once, with the
-/// marks that make it so; the newest snapshot per wearable; the commands the CLI queued and their
-/// answers. SQLite in WAL mode with `synchronous = FULL`: an ack follows a commit that survives
+/// marks that make it so; the newest snapshot per wearable; the links. The file's other owners
+/// keep their tables in stores beside it (`commands`, `backfill`, the race's parts). SQLite in WAL mode with `synchronous = FULL`: an ack follows a commit that survives
 /// power loss.
 public final class Inbox: Sendable {
     public static let fileName = "wearbridge-phone.sqlite"
@@ -141,15 +141,8 @@ public final class Inbox: Sendable {
                     ]
                 )
                 if message.kind == .sessionEnded, let session = message.session {
-                    // The session is over: pull its whole record, resumably (same transaction). One
-                    // followed while it ran (the dashboard) may be marked complete: its tail is pulled.
-                    try db.execute(
-                        sql: """
-                            INSERT INTO backfill (wearable, session, requested_at) VALUES (?, ?, ?)
-                            ON CONFLICT (wearable, session) DO UPDATE SET done = 0 WHERE done = 1
-                            """,
-                        arguments: [message.wearable, session, message.receivedAt]
-                    )
+                    // The session is over: pull its whole record, resumably (same transaction).
+                    try BackfillStore.ended(wearable: message.wearable, session: session, at: message.receivedAt, db)
                 }
                 if let answer = message.answer {
                     // The reply and the command's answer in one transaction: the CLI sees both or neither.

@@ -1,6 +1,6 @@
 /// What a link message is, by the name both ends store and list it under (`outbox`, `inbox`):
 /// the `kind` columns hold the raw value, and nothing else names a kind as text.
-public enum MessageKind: String, Sendable, Equatable, CaseIterable {
+public enum MessageKind: String, Sendable, Equatable, CaseIterable, Encodable {
     case snapshot
     case sessionStarted = "session_started"
     case sessionPaused = "session_paused"

@@ -9,9 +9,13 @@ protocol DocumentedBody: Encodable, Sendable, Equatable {
 extension DocumentedBody {
     /// The pointer to a response's JSON schema under `paths`.
     static func response(_ path: String, _ method: String, _ status: Int) -> String {
-        let escaped = path.replacing("~", with: "~0").replacing("/", with: "~1")
-        return "#/paths/\(escaped)/\(method)/responses/\(status)/content/application~1json/schema"
+        "#/paths/\(pointerToken(path))/\(method)/responses/\(status)/content/application~1json/schema"
     }
+}
+
+/// A name as one token of a JSON pointer (RFC 6901): `~` as `~0`, `/` as `~1`.
+func pointerToken(_ name: String) -> String {
+    name.replacing("~", with: "~0").replacing("/", with: "~1")
 }
 
 /// A body the event stream also sends stamped with the server's clock, documented as its own event.

@@ -1,3 +1,5 @@
+import PhoneLinkMessages
+
 /// One inbox message as the page reads it (`Message`): its seq, kind and typed fields as numbers
 /// (never the protobuf JSON mapping, which writes 64-bit integers as strings).
 struct MessageBody: StampedBody {
@@ -29,7 +31,7 @@ struct MessageBody: StampedBody {
     }
 
     var seq: Int
-    var kind: String
+    var kind: MessageKind
     var session: String?
     var receivedAtMs: Int64
     var createdAtMs: Int64

@@ -1,16 +1,9 @@
+import PhoneServer
+import TrackCore
+
 /// One session the phone holds (`Session`); the figures are there once it ended.
 struct SessionItem: DocumentedBody {
     static let schema = "#/components/schemas/Session"
-
-    /// Where the session's distance came from.
-    enum DistanceSource: String, Encodable, Sendable, CaseIterable {
-        case gps, footpod, treadmill
-    }
-
-    /// How far the phone's copy of the session's rows is.
-    enum Backfill: String, Encodable, Sendable, CaseIterable {
-        case pulling, complete, unknown
-    }
 
     /// The session's figures at its end.
     struct Figures: Sendable, Equatable {
@@ -33,7 +26,7 @@ struct SessionItem: DocumentedBody {
     @Nullable var distanceSource: DistanceSource? = nil
     @Nullable var startedAtMs: Int64? = nil
     var ended: Bool
-    @Nullable var backfill: Backfill? = nil
+    @Nullable var backfill: BackfillState.Progress? = nil
     var backfillRows: Int
     var exportable: Bool
     var figures: Figures?

@@ -7,7 +7,7 @@ saying what is wrong and where its log is, and leaves nothing running.
 * no programs where WEARBRIDGE_BIN points (the installed packages' folder, say);
 * a file gpsfake cannot read as a receiver's log (text): gpsfake's own words;
 * a log gpsfake plays but that holds nothing (an empty file): the receiver gpsd was given sends
-  nothing, which the daemon learns from gpsd within seconds;
+  nothing, or has already been removed by gpsfake, which the daemon learns from gpsd within seconds;
 * a receiver that never gets a fix: the reason the daemon learnt from gpsd (searching, with the
   satellites it sees), after DEMO_FIX_WITHIN.
 
@@ -61,6 +61,11 @@ def demo(arguments, environment=None):
     return process.returncode, errors, ended - clock
 
 
+def says(line, text):
+    """Whether the line holds the text, or one of them when a tuple gives alternatives."""
+    return any(choice in line for choice in text) if isinstance(text, tuple) else text in line
+
+
 def expect_one_line(name, result, starts, within=LIMIT, contains=()):
     status, errors, seconds = result
     problems = []
@@ -68,7 +73,7 @@ def expect_one_line(name, result, starts, within=LIMIT, contains=()):
         problems.append("the demo succeeded")
     if len(errors) != 1:
         problems.append(f"{len(errors)} lines on stderr, not one: {errors}")
-    elif not errors[0].startswith(starts) or not all(text in errors[0] for text in contains):
+    elif not errors[0].startswith(starts) or not all(says(errors[0], text) for text in contains):
         problems.append(f"the line does not say {starts!r} {contains}: {errors[0]!r}")
     if seconds > within:
         problems.append(f"it took {seconds:.1f} s (limit {within} s)")
@@ -113,8 +118,11 @@ def not_a_log(work):
 def empty_log(work):
     empty = os.path.join(work, "empty.nmea")
     open(empty, "w").close()
+    # gpsfake removes the receiver from gpsd once its log is played out, which for an empty log may
+    # come before the deadline: gpsd then lists no receiver, and the daemon says so instead.
     return expect_one_line("an empty log", demo([empty]), "demo: no fix after",
-                           contains=("no report from the receiver", "gpsfake.log", "daemon.log"))
+                           contains=(("no report from the receiver", "gpsd has no receiver attached"),
+                                     "gpsfake.log", "daemon.log"))
 
 
 def no_fix(work):

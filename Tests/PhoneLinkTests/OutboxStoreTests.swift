@@ -104,11 +104,11 @@ struct OutboxStoreTests {
                 answer: answer
             )
         }
-        #expect(try await inbox.commit(message(3)))
-        #expect(try await !inbox.commit(message(3)), "a resend is dropped")
-        #expect(try await !inbox.commit(message(2)), "an older seq is dropped")
-        #expect(try inbox.mark(wearable: "pi", epoch: "e1").mark == 3)
-        #expect(try inbox.mark(wearable: "pi", epoch: "e2").mark == 0, "a new epoch starts over")
+        #expect(try await inbox.link.commit(message(3)))
+        #expect(try await !inbox.link.commit(message(3)), "a resend is dropped")
+        #expect(try await !inbox.link.commit(message(2)), "an older seq is dropped")
+        #expect(try inbox.link.mark(wearable: "pi", epoch: "e1").mark == 3)
+        #expect(try inbox.link.mark(wearable: "pi", epoch: "e2").mark == 0, "a new epoch starts over")
         try await inbox.commands.queue(
             QueuedCommand(
                 id: "c1",
@@ -122,10 +122,42 @@ struct OutboxStoreTests {
         )
         #expect(try inbox.commands.pending().map(\.id) == ["c1"])
         let answer = CommandAnswer(id: "c1", outcome: .fail(.notActive), message: "no session is active", session: nil)
-        #expect(try await inbox.commit(message(4, .commandReply, answer: answer)))
+        #expect(try await inbox.link.commit(message(4, .commandReply, answer: answer)))
         #expect(try inbox.commands.standing("c1")?.answer == answer)
         #expect(try inbox.commands.pending().isEmpty)
-        #expect(try inbox.entries().map(\.seq) == [3, 4])
+        #expect(try inbox.link.entries().map(\.seq) == [3, 4])
+    }
+
+    @Test func sessionsAreListedByTheLastOfTheirStartPausesResumesAndEnd() async throws {
+        let inbox = try Inbox.open(directory: try directory(), parts: [RaceStore.self])
+        let kinds: [(String, MessageKind)] = [
+            ("s1", .sessionStarted), ("s1", .split), ("s1", .sessionPaused), ("s1", .split), ("s2", .split),
+            ("s1", .strapBattery),
+        ]
+        for (offset, (session, kind)) in kinds.enumerated() {
+            let stored = try await inbox.link.commit(
+                InboxMessage(
+                    wearable: "pi",
+                    epoch: "e1",
+                    seq: offset + 1,
+                    messageClass: .critical,
+                    kind: kind,
+                    session: session,
+                    payload: Data(),
+                    createdAtMs: Int64(1000 * (offset + 1)),
+                    receivedAt: Double(offset + 1)
+                )
+            )
+            #expect(stored)
+        }
+        let listed = try inbox.sessions.list()
+        #expect(listed.map(\.session) == ["s1", "s2"], "newest first")
+        #expect(listed.first?.state == .sessionPaused, "a split or a notice after the pause does not change it")
+        #expect(listed.first?.startedAtMs == 1000)
+        #expect(listed.first?.messages == 5)
+        #expect(listed.last?.state == nil, "no start, pause, resume or end delivered")
+        #expect(listed.last?.startedAtMs == nil)
+        #expect(try inbox.link.sessionEnded("s1") == false)
     }
 }
 
@@ -234,7 +266,7 @@ struct IndoorBackfillTests {
             receivedAt: 1,
             answer: nil
         )
-        #expect(try await inbox.commit(startedMessage))
+        #expect(try await inbox.link.commit(startedMessage))
         try await inbox.backfill.request(wearable: "pi", session: id, at: 2)
         var after = 0
         while true {
@@ -247,7 +279,7 @@ struct IndoorBackfillTests {
         #expect(try inbox.backfill.state(session: id)?.state == .complete)
         #expect(try inbox.backfill.counts(session: id)["speed"] == 240)
 
-        let start = try #require(try inbox.sessionStart(id))
+        let start = try #require(try inbox.sessions.start(id))
         #expect(start.distanceSource == .footpod && start.footpodFactors == factors)
         var wearable: [SessionController.JournalEntry] = []
         var wearableTimes: [Double?] = []
@@ -257,7 +289,7 @@ struct IndoorBackfillTests {
         }
         var phone: [SessionController.JournalEntry] = []
         var phoneTimes: [Double?] = []
-        try inbox.streamJournal(session: id) {
+        try inbox.sessions.journal(session: id) {
             phone.append($0)
             phoneTimes.append($1)
         }

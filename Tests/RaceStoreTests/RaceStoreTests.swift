@@ -58,9 +58,9 @@ import Testing
                 $0.clock = "gps"
             }
         }
-        #expect(try await inbox.commit(message(seq: 1, started)))
+        #expect(try await inbox.link.commit(message(seq: 1, started)))
         // A resend is not stored, and queues nothing again.
-        #expect(try await !inbox.commit(message(seq: 1, started)))
+        #expect(try await !inbox.link.commit(message(seq: 1, started)))
         let paused = Wearbridge_Link_V1_Payload.with {
             $0.sessionPaused = .with {
                 $0.session = session
@@ -68,7 +68,7 @@ import Testing
                 $0.elapsedS = 300
             }
         }
-        #expect(try await inbox.commit(message(seq: 2, paused)))
+        #expect(try await inbox.link.commit(message(seq: 2, paused)))
         let queued = try store.relayOutbox(run: run)
         #expect(queued.map(\.kind) == [.started, .paused])
         #expect(queued.map(\.messageClass) == [.critical, .critical])
@@ -84,7 +84,7 @@ import Testing
 
     @Test func aMessageOfNoRaceQueuesNothing() async throws {
         let paused = Wearbridge_Link_V1_Payload.with { $0.sessionPaused = .with { $0.session = "cd" } }
-        #expect(try await inbox.commit(message(seq: 1, paused)))
+        #expect(try await inbox.link.commit(message(seq: 1, paused)))
         let rows = try await inbox.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM relay_outbox") }
         #expect(rows == 0)
     }

@@ -26,7 +26,7 @@ struct PhoneExportCommand: ParsableCommand {
 
     func run() throws {
         let inbox = try options.inbox()
-        guard let start = try inbox.sessionStart(session) else {
+        guard let start = try inbox.sessions.start(session) else {
             Output.error("wearbridge-phone: no session \(session) in the inbox")
             throw ExitCode(66)
         }
@@ -48,7 +48,7 @@ struct PhoneExportCommand: ParsableCommand {
                     distanceSource: start.distanceSource,
                     footpodFactors: start.footpodFactors
                 ),
-                journal: { body in try inbox.streamJournal(session: session, body) },
+                journal: { body in try inbox.sessions.journal(session: session, body) },
                 into: file,
                 beats: beats
             )

@@ -14,7 +14,7 @@ struct PhoneStatusCommand: ParsableCommand {
 
     func run() throws {
         let config = try options.load()
-        let statuses = try options.inbox().status(now: Date().timeIntervalSince1970, staleAfter: config.staleAfter)
+        let statuses = try options.inbox().link.status(now: Date().timeIntervalSince1970, staleAfter: config.staleAfter)
         if statuses.isEmpty, !json { Output.line("no wearable has connected yet") }
         for status in statuses {
             let snapshot = status.snapshot
@@ -56,7 +56,7 @@ struct PhoneInboxCommand: ParsableCommand {
     @Flag(help: "JSON lines (the default output is also one line per message).") var json = false
 
     func run() throws {
-        for entry in try options.inbox().entries(wearable: wearable) {
+        for entry in try options.inbox().link.entries(wearable: wearable) {
             let object: [String: Any] = [
                 "wearable": entry.wearable, "epoch": entry.epoch, "seq": entry.seq,
                 "class": entry.messageClass.rawValue,
@@ -85,16 +85,18 @@ struct PhoneSessionsCommand: ParsableCommand {
     @Flag var json = false
 
     func run() throws {
-        for session in try options.inbox().sessions() {
+        for session in try options.inbox().sessions.list() {
+            let state = session.state?.rawValue ?? "unknown"
             if json {
                 Output.line(
                     Output.json([
-                        "wearable": session.wearable, "session": session.session, "state": session.state,
-                        "messages": session.messages, "started_at_ms": session.started.map { $0 as Any } ?? NSNull(),
+                        "wearable": session.wearable, "session": session.session, "state": state,
+                        "messages": session.messages,
+                        "started_at_ms": session.startedAtMs.map { $0 as Any } ?? NSNull(),
                     ])
                 )
             } else {
-                Output.line("\(session.session) \(session.wearable) \(session.state) (\(session.messages) messages)")
+                Output.line("\(session.session) \(session.wearable) \(state) (\(session.messages) messages)")
             }
         }
     }
@@ -109,7 +111,7 @@ struct PhoneShowCommand: ParsableCommand {
 
     func run() throws {
         let inbox = try options.inbox()
-        let matches = Set(try inbox.sessions().map(\.session).filter { $0.hasPrefix(session) })
+        let matches = Set(try inbox.sessions.list().map(\.session).filter { $0.hasPrefix(session) })
         guard matches.count == 1, let id = matches.first else {
             Output.error(
                 "wearbridge-phone: \(matches.isEmpty ? "no session" : "more than one session") matches \(session)"
@@ -133,7 +135,7 @@ struct PhoneShowCommand: ParsableCommand {
                     + "\(counts["beat"] ?? 0) beats, \(counts["event"] ?? 0) events, \(counts["command"] ?? 0) commands)"
             )
         }
-        for entry in try inbox.entries(session: id) {
+        for entry in try inbox.link.entries(session: id) {
             if json {
                 Output.line(
                     Output.json([

@@ -66,7 +66,7 @@ struct CommandRoutes: Sendable {
             return try state(id.description)
         }
         let now = Date().timeIntervalSince1970
-        let strip = limits.strip(try inbox.link(wearable: wearable), paused: false, now: now)
+        let strip = limits.strip(try inbox.link.record(wearable: wearable), paused: false, now: now)
         if let reason = strip.commandsRefusedBecause {
             logger.notice(
                 "refused a dashboard command: the link is not live",

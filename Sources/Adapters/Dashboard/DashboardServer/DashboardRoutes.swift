@@ -70,7 +70,7 @@ struct DashboardRoutes: Sendable {
 
     private func list() throws -> Response {
         let now = Date().timeIntervalSince1970
-        let links = try inbox.links()
+        let links = try inbox.link.records()
         let items = try wearables.map { name in
             let link = links.first { $0.wearable == name }
             let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
@@ -87,9 +87,9 @@ struct DashboardRoutes: Sendable {
     private func live(_ name: String) throws -> Response {
         guard wearables.contains(name) else { return Self.unknownWearable(name) }
         let now = Date().timeIntervalSince1970
-        let link = try inbox.link(wearable: name)
+        let link = try inbox.link.record(wearable: name)
         let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
-        let newest = try link?.epoch.flatMap { try inbox.newestSession(wearable: name, epoch: $0) }
+        let newest = try link?.epoch.flatMap { try inbox.link.newestSession(wearable: name, epoch: $0) }
         return try JSONText.response(
             Live(
                 name: name,

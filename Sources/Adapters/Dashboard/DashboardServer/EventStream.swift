@@ -55,10 +55,10 @@ struct EventStream: Sendable {
 
     private func step(_ cursor: inout Cursor, _ writer: inout any ResponseBodyWriter) async throws {
         let now = Date().timeIntervalSince1970
-        guard let link = try inbox.link(wearable: wearable), let epoch = link.epoch else { return }
+        guard let link = try inbox.link.record(wearable: wearable), let epoch = link.epoch else { return }
         if cursor.epoch != epoch {
             // A new page, or the wearable's data log is new (another epoch): say so, start over in it.
-            let newest = try inbox.newestSession(wearable: wearable, epoch: epoch)
+            let newest = try inbox.link.newestSession(wearable: wearable, epoch: epoch)
             let fresh = cursor.epoch == nil ? cursor.resume : nil
             cursor = Cursor(resume: nil)
             cursor.epoch = epoch
@@ -83,7 +83,7 @@ struct EventStream: Sendable {
             try await sendRace(try await sendLink(&writer), &cursor, &writer)
         }
         while true {
-            let messages = try inbox.messages(wearable: wearable, epoch: epoch, after: cursor.seq ?? 0, limit: 200)
+            let messages = try inbox.link.messages(wearable: wearable, epoch: epoch, after: cursor.seq ?? 0, limit: 200)
             for message in messages {
                 let body = Stamped(
                     MessageJSON.body(message),
@@ -103,7 +103,7 @@ struct EventStream: Sendable {
             }
             if messages.count < 200 { break }
         }
-        if let snapshot = try inbox.snapshot(wearable: wearable), snapshot.epoch == epoch,
+        if let snapshot = try inbox.link.snapshot(wearable: wearable), snapshot.epoch == epoch,
             snapshot.seq != cursor.snapshotSeq
         {
             cursor.snapshotSeq = snapshot.seq
@@ -161,13 +161,13 @@ struct EventStream: Sendable {
     private func sendLink(_ writer: inout any ResponseBodyWriter) async throws -> SnapshotRecord? {
         let now = Date().timeIntervalSince1970
         let (link, snapshot) = try LiveJSON.link(
-            try inbox.link(wearable: wearable),
+            try inbox.link.record(wearable: wearable),
             wearable: wearable,
             inbox: inbox,
             now: now,
             limits: limits
         )
-        let battery = try inbox.strapBattery(wearable: wearable)
+        let battery = try inbox.link.strapBattery(wearable: wearable)
         let body = LinkEvent(
             link: link,
             snapshotAgeS: snapshot.map { (max(0, now - $0.receivedAt) * 10).rounded() / 10 },

@@ -16,7 +16,7 @@ struct HistoryRoutes: Sendable {
     let logger: Logger
 
     func list() throws -> Response {
-        let sessions = try inbox.sessionRecords().map { record in
+        let sessions = try inbox.sessions.records().map { record in
             SessionItem(
                 wearable: record.wearable,
                 session: record.session,
@@ -53,7 +53,7 @@ struct HistoryRoutes: Sendable {
                 "format is gpx, tcx, fit or csv, not \"\(formatText.prefix(10))\""
             )
         }
-        guard session.utf8.count <= 64, let start = try inbox.sessionStart(session) else {
+        guard session.utf8.count <= 64, let start = try inbox.sessions.start(session) else {
             return JSONText.error(.notFound, "unknown_session", "the phone holds no session \(session.prefix(64))")
         }
         guard try inbox.backfill.state(session: session)?.state == .complete else {
@@ -79,7 +79,7 @@ struct HistoryRoutes: Sendable {
                         distanceSource: start.distanceSource,
                         footpodFactors: start.footpodFactors
                     ),
-                    journal: { body in try inbox.streamJournal(session: session, body) },
+                    journal: { body in try inbox.sessions.journal(session: session, body) },
                     into: file
                 )
                 try file.commit(overwrite: true)

@@ -25,8 +25,8 @@ struct LiveFollower: Sendable {
 
     private func follow(_ wearable: String) async {
         do {
-            guard let epoch = try inbox.link(wearable: wearable)?.epoch,
-                let newest = try inbox.newestSession(wearable: wearable, epoch: epoch), !newest.ended,
+            guard let epoch = try inbox.link.record(wearable: wearable)?.epoch,
+                let newest = try inbox.link.newestSession(wearable: wearable, epoch: epoch), !newest.ended,
                 try inbox.backfill.state(session: newest.session)?.state != .pulling
             else { return }
             try await inbox.backfill.request(

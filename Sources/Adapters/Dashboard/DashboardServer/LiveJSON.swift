@@ -18,8 +18,8 @@ enum LiveJSON {
     )
         throws -> (body: LinkBody, snapshot: SnapshotRecord?)
     {
-        let snapshot = try inbox.snapshot(wearable: wearable)
-        let mark = try record?.epoch.map { try inbox.mark(wearable: wearable, epoch: $0).mark } ?? 0
+        let snapshot = try inbox.link.snapshot(wearable: wearable)
+        let mark = try record?.epoch.map { try inbox.link.mark(wearable: wearable, epoch: $0).mark } ?? 0
         let paused = snapshot.map { $0.snapshot.state == .paused || $0.snapshot.state == .autoPaused } ?? false
         let strip = limits.strip(record, paused: paused, now: now)
         let newest = max(mark, snapshot?.seq ?? 0)

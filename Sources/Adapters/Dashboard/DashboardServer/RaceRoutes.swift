@@ -28,7 +28,7 @@ struct RaceRoutes: Sendable {
         let race = try board.race(
             inbox: inbox,
             wearable: wearable,
-            own: try inbox.snapshot(wearable: wearable),
+            own: try inbox.link.snapshot(wearable: wearable),
             now: now
         )
         return try JSONText.response(

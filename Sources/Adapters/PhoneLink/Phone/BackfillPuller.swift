@@ -56,7 +56,7 @@ final class BackfillPuller: Sendable {
         let added = try await inbox.backfill.commit(chunk, wearable: wearable)
         if chunk.done {
             // A running session followed for the dashboard completes every round: debug, not info.
-            let ended = (try? inbox.sessionEnded(chunk.session)) ?? true
+            let ended = (try? inbox.link.sessionEnded(chunk.session)) ?? true
             logger.log(
                 level: ended ? .info : .debug,
                 "backfill complete",

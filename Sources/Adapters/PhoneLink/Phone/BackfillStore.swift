@@ -3,6 +3,12 @@ import GRDB
 import PhoneLinkContract
 import SwiftProtobuf
 
+/// One backfilled row of a session, by its seq in the wearable's data log.
+public struct BackfillRecord: Sendable {
+    public var seq: Int
+    public var row: Wearbridge_Link_V1_BackfillRow
+}
+
 /// Where a session's backfill stands.
 public struct BackfillState: Sendable, Equatable {
     public var session: String

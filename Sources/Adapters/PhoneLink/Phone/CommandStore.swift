@@ -115,6 +115,19 @@ public struct CommandStore: Sendable {
 
     private var pool: DatabasePool { inbox.pool }
 
+    /// The table, in the file's first migration (with the link's).
+    static func createTable(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE command (
+                    id TEXT PRIMARY KEY NOT NULL, wearable TEXT NOT NULL, kind TEXT NOT NULL,
+                    activity TEXT, issued_at REAL NOT NULL, valid_for REAL NOT NULL, deadline REAL NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending', sends INTEGER NOT NULL DEFAULT 0,
+                    ok INTEGER, reason TEXT, message TEXT, session TEXT, answered_at REAL);
+                """
+        )
+    }
+
     /// The CLI queues a command; the server sends it (and again every `retry_every`) until answered.
     public func queue(_ command: QueuedCommand) async throws {
         try await pool.write { db in try Self.insert(command, ifAbsent: false, db) }

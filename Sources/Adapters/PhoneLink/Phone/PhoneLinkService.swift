@@ -48,7 +48,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         var stream = try PhoneStream(
             epoch: hello.outboxEpoch,
             head: Int(clamping: hello.outboxHead),
-            stored: inbox.mark(wearable: wearable, epoch: hello.outboxEpoch)
+            stored: inbox.link.mark(wearable: wearable, epoch: hello.outboxEpoch)
         )
         let epoch = stream.epoch
         if stream.behindMark {
@@ -58,7 +58,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             )
         }
         let now = clock()
-        try await inbox.linkChanged(
+        try await inbox.link.changed(
             wearable: wearable,
             connected: true,
             helloName: hello.wearableName,
@@ -107,7 +107,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             do {
                 while let message = try await messages.next() {
                     let now = clock()
-                    if stream.heard(at: now) { try await inbox.seen(wearable: wearable, at: now) }
+                    if stream.heard(at: now) { try await inbox.link.seen(wearable: wearable, at: now) }
                     try await handle(
                         message,
                         wearable: wearable,
@@ -124,7 +124,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             queue.finish()
             group.cancelAll()
         }
-        try? await inbox.linkChanged(
+        try? await inbox.link.changed(
             wearable: wearable,
             connected: false,
             helloName: nil,
@@ -244,7 +244,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
         if case .commandReply(let reply) = envelope.payload.kind {
             answer = CommandAnswer(reply: reply)
         }
-        let stored = try await inbox.commit(
+        let stored = try await inbox.link.commit(
             InboxMessage(
                 wearable: wearable,
                 epoch: stream.epoch,

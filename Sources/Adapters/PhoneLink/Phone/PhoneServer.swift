@@ -70,7 +70,7 @@ public struct PhoneServer: Service {
         let logger = self.logger
         let counters = self.counters
         // No wearable is connected before this server runs (a crash may have left rows saying so).
-        try await inbox.markAllDisconnected()
+        try await inbox.link.markAllDisconnected()
         do {
             try await serve(server, transport, commands, backfill, logger)
         } catch is ServerEnded {

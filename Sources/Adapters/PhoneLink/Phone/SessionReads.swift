@@ -2,10 +2,33 @@ import Foundation
 import GRDB
 import HeartRate
 import PhoneLinkContract
+import PhoneLinkMessages
 import SessionCore
 import SpeedSensors
 import SwiftProtobuf
 import TrackCore
+
+/// A session as the history lists it: its start and, once ended, its totals.
+public struct SessionRecord: Sendable {
+    public var wearable: String
+    public var session: String
+    public var started: Wearbridge_Link_V1_SessionStarted?
+    public var ended: Wearbridge_Link_V1_SessionEnded?
+    /// pulling, complete, unknown, or nil when no backfill was asked for.
+    public var backfill: BackfillState.Progress?
+    public var backfillRows: Int
+}
+
+/// A session as `sessions` lists it.
+public struct SessionListing: Sendable, Equatable {
+    public var wearable: String
+    public var session: String
+    /// The wearable's time of its `session_started` (ms since 1970), once delivered.
+    public var startedAtMs: Int64?
+    /// The last of its start, pauses, resumes and end the link delivered; nil before any.
+    public var state: MessageKind?
+    public var messages: Int
+}
 
 /// What replaying a backfilled session needs besides its rows, as the wearable logged it.
 public struct BackfilledStart: Sendable, Equatable {
@@ -18,16 +41,89 @@ public struct BackfilledStart: Sendable, Equatable {
     public var footpodFactors: StrideFactors?
 }
 
-extension Inbox {
+/// The sessions as the CLI and the dashboard read them, from the link's messages (their start, end
+/// and state) and the backfill (the wearable's own record of their inputs); each query one read
+/// transaction of the WAL.
+public struct SessionReads: Sendable {
+    public let inbox: Inbox
+
+    public init(_ inbox: Inbox) {
+        self.inbox = inbox
+    }
+
+    private var pool: DatabasePool { inbox.pool }
+
+    /// Sessions the link has delivered messages of, newest first, as `sessions` lists them.
+    public func list() throws -> [SessionListing] {
+        let lifecycle: [MessageKind] = [.sessionStarted, .sessionPaused, .sessionResumed, .sessionEnded]
+        return try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT wearable, session, count(*) AS n, max(seq) AS last,
+                        (SELECT kind FROM inbox i2 WHERE i2.wearable = i.wearable AND i2.session = i.session
+                            AND i2.kind IN (?, ?, ?, ?) ORDER BY seq DESC LIMIT 1) AS state,
+                        (SELECT created_at_ms FROM inbox i3 WHERE i3.wearable = i.wearable AND i3.session = i.session
+                            AND i3.kind = ? LIMIT 1) AS started
+                    FROM inbox i WHERE session IS NOT NULL GROUP BY wearable, session ORDER BY max(received_at) DESC
+                    """,
+                arguments: StatementArguments(lifecycle.map(\.rawValue) + [MessageKind.sessionStarted.rawValue])
+            ).map { row in
+                SessionListing(
+                    wearable: row["wearable"],
+                    session: row["session"],
+                    startedAtMs: row["started"],
+                    state: (row["state"] as String?).flatMap(MessageKind.init(rawValue:)),
+                    messages: row["n"]
+                )
+            }
+        }
+    }
+
+    /// Every session the link delivered, newest first, with its start, end and backfill.
+    public func records() throws -> [SessionRecord] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.wearable, i.session, max(i.received_at) AS last,
+                        (SELECT payload FROM inbox s WHERE s.session = i.session AND s.kind = ?
+                            LIMIT 1) AS started,
+                        (SELECT payload FROM inbox e WHERE e.session = i.session AND e.kind = ?
+                            LIMIT 1) AS ended,
+                        b.done AS done, b.rows AS rows
+                    FROM inbox i LEFT JOIN backfill b ON b.wearable = i.wearable AND b.session = i.session
+                    WHERE i.session IS NOT NULL AND i.session != ''
+                    GROUP BY i.wearable, i.session ORDER BY last DESC
+                    """,
+                arguments: [MessageKind.sessionStarted.rawValue, MessageKind.sessionEnded.rawValue]
+            ).map { row in
+                let done: Int? = row["done"]
+                return SessionRecord(
+                    wearable: row["wearable"],
+                    session: row["session"],
+                    started: (row["started"] as Data?).flatMap {
+                        try? Wearbridge_Link_V1_Payload(serializedBytes: $0).sessionStarted
+                    },
+                    ended: (row["ended"] as Data?).flatMap {
+                        try? Wearbridge_Link_V1_Payload(serializedBytes: $0).sessionEnded
+                    },
+                    backfill: done.map(BackfillState.Progress.init(done:)),
+                    backfillRows: row["rows"] ?? 0
+                )
+            }
+        }
+    }
+
     /// A session's activity and start from its `session_started` message, with its distance source
     /// and footpod factors from the backfill (the wearable's log), else from that message.
-    public func sessionStart(_ session: String) throws -> BackfilledStart? {
+    public func start(_ session: String) throws -> BackfilledStart? {
         try pool.read { db in
             guard
                 let payload = try Data.fetchOne(
                     db,
-                    sql: "SELECT payload FROM inbox WHERE session = ? AND kind = 'session_started' LIMIT 1",
-                    arguments: [session]
+                    sql: "SELECT payload FROM inbox WHERE session = ? AND kind = ? LIMIT 1",
+                    arguments: [session, MessageKind.sessionStarted.rawValue]
                 ),
                 let started = try? Wearbridge_Link_V1_Payload(serializedBytes: payload).sessionStarted,
                 let activity = Activity(rawValue: started.activity)
@@ -51,7 +147,7 @@ extension Inbox {
 
     /// The backfilled copy of a session as the wearable logged its inputs (fixes, beats, footpod and
     /// treadmill readings, applied commands) in sequence order, one at a time, each with its GPS time: what exports replay.
-    public func streamJournal(
+    public func journal(
         session: String,
         _ body: (SessionController.JournalEntry, Double?) throws -> Void
     ) throws {

@@ -266,7 +266,7 @@ let package = Package(
             name: "RelayPump",
             dependencies: [
                 "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "PhoneServer", "Reconnection",
-                "SessionCore", "TrackCore",
+                "SessionCore", "TrackCore", "ProcessClock",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -340,7 +340,7 @@ let package = Package(
                 "TOMLConfig",
                 "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
-                "HeartRate", "RelayContract", "SpeedSensors",
+                "HeartRate", "RelayContract", "SpeedSensors", "ProcessClock",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -368,7 +368,7 @@ let package = Package(
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire",
                 "SessionCore",
                 "TrackCore", "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient",
-                "RelayContract",
+                "RelayContract", "ProcessClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -388,6 +388,7 @@ let package = Package(
         .executableTarget(
             name: "wearbridge-phone",
             dependencies: [
+                "ProcessClock",
                 "DashboardServer",
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
                 "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "RelayPump", "TOMLConfig", "Release",
@@ -501,6 +502,7 @@ let package = Package(
         .testTarget(
             name: "PhoneLinkTests",
             dependencies: [
+                "ProcessClock",
                 "CertificateFingerprint",
                 "PhoneLinkMessages", "Engine",
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",

@@ -1,6 +1,7 @@
 import Harness
 import Logging
 import PhoneLinkContract
+import ProcessClock
 import RaceStore
 import SessionCore
 import Testing
@@ -23,7 +24,18 @@ struct CommandSenderTests {
 
         init() throws {
             inbox = try Inbox.open(directory: try temporaryDirectory("sender"), parts: [RaceStore.self])
-            sender = CommandSender(inbox: inbox, connections: connections, retryEvery: 8, logger: Logger(label: "test"))
+            // Time comes in as each step's argument: the sender reads no clock of its own here.
+            let clock = WallClock {
+                Issue.record("the sender read the wall clock")
+                return 0
+            }
+            sender = CommandSender(
+                inbox: inbox,
+                connections: connections,
+                retryEvery: 8,
+                logger: Logger(label: "test"),
+                clock: clock
+            )
             (stream, outgoing) = AsyncStream.makeStream(of: Wearbridge_Link_V1_PhoneMessage.self)
         }
 

@@ -4,6 +4,7 @@ import Foundation
 import Identity
 import Logging
 import PhoneServer
+import ProcessClock
 import RaceStore
 import RelayPump
 import ServiceLifecycle
@@ -40,12 +41,15 @@ struct PhoneRunCommand: AsyncParsableCommand {
         if config.wearables.isEmpty {
             logger.warning("no [[wearable]] is configured: every wearable will be refused")
         }
+        // The one wall clock of the phone's server: every shell below stamps its instants with it.
+        let clock = WallClock.system
         let server = PhoneServer(
             config: config,
             identity: identity,
             inbox: inbox,
             races: RaceStore(inbox),
-            logger: logger
+            logger: logger,
+            clock: clock
         )
         var services: [any Service] = [server]
         if config.dashboard.enabled {
@@ -56,7 +60,8 @@ struct PhoneRunCommand: AsyncParsableCommand {
                         identity: identity,
                         inbox: inbox,
                         relay: config.relay.map { .runner($0) },
-                        logger: logger
+                        logger: logger,
+                        clock: clock
                     )
                 )
             } catch {
@@ -77,7 +82,8 @@ struct PhoneRunCommand: AsyncParsableCommand {
                     wearable: wearable,
                     inbox: inbox,
                     counters: RelayCounters(),
-                    logger: logger
+                    logger: logger,
+                    clock: clock
                 )
             )
         }

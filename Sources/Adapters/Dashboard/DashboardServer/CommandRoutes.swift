@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PhoneServer
+import ProcessClock
 import SessionCore
 import TrackCore
 
@@ -11,6 +12,8 @@ import TrackCore
 /// double click is one command; refused at once, with the reason, while the link is not live.
 struct CommandRoutes: Sendable {
     let inbox: Inbox
+    /// The phone's wall clock, shared with its other shells.
+    let clock: WallClock
     let wearables: Set<String>
     let limits: LinkLimits
     let validFor: Double
@@ -65,7 +68,7 @@ struct CommandRoutes: Sendable {
             }
             return try state(id.description)
         }
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         let strip = limits.strip(try inbox.link.record(wearable: wearable), paused: false, now: now)
         if let reason = strip.commandsRefusedBecause {
             logger.notice(

@@ -4,12 +4,15 @@ import Hummingbird
 import Logging
 import NIOCore
 import PhoneServer
+import ProcessClock
 import Synchronization
 
 /// The dashboard's router: the page (one document for every view), its assets, and the JSON API
 /// that `openapi.yaml` documents.
 struct DashboardRoutes: Sendable {
     let inbox: Inbox
+    /// The phone's wall clock, shared with its other shells.
+    let clock: WallClock
     let wearables: [String]
     let limits: LinkLimits
     let commands: CommandRoutes
@@ -69,7 +72,7 @@ struct DashboardRoutes: Sendable {
     }
 
     private func list() throws -> Response {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         let links = try inbox.link.records()
         let items = try wearables.map { name in
             let link = links.first { $0.wearable == name }
@@ -86,7 +89,7 @@ struct DashboardRoutes: Sendable {
 
     private func live(_ name: String) throws -> Response {
         guard wearables.contains(name) else { return Self.unknownWearable(name) }
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         let link = try inbox.link.record(wearable: name)
         let (strip, snapshot) = try LiveJSON.link(link, wearable: name, inbox: inbox, now: now, limits: limits)
         let newest = try link?.epoch.flatMap { try inbox.link.newestSession(wearable: name, epoch: $0) }
@@ -120,7 +123,14 @@ struct DashboardRoutes: Sendable {
                 "the dashboard serves at most \(maxStreams) open pages; close one and reload"
             )
         }
-        let stream = EventStream(wearable: name, inbox: inbox, limits: limits, closing: closing, logger: logger)
+        let stream = EventStream(
+            wearable: name,
+            inbox: inbox,
+            clock: clock,
+            limits: limits,
+            closing: closing,
+            logger: logger
+        )
         let streams = self.streams
         return Response(
             status: .ok,

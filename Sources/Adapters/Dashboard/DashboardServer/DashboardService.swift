@@ -7,6 +7,7 @@ import Identity
 import Logging
 import NIOSSL
 import PhoneServer
+import ProcessClock
 import RelayClient
 import ServiceLifecycle
 import Synchronization
@@ -23,6 +24,7 @@ public struct DashboardService: Service {
     let relay: RelayEndpoint?
     let policy: AccessPolicy
     let logger: Logger
+    let clock: WallClock
 
     /// Refuses (with the message to show) a configuration that would expose the dashboard unguarded.
     /// `relay`: the runner's way into the relay (`[relay]`), for the race panel's invite and accept.
@@ -31,8 +33,10 @@ public struct DashboardService: Service {
         identity: NodeIdentity,
         inbox: Inbox,
         relay: RelayEndpoint? = nil,
-        logger: Logger
+        logger: Logger,
+        clock: WallClock
     ) throws(StartupRefusal) {
+        self.clock = clock
         let pairing = PairingFile(directory: config.storageDirectory)
         let paired = ((try? pairing.digests()) ?? []).isEmpty == false
         switch AccessPolicy.check(listen: config.dashboard.listenAddress, tls: config.dashboard.tls, paired: paired) {
@@ -56,10 +60,12 @@ public struct DashboardService: Service {
         let pairing = PairingFile(directory: config.storageDirectory)
         let routes = DashboardRoutes(
             inbox: inbox,
+            clock: clock,
             wearables: config.wearables.map(\.name),
             limits: limits,
             commands: CommandRoutes(
                 inbox: inbox,
+                clock: clock,
                 wearables: Set(config.wearables.map(\.name)),
                 limits: limits,
                 validFor: config.commandValidFor,
@@ -67,7 +73,13 @@ public struct DashboardService: Service {
                 logger: logger
             ),
             history: HistoryRoutes(inbox: inbox, logger: logger),
-            race: RaceRoutes(inbox: inbox, wearables: config.wearables.map(\.name), relay: relay, logger: logger),
+            race: RaceRoutes(
+                inbox: inbox,
+                clock: clock,
+                wearables: config.wearables.map(\.name),
+                relay: relay,
+                logger: logger
+            ),
             pairing: pairing,
             tls: settings.tls,
             maxStreams: settings.maxStreams,
@@ -107,6 +119,7 @@ public struct DashboardService: Service {
             logger: logger
         )
         let inbox = self.inbox
+        let clock = self.clock
         await withDiscardingTaskGroup { group in
             group.addTask {
                 do {
@@ -123,7 +136,7 @@ public struct DashboardService: Service {
             }
             group.addTask {
                 await cancelWhenGracefulShutdown {
-                    await LiveFollower(inbox: inbox, streams: streams, logger: logger).run()
+                    await LiveFollower(inbox: inbox, clock: clock, streams: streams, logger: logger).run()
                 }
             }
         }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import PhoneServer
+import ProcessClock
 
 /// One page's live stream: the wearable's messages from the durable inbox with `id:` = seq (so
 /// `Last-Event-ID` resumes after a drop or a phone restart with nothing missed), the newest
@@ -12,6 +13,8 @@ import PhoneServer
 struct EventStream: Sendable {
     let wearable: String
     let inbox: Inbox
+    /// The phone's wall clock, shared with its other shells.
+    let clock: WallClock
     let limits: LinkLimits
     let closing: ShutdownFlag
     let logger: Logger
@@ -54,7 +57,7 @@ struct EventStream: Sendable {
     }
 
     private func step(_ cursor: inout Cursor, _ writer: inout any ResponseBodyWriter) async throws {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         guard let link = try inbox.link.record(wearable: wearable), let epoch = link.epoch else { return }
         if cursor.epoch != epoch {
             // A new page, or the wearable's data log is new (another epoch): say so, start over in it.
@@ -87,7 +90,7 @@ struct EventStream: Sendable {
             for message in messages {
                 let body = Stamped(
                     MessageJSON.body(message),
-                    serverTimeMs: Int64(Date().timeIntervalSince1970 * 1000)
+                    serverTimeMs: Int64(clock.now() * 1000)
                 )
                 try await write(
                     ServerSentEvent(id: message.seq, event: "message", data: try JSONText.encode(body)),
@@ -109,7 +112,7 @@ struct EventStream: Sendable {
             cursor.snapshotSeq = snapshot.seq
             let body = Stamped(
                 LiveJSON.snapshot(snapshot, now: now),
-                serverTimeMs: Int64(Date().timeIntervalSince1970 * 1000)
+                serverTimeMs: Int64(clock.now() * 1000)
             )
             // No `id:`: a snapshot is state, not history, and may overtake older messages.
             try await write(ServerSentEvent(event: "snapshot", data: try JSONText.encode(body)), &writer)
@@ -148,7 +151,7 @@ struct EventStream: Sendable {
         _ cursor: inout Cursor,
         _ writer: inout any ResponseBodyWriter
     ) async throws {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         let race = try cursor.race.race(inbox: inbox, wearable: wearable, own: own, now: now)
         // Nothing before the first race; after that, only a change (a race that went is sent as null).
         guard race != nil || cursor.raceSent != nil, cursor.raceSent != .some(race) else { return }
@@ -159,7 +162,7 @@ struct EventStream: Sendable {
 
     /// Writes the link strip; returns the newest snapshot it was judged with, for the race panel.
     private func sendLink(_ writer: inout any ResponseBodyWriter) async throws -> SnapshotRecord? {
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         let (link, snapshot) = try LiveJSON.link(
             try inbox.link.record(wearable: wearable),
             wearable: wearable,

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhoneServer
+import ProcessClock
 
 /// While a page watches a wearable, its open session is backfilled as it runs (rows after the
 /// cursor, every 2 s), so the track and the heart-rate chart come from the phone's durable copy;
@@ -8,6 +9,8 @@ import PhoneServer
 /// streams once a second, for the link strip's ages.
 struct LiveFollower: Sendable {
     let inbox: Inbox
+    /// The phone's wall clock, shared with its other shells.
+    let clock: WallClock
     let streams: StreamCount
     let logger: Logger
 
@@ -32,7 +35,7 @@ struct LiveFollower: Sendable {
             try await inbox.backfill.request(
                 wearable: wearable,
                 session: newest.session,
-                at: Date().timeIntervalSince1970
+                at: clock.now()
             )
         } catch {
             logger.warning("cannot follow a session for the dashboard", metadata: ["error": "\(error)"])

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import PhoneServer
+import ProcessClock
 import RelayClient
 import RelayContract
 
@@ -13,6 +14,8 @@ import RelayContract
 /// expiry, one race at a time) is the relay's, and its refusal is passed on with its words.
 struct RaceRoutes: Sendable {
     let inbox: Inbox
+    /// The phone's wall clock, shared with its other shells.
+    let clock: WallClock
     let wearables: [String]
     let relay: RelayEndpoint?
     let logger: Logger
@@ -24,7 +27,7 @@ struct RaceRoutes: Sendable {
     func state(_ wearable: String) throws -> Response {
         guard wearables.contains(wearable) else { return DashboardRoutes.unknownWearable(wearable) }
         var board = RaceBoard()
-        let now = Date().timeIntervalSince1970
+        let now = clock.now()
         let race = try board.race(
             inbox: inbox,
             wearable: wearable,

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PhoneLinkContract
 import PhoneLinkDelivery
+import ProcessClock
 import Synchronization
 
 /// Pulls ended sessions' whole records from connected wearables, one chunk in flight per
@@ -12,7 +13,7 @@ final class BackfillPuller: Sendable {
     let chunkRows: Int
     let logger: Logger
     /// The phone's wall clock (Unix s).
-    let clock: @Sendable () -> Double
+    let clock: WallClock
     /// Which requests are in flight, and when to ask again (the pure part).
     private let pacing = Mutex(BackfillPacing())
 
@@ -21,7 +22,7 @@ final class BackfillPuller: Sendable {
         connections: Connections,
         chunkRows: Int,
         logger: Logger,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: WallClock
     ) {
         self.inbox = inbox
         self.connections = connections
@@ -32,7 +33,7 @@ final class BackfillPuller: Sendable {
 
     /// Asks `wearable` for the next chunk, unless one is in flight (and not taken as lost).
     func kick(_ wearable: String) {
-        let now = clock()
+        let now = clock.now()
         guard pacing.withLock({ $0.mayAsk(wearable, now: now) }), connections.isConnected(wearable) else { return }
         do {
             guard let (session, after) = try inbox.backfill.next(wearable: wearable) else { return }

@@ -3,6 +3,7 @@ import Logging
 import PhoneLinkContract
 import PhoneLinkDelivery
 import PhoneLinkWire
+import ProcessClock
 import SessionCore
 import SwiftProtobuf
 import Synchronization
@@ -13,18 +14,20 @@ final class CommandSender: Sendable {
     let inbox: Inbox
     let connections: Connections
     let logger: Logger
+    let clock: WallClock
     private let pending: Mutex<PendingCommands>
     private let wearableOf = Mutex<[String: String]>([:])
 
-    init(inbox: Inbox, connections: Connections, retryEvery: Double, logger: Logger) {
+    init(inbox: Inbox, connections: Connections, retryEvery: Double, logger: Logger, clock: WallClock) {
         self.inbox = inbox
+        self.clock = clock
         self.connections = connections
         self.logger = logger
         pending = Mutex(PendingCommands(retryEvery: retryEvery))
     }
 
     /// A (re)connected wearable gets everything still waiting at once.
-    func reconnected(_ wearable: String, at now: Double = Date().timeIntervalSince1970) {
+    func reconnected(_ wearable: String, at now: Double) {
         pending.withLock { $0.reconnected(now) }
     }
 
@@ -36,7 +39,7 @@ final class CommandSender: Sendable {
     func run() async {
         while !Task.isCancelled {
             do {
-                try await step(Date().timeIntervalSince1970)
+                try await step(clock.now())
             } catch {
                 logger.warning("cannot read or update the command queue", metadata: ["error": "\(error)"])
             }

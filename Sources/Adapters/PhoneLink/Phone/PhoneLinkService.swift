@@ -8,6 +8,7 @@ import PhoneLinkContract
 import PhoneLinkDelivery
 import PhoneLinkMessages
 import PhoneLinkWire
+import ProcessClock
 import SwiftProtobuf
 import X509
 
@@ -22,8 +23,8 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
     let commands: CommandSender
     let backfill: BackfillPuller
     let logger: Logger
-    /// The phone's wall clock (Unix s), the one reading of time on this side of the link.
-    var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// The phone's wall clock (Unix s), shared with the other shells of `wearbridge-phone run`.
+    let clock: WallClock
 
     func connect(
         request: RPCAsyncSequence<Wearbridge_Link_V1_WearableMessage, any Error>,
@@ -57,7 +58,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
                 metadata: ["mark": "\(stream.mark.mark)", "head": "\(stream.mark.head)"]
             )
         }
-        let now = clock()
+        let now = clock.now()
         try await inbox.link.changed(
             wearable: wearable,
             connected: true,
@@ -106,7 +107,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             }
             do {
                 while let message = try await messages.next() {
-                    let now = clock()
+                    let now = clock.now()
                     if stream.heard(at: now) { try await inbox.link.seen(wearable: wearable, at: now) }
                     try await handle(
                         message,
@@ -129,7 +130,7 @@ struct PhoneLinkService: Wearbridge_Link_V1_PhoneLink.SimpleServiceProtocol {
             connected: false,
             helloName: nil,
             epoch: nil,
-            at: clock()
+            at: clock.now()
         )
     }
 

@@ -5,6 +5,7 @@ import GRPCNIOTransportHTTP2
 import Identity
 import Logging
 import PhoneLinkTLS
+import ProcessClock
 import ServiceLifecycle
 
 /// `wearbridge-phone run` as a `Service`: the gRPC server over mutual TLS (wearables pinned by
@@ -16,9 +17,19 @@ public struct PhoneServer: Service {
     /// The race's side of the link (partner figures, countdowns handed again); none without races.
     let races: (any RaceLink)?
     let logger: Logger
+    /// The wall clock every shell of the server reads.
+    let clock: WallClock
     public let counters = PhoneCounters()
 
-    public init(config: PhoneConfig, identity: NodeIdentity, inbox: Inbox, races: (any RaceLink)?, logger: Logger) {
+    public init(
+        config: PhoneConfig,
+        identity: NodeIdentity,
+        inbox: Inbox,
+        races: (any RaceLink)?,
+        logger: Logger,
+        clock: WallClock
+    ) {
+        self.clock = clock
         self.config = config
         self.identity = identity
         self.inbox = inbox
@@ -35,13 +46,15 @@ public struct PhoneServer: Service {
             inbox: inbox,
             connections: connections,
             retryEvery: config.retryEvery,
-            logger: logger
+            logger: logger,
+            clock: clock
         )
         let backfill = BackfillPuller(
             inbox: inbox,
             connections: connections,
             chunkRows: config.backfillChunkRows,
-            logger: logger
+            logger: logger,
+            clock: clock
         )
         let service = PhoneLinkService(
             inbox: inbox,
@@ -51,7 +64,8 @@ public struct PhoneServer: Service {
             counters: counters,
             commands: commands,
             backfill: backfill,
-            logger: logger
+            logger: logger,
+            clock: clock
         )
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: config.listenAddress, port: config.port),

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PhoneRaceCore
 import PhoneServer
+import ProcessClock
 import RaceStore
 import Reconnection
 import RelayClient
@@ -25,8 +26,18 @@ public struct RelayPump: Service {
     var store: RaceStore { RaceStore(inbox) }
     public let counters: RelayCounters
     let logger: Logger
+    /// The phone's wall clock, read once per tick: the relay's instants are Unix seconds.
+    let clock: WallClock
 
-    public init(endpoint: RelayEndpoint, wearable: String, inbox: Inbox, counters: RelayCounters, logger: Logger) {
+    public init(
+        endpoint: RelayEndpoint,
+        wearable: String,
+        inbox: Inbox,
+        counters: RelayCounters,
+        logger: Logger,
+        clock: WallClock
+    ) {
+        self.clock = clock
         self.endpoint = endpoint
         self.wearable = wearable
         self.inbox = inbox
@@ -81,7 +92,7 @@ public struct RelayPump: Service {
                     distance: race.distanceMetres
                 )
             }
-            let now = Self.now()
+            let now = clock.now()
             try await order(RelayRound.states(listed), feed, now: now)
             // What is left to send (a finish after a cut) and, for races that ended lately, what the
             // relay decided; races long over are not read again.
@@ -96,9 +107,6 @@ public struct RelayPump: Service {
             }
         }
     }
-
-    /// The wall clock, read once per tick: the relay's instants are Unix seconds.
-    static func now() -> Double { Date().timeIntervalSince1970 }
 
     /// Carries out `RaceOrders`' decisions for the races held: hands each race about to start to the
     /// wearable as an order with an expiry, hands it again, disarms one cancelled before its start,
@@ -175,12 +183,12 @@ public struct RelayPump: Service {
         var lastCheck = ContinuousClock.now
         while !Task.isCancelled, !feed.relay.isClosed {
             guard let race = try store.relayRaces().first(where: { $0.run == run }) else { break }
-            let now = Self.now()
+            let now = clock.now()
             try await pull(race, feed, now: now)
             try await push(race, feed, now: now)
             // The orders' timing is decided on a fresh reading: pulling and pushing may have waited
             // on a busy relay.
-            try await order(RelayRound.states(races), feed, now: Self.now())
+            try await order(RelayRound.states(races), feed, now: clock.now())
             if ContinuousClock.now - lastCheck > .seconds(5) {
                 lastCheck = ContinuousClock.now
                 try await feed.sweep()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhoneServer
+import ProcessClock
 
 /// `wearbridge-phone backfill SESSION`: pull a session's whole record now (ended sessions are
 /// pulled by themselves; this also brings an open one up to date).
@@ -21,7 +22,7 @@ struct PhoneBackfillCommand: AsyncParsableCommand {
             throw ExitCode(64)
         }
         let inbox = try options.inbox(readOnly: false)
-        try await inbox.backfill.request(wearable: name, session: session, at: Date().timeIntervalSince1970)
+        try await inbox.backfill.request(wearable: name, session: session, at: WallClock.system.now())
         Output.line("backfill of \(session) from \(name) requested (see `wearbridge-phone show \(session)`)")
     }
 }

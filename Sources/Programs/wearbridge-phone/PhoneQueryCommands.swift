@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhoneLinkWire
 import PhoneServer
+import ProcessClock
 
 /// `wearbridge-phone status`: per wearable, the link, the session and the last snapshot.
 struct PhoneStatusCommand: ParsableCommand {
@@ -14,7 +15,7 @@ struct PhoneStatusCommand: ParsableCommand {
 
     func run() throws {
         let config = try options.load()
-        let statuses = try options.inbox().link.status(now: Date().timeIntervalSince1970, staleAfter: config.staleAfter)
+        let statuses = try options.inbox().link.status(now: WallClock.system.now(), staleAfter: config.staleAfter)
         if statuses.isEmpty, !json { Output.line("no wearable has connected yet") }
         for status in statuses {
             let snapshot = status.snapshot

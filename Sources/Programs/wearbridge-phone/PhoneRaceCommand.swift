@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PhoneRaceCore
 import PhoneServer
+import ProcessClock
 import RaceStore
 import RelayClient
 import RelayContract
@@ -243,7 +244,7 @@ struct PhoneRaceStatusCommand: ParsableCommand {
 
     func run() throws {
         let inbox = try options.inbox()
-        let now = Date().timeIntervalSince1970
+        let now = WallClock.system.now()
         let races = RaceStore(inbox)
         let refusals = try races.relayRefusals()
         let held = try races.relayRaces()

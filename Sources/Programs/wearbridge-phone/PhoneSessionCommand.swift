@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhoneServer
+import ProcessClock
 import SessionCore
 import TrackCore
 
@@ -66,7 +67,7 @@ enum PhoneSessionCommand {
             throw ExitCode(64)
         }
         let inbox = try common.options.inbox(readOnly: false)
-        let now = Date().timeIntervalSince1970
+        let now = WallClock.system.now()
         let id = common.id ?? UUID().uuidString.lowercased()
         let deadline = now + (common.timeout ?? config.commandDeadline)
         if try inbox.commands.standing(id) == nil {
@@ -82,7 +83,7 @@ enum PhoneSessionCommand {
                 )
             )
         }
-        while Date().timeIntervalSince1970 < deadline + 1 {
+        while WallClock.system.now() < deadline + 1 {
             if let (_, answer) = try inbox.commands.standing(id), let answer {
                 switch answer.outcome {
                 case .ack:

@@ -183,12 +183,10 @@ extension LinkStore {
     /// Per wearable: link (live, stale, lost), the last snapshot and its age.
     public func status(now: Double, staleAfter: Double) throws -> [WearableStatus] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM link ORDER BY wearable").map { row in
-                let wearable: String = row["wearable"]
-                let lastSeen: Double = row["last_seen"]
-                let connected: Bool = row["connected"]
-                let age = now - lastSeen
-                let link = PhoneLinkState.judged(connected: connected, silence: age, staleAfter: staleAfter)
+            try Row.fetchAll(db, sql: "SELECT * FROM link ORDER BY wearable").map(Self.linkRecord).map { record in
+                let wearable = record.wearable
+                let age = now - record.lastSeen
+                let link = PhoneLinkState.judged(connected: record.connected, silence: age, staleAfter: staleAfter)
                 let snapshotRow = try Row.fetchOne(
                     db,
                     sql: "SELECT payload, received_at FROM snapshot WHERE wearable = ?",
@@ -205,11 +203,11 @@ extension LinkStore {
                     try Int.fetchOne(
                         db,
                         sql: "SELECT mark FROM mark WHERE wearable = ? AND epoch = ?",
-                        arguments: [wearable, row["epoch"] as String?]
+                        arguments: [wearable, record.epoch]
                     ) ?? 0
                 return WearableStatus(
                     wearable: wearable,
-                    helloName: row["hello_name"],
+                    helloName: record.helloName,
                     link: link,
                     lastSeenAge: age,
                     inboxCount: count,

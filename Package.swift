@@ -306,6 +306,13 @@ let package = Package(
             dependencies: ["SessionCore", "TrackCore"],
             path: "Sources/Core/PhoneLink/Delivery"
         ),
+        // PhoneCore/ (pure): the phone's side of the link as one state machine, as `Engine` is the
+        // wearable's: streams, messages, store results and time in; typed actions out.
+        .target(
+            name: "PhoneCore",
+            dependencies: ["PhoneLinkDelivery", "PhoneLinkMessages"],
+            path: "Sources/Core/PhoneLink/PhoneCore"
+        ),
         // TLS/: mutual TLS as both ends set it up (identity from its files, the peer pinned).
         .target(
             name: "PhoneLinkTLS",
@@ -339,7 +346,8 @@ let package = Package(
                 "PhoneLinkTLS",
                 "TOMLConfig",
                 "PhoneLinkMessages",
-                "SessionCore", "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "Identity", "TrackCore",
+                "SessionCore", "PhoneLinkDelivery", "PhoneCore", "PhoneLinkWire", "PhoneLinkContract", "Identity",
+                "TrackCore",
                 "HeartRate", "RelayContract", "SpeedSensors", "ProcessClock",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -506,10 +514,14 @@ let package = Package(
                 "CertificateFingerprint",
                 "PhoneLinkMessages", "Engine",
                 "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
-                "Store", "PhoneServer", "RaceStore", "WearableLinkClient", "SpeedSensors",
+                "Store", "PhoneServer", "PhoneCore", "RaceStore", "WearableLinkClient", "SpeedSensors",
                 "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "PhoneCoreTests",
+            dependencies: ["PhoneCore", "PhoneLinkDelivery", "PhoneLinkMessages", "SessionCore"]
         ),
         .testTarget(
             name: "CuesTests",

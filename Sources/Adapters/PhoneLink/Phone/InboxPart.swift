@@ -3,7 +3,7 @@ import GRDB
 /// A part of the phone that keeps tables of its own in the inbox's file (the race's store): its
 /// migrations run with the inbox's, and every wearable message the inbox stores goes through it in
 /// the same transaction, so what it queues from a message is committed with the message or not at all.
-public protocol InboxPart {
+public protocol InboxPart: SendableMetatype {
     /// Registers the part's migrations, once, under identifiers that never change.
     static func registerMigrations(_ migrator: inout DatabaseMigrator)
     /// A new wearable message was stored (inside the inbox's write transaction).

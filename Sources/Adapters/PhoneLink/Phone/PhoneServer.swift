@@ -4,6 +4,7 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import Identity
 import Logging
+import PhoneCore
 import PhoneLinkTLS
 import ProcessClock
 import ServiceLifecycle
@@ -41,32 +42,17 @@ public struct PhoneServer: Service {
         var trusted: [Fingerprint: String] = [:]
         for wearable in config.wearables { trusted[wearable.fingerprint] = wearable.name }
         let pinning = PeerPinning(trusted: trusted, logger: logger)
-        let connections = Connections()
-        let commands = CommandSender(
+        let inputs = PhoneInputs()
+        let loop = PhoneLoop(
+            core: PhoneCore(retryEvery: config.retryEvery),
             inbox: inbox,
-            connections: connections,
-            retryEvery: config.retryEvery,
-            logger: logger,
-            clock: clock
-        )
-        let backfill = BackfillPuller(
-            inbox: inbox,
-            connections: connections,
+            races: races,
+            counters: counters,
             chunkRows: config.backfillChunkRows,
             logger: logger,
             clock: clock
         )
-        let service = PhoneLinkService(
-            inbox: inbox,
-            races: races,
-            wearables: trusted,
-            connections: connections,
-            counters: counters,
-            commands: commands,
-            backfill: backfill,
-            logger: logger,
-            clock: clock
-        )
+        let service = PhoneLinkService(inputs: inputs, wearables: trusted, logger: logger)
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: config.listenAddress, port: config.port),
             transportSecurity: MutualTLS.server(identity, pinning: pinning),
@@ -86,7 +72,7 @@ public struct PhoneServer: Service {
         // No wearable is connected before this server runs (a crash may have left rows saying so).
         try await inbox.link.markAllDisconnected()
         do {
-            try await serve(server, transport, commands, backfill, logger)
+            try await serve(server, transport, loop, inputs, logger)
         } catch is ServerEnded {
             // Every stream ended within the grace.
         } catch is ShutdownGraceElapsed {
@@ -104,8 +90,8 @@ public struct PhoneServer: Service {
     private func serve(
         _ server: GRPCServer<HTTP2ServerTransport.Posix>,
         _ transport: HTTP2ServerTransport.Posix,
-        _ commands: CommandSender,
-        _ backfill: BackfillPuller,
+        _ loop: PhoneLoop,
+        _ inputs: PhoneInputs,
         _ logger: Logger
     ) async throws {
         let config = self.config
@@ -127,14 +113,16 @@ public struct PhoneServer: Service {
                 }
             }
             group.addTask {
-                await cancelWhenGracefulShutdown { await commands.run() }
+                // The loop takes every stream's messages and the ticks, one at a time, until the
+                // server is done; then whoever still waits for it hears that the stream ends.
+                var loop = loop
+                await loop.run(inputs)
             }
             group.addTask {
-                // Backfills asked for from the CLI, and any whose request went unanswered.
                 await cancelWhenGracefulShutdown {
                     while !Task.isCancelled {
-                        for wearable in config.wearables { backfill.kick(wearable.name) }
-                        try? await Task.sleep(for: .seconds(1))
+                        inputs.send(.tick)
+                        try? await Task.sleep(for: .seconds(PhoneCore.tickEvery))
                     }
                 }
             }

@@ -1,7 +1,7 @@
 /// One wearable's stream as the phone's core sees it: the hello that opens it, every envelope's
 /// verdict against the inbox's marks, what is acknowledged, and when the link's last-seen time is
-/// written. Pure: `PhoneLinkService` reads the clock, feeds the facts of each wire message and
-/// carries out the verdicts (commit, then ack).
+/// written. Pure: `PhoneCore` holds one per open stream and turns its verdicts into actions
+/// (commit, then ack).
 public struct PhoneStream: Sendable, Equatable {
     /// Why a stream is refused at its start.
     public enum Refusal: Error, Sendable, Equatable {

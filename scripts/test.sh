@@ -35,15 +35,17 @@ scripts/embed-migrations.py --check
 swift build --build-tests
 mark "setup, lint and the build"
 # The arm64 builds (the cross toolchain, scripts/arm64-toolchain.sh, about 2 min and 1 GB the first
-# time; the deployment build of both programs and the accuracy bench, scripts/build-release.sh --arch
-# arm64; the arm64 test build, scripts/test-arm64.sh --build-only), started now in the background on what the phases before
-# the VMs leave idle: the end-to-end phases spend most of their time waiting on sockets, clocks and
-# peers (measured, share of the machine busy: phone link 6 %, relay 10 %, cues 12 %, dashboard 33 %).
-# They run in a session of their own whose autogroup is niced to 19: with autogroups (on in Debian's
-# kernel) a plain `nice` ranks a process only within its own session, and tests that start their
-# children in new sessions would share the machine with it half and half. Waited for before the
-# VMs, which run on emulated time; without the run's mark, so no-leftovers does not count it; killed
-# if the suite stops early. A failure here is not the suite's: the arm64 phases build again and say why.
+# time; the deployment build of both programs, scripts/build-release.sh --arch arm64, with the
+# accuracy bench when ARM64_ACCURACY compares its table; the arm64 test bundle,
+# scripts/test-arm64.sh --build-only), started now in the background on what the phases after it
+# leave idle: the end-to-end phases spend most of their time waiting on sockets, clocks and peers
+# (measured, share of the machine busy: phone link 6 %, relay 10 %, cues 12 %, dashboard 33 %), and
+# the strap's, bluetoothd's and the headphones' VMs mostly wait on their guests' clocks. They run in
+# a session of their own whose autogroup is niced to 19: with autogroups (on in Debian's kernel) a
+# plain `nice` ranks a process only within its own session, and tests that start their children in
+# new sessions would share the machine with it half and half. Waited for before the arm64 phases and
+# the sensors VM; without the run's mark, so no-leftovers does not count it; killed if the suite
+# stops early. A failure here is not the suite's: the arm64 phases build again and say why.
 prebuild_pid=
 # The accuracy bench's arm64 build only when its table is compared (ARM64_ACCURACY, off by default).
 arm64_products="wearbridge wearbridge-phone"
@@ -148,20 +150,11 @@ if [ "${DEMO_E2E:-1}" != 0 ]; then
     mark "demo where it cannot work"
     [ "$status" -eq 0 ] || exit "$status"
 fi
-if [ -n "$prebuild_pid" ]; then
-    wait "$prebuild_pid" || true
-    prebuild_pid=
-    echo "test.sh: the background arm64 builds: $(tail -1 .build/arm64-prebuild.log)"
-    mark "waiting for the arm64 builds"
-fi
-# The unit tests on arm64 under qemu-user (the pure cores and parsers; scripts/test-arm64.sh;
-# ARM64_TESTS=0 leaves it out). The accuracy bench's table on arm64 against this machine's is a
-# benchmark (8 min under qemu-user; docs/benchmarks.md), run with ARM64_ACCURACY=1 or full.
-if [ "${ARM64_TESTS:-1}" != 0 ]; then
-    ARM64_ACCURACY="${ARM64_ACCURACY:-0}" scripts/test-arm64.sh || status=$?
-    mark "arm64 unit tests"
-    [ "$status" -eq 0 ] || exit "$status"
-fi
+# The strap's, bluetoothd's and the headphones' VMs run while the arm64 builds finish: their guests
+# mostly wait on their own clocks, and their qemu (this session's autogroup) takes the CPU before the
+# builds (theirs, niced to 19) whenever it wants it; measured, each kept its time. The sensors VM
+# waits for the builds: it learns a footpod's calibration from the guest's timing, which a shared
+# CPU spoils.
 if [ "${BLE_E2E:-1}" != 0 ]; then
     scripts/ble-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
@@ -185,6 +178,20 @@ if [ "${CUES_A2DP:-1}" != 0 ]; then
     scripts/cues-a2dp-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
     mark "cues in Bluetooth headphones"
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+if [ -n "$prebuild_pid" ]; then
+    wait "$prebuild_pid" || true
+    prebuild_pid=
+    echo "test.sh: the background arm64 builds: $(tail -1 .build/arm64-prebuild.log)"
+    mark "waiting for the arm64 builds"
+fi
+# The unit tests on arm64 under qemu-user (the pure cores and parsers; scripts/test-arm64.sh;
+# ARM64_TESTS=0 leaves it out). The accuracy bench's table on arm64 against this machine's is a
+# benchmark (8 min under qemu-user; docs/benchmarks.md), run with ARM64_ACCURACY=1 or full.
+if [ "${ARM64_TESTS:-1}" != 0 ]; then
+    ARM64_ACCURACY="${ARM64_ACCURACY:-0}" scripts/test-arm64.sh || status=$?
+    mark "arm64 unit tests"
     [ "$status" -eq 0 ] || exit "$status"
 fi
 # Footpods and treadmills on the same VM: a virtual footpod (drops, cut-short payloads) and

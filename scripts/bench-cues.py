@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "cues"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "rigs"))
 from sound import (BIN, ENV, DATA, PROCESSES, Pulse, Recorder, Wearable, run, scratch, spawn,  # noqa: E402
                    stop_all, tone, wait_for)
 from harness import free_port, proc_figures  # noqa: E402

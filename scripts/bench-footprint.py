@@ -33,7 +33,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "Tests", "phone-link"))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "rigs"))
 sys.path.insert(0, HERE)
 import footprint  # noqa: E402
 import harness  # noqa: E402

@@ -11,7 +11,7 @@ import sys
 import time
 import uuid
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "phone-link"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "rigs"))
 import harness  # noqa: E402
 from harness import BIN, DATA, FaultProxy, Setup, kill9, proc_figures, run, stop_all, wait_for  # noqa: E402
 

@@ -8,8 +8,8 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "dashboard"))
-import run as dash  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
+import dashboard as dash  # noqa: E402  (the rig: wearable, phone, dashboard and browser)
 
 harness = dash.harness
 SECONDS = float(os.environ.get("BENCH_SECONDS", "40"))

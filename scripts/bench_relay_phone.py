@@ -7,11 +7,10 @@ import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "relay"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
 import harness  # noqa: E402
 import race_day  # noqa: E402
-from run import Relay, count, start_race  # noqa: E402
+from relay import Relay, count, start_race  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -6,11 +6,10 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "relay"))
-import harness  # noqa: E402  (the phone-link tests' process handling: every process stopped at exit)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
+import harness  # noqa: E402  (the Python rig's process handling: every process stopped at exit)
 import race_day  # noqa: E402  (two runners: gpsd, gpsfake, a wearable with cues and a phone each)
-from run import PHONE, Relay, count  # noqa: E402  (the relay tests' local relay)
+from relay import PHONE, Relay, count  # noqa: E402  (a local relay)
 
 
 def say(text):

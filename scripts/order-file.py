@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 os.environ.setdefault("WEARBRIDGE_BIN", os.path.join(HERE, "..", ".build-static", "release"))
-sys.path.insert(0, os.path.join(HERE, "..", "Tests", "phone-link"))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "rigs"))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 from harness import Setup, stop_all, wait_for  # noqa: E402

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The relay attacked, before and after, in one run (docs/benchmarks.md, "The relay attacked"): each
-attempt of Tests/relay/attacks.py made against two fresh local relays and its answer printed, not
+attempt of Tests/rigs/relay_attacks.py made against two fresh local relays and its answer printed, not
 asserted. "before" is the first schema (`relay migrate --through 1`) with the first server setup
 (the owner by `trust` on the socket, `cert` only for members of relay_runner); "after" is every
 migration with scripts/relay-local.sh as it is. Prints one Markdown table.
@@ -15,8 +15,8 @@ import time
 import psycopg
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "relay"))
-import run as contract  # noqa: E402  (the relay tests' Relay: a relay made by scripts/relay-local.sh)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
+import relay as contract  # noqa: E402  (the rig's Relay: a relay made by scripts/relay-local.sh)
 
 FIRST_HBA = ("local   all  relay_admin                 trust\n"
              "hostssl all  +relay_runner  0.0.0.0/0    cert\n"
@@ -70,7 +70,7 @@ def attacks(relay, before):
         contract.snapshot(a, run, "alice", 1, 12.4, 5)
         plan = m.execute("EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM relay.my_runs WHERE id BETWEEN %s AND %s",
                          ("00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff")).fetchone()[0]
-        import attacks as probes
+        import relay_attacks as probes
         rows["EXPLAIN ANALYZE over my_runs, every id"] = f"{probes.counted(plan)} rows of others' runs counted"
         rows["a message as alice into her race (distance 0)"] = answer(
             lambda: contract.snapshot(m, run, "alice", 2, 0.0, 6))

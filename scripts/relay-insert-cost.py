@@ -10,8 +10,8 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "relay"))
-import run as contract  # noqa: E402  (the relay tests' Relay: a relay made by scripts/relay-local.sh)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
+import relay as contract  # noqa: E402  (the rig's Relay: a relay made by scripts/relay-local.sh)
 
 INSERT = ("EXPLAIN (ANALYZE, FORMAT JSON) INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, "
           "elapsed_s) VALUES (%s, 'alice', %s, 'snapshot', 'snapshot', %s, %s)")

@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "phone-link"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "rigs"))
 import harness  # noqa: E402
 from harness import Setup, stop_all, wait_for  # noqa: E402
 

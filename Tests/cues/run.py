@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Audio cues end to end with real parts: a real PulseAudio of its own (sound.py) with a null sink and
+"""Audio cues end to end with real parts: a real PulseAudio of its own (Tests/rigs/sound.py) with a null sink and
 role ducking, music playing with media.role=music, the daemon speaking through espeak-ng and
 paplay; what the sink's monitor records is analysed (the music's 440 Hz tone by Goertzel, the
 speech as everything else). Then the sound server killed mid-cue and restarted, a hung one
@@ -12,6 +12,7 @@ import sys
 import time
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigs"))
 from sound import (MUSIC, BIN, ENV, Pulse, Recorder, Wearable, run, scratch, spawn, stop_all, tone, wait_for,
                    windows, RATE)
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
 from harness import ENV  # noqa: E402
 
 LIMIT = 10.0

@@ -18,7 +18,7 @@ import uuid
 
 from concurrent import futures
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigs"))
 import harness  # noqa: E402
 from harness import (BIN, ROOT, FaultProxy, Setup, free_port, generate_stubs, kill9, run, spawn, stop_all,
                      wait_for)

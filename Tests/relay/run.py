@@ -11,16 +11,13 @@ a third runner reads and writes nothing of a race; a runner cannot write as anot
 once (a resend is harmless); invites that expire and cannot then be accepted, at most three
 pending; one race at a time; the two-phase finish decided from final figures, not snapshots; the
 silent runner abandoned by the relay once, however many sweep; migrations applied once and a
-changed one refused. Tests/relay/attacks.py is the fellow runner and the stranger who attack it."""
-import datetime
+changed one refused. Tests/rigs/relay_attacks.py is the fellow runner and the stranger who attack it."""
 import json
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import traceback
@@ -28,101 +25,9 @@ import traceback
 import psycopg
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
-import harness  # noqa: E402  (the phone-link tests' processes, configs and free ports)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
-PHONE = os.path.join(BIN, "wearbridge-phone")
-RUNNERS = ["alice", "bob", "mallory", "carol", "dave"]
-
-
-class Relay:
-    """A local relay made by the script docs/relay.md tells a relay's owner to run."""
-
-    def __init__(self):
-        os.makedirs("/var/tmp", exist_ok=True)
-        self.dir = tempfile.mkdtemp(prefix="wearbridge-relay-", dir="/var/tmp")
-        os.chmod(self.dir, 0o755)
-        self.port = harness.free_port()
-        env = dict(os.environ, WEARBRIDGE_PHONE=PHONE)
-        out = subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--port", str(self.port),
-                              *RUNNERS], capture_output=True, text=True, env=env, timeout=180)
-        assert out.returncode == 0, f"relay-local.sh exited {out.returncode}: {out.stdout}{out.stderr}"
-        self.printed = out.stdout + out.stderr
-        self.tls = os.path.join(self.dir, "tls")
-        self.admin_url = f"postgresql://relay_admin@/postgres?host={self.dir}/run&port={self.port}"
-        for runner in RUNNERS:
-            with open(self.config(runner), "w") as f:
-                f.write(f'[storage]\ndirectory = "{self.dir}/{runner}-phone"\n'
-                        f'[relay]\nhost = "localhost"\nport = {self.port}\nrunner = "{runner}"\n'
-                        f'ca = "{self.tls}/ca.crt"\ncertificate = "{self.tls}/{runner}.crt"\n'
-                        f'key = "{self.tls}/{runner}.key"\n')
-
-    def config(self, runner):
-        return os.path.join(self.dir, f"{runner}.toml")
-
-    def connect(self, user, cert=None, **extra):
-        """A runner's connection as another app would make it: TLS, their certificate, autocommit."""
-        cert = cert or user
-        args = dict(host="localhost", port=self.port, dbname="postgres", user=user, sslmode="verify-full",
-                    sslrootcert=f"{self.tls}/ca.crt", sslcert=f"{self.tls}/{cert}.crt",
-                    sslkey=f"{self.tls}/{cert}.key", autocommit=True, connect_timeout=10)
-        args.update(extra)
-        return psycopg.connect(**args)
-
-    def admin(self):
-        return psycopg.connect(self.admin_url, autocommit=True)
-
-    def phone(self, runner, *args, check=True):
-        result = subprocess.run([PHONE, *args, "--config", self.config(runner)], capture_output=True, text=True,
-                                timeout=60)
-        if check and result.returncode != 0:
-            raise AssertionError(f"{runner}: race {' '.join(args)} exited {result.returncode}: {result.stderr}")
-        return result
-
-    def stop(self):
-        subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--stop", "immediate"],
-                       capture_output=True, timeout=60)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def refused(call, code, *words):
-    """`call` must fail with SQLSTATE `code` and a message holding `words`; returns the message."""
-    try:
-        call()
-    except psycopg.Error as error:
-        state = error.diag.sqlstate
-        message = error.diag.message_primary or str(error)
-        assert state == code, f"expected SQLSTATE {code}, got {state}: {message}"
-        for word in words:
-            assert word in message, f"{word!r} not in {message!r}"
-        return message
-    raise AssertionError(f"expected a refusal {code}, the call succeeded")
-
-
-def snapshot(conn, run, runner, seq, distance, elapsed, paused=False, conflict=""):
-    conn.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, paused) "
-                 f"VALUES (%s, %s, %s, 'snapshot', 'snapshot', %s, %s, %s) {conflict}",
-                 (run, runner, seq, distance, elapsed, paused))
-
-
-def start_race(relay, inviter, invitee, *options):
-    run = relay.phone(inviter, "race", "invite", invitee, *options).stdout.strip()
-    relay.phone(invitee, "race", "accept", run[:8])
-    return run
-
-
-def count(conn, sql, *args):
-    return conn.execute(sql, args).fetchone()[0]
-
-
-def wait_for_start(conn, run, after=0.0):
-    """Waits until the relay's clock is `after` seconds past the run's start; returns the start."""
-    start = count(conn, "SELECT start_at FROM relay.my_runs WHERE id = %s", run)
-    while count(conn, "SELECT now()") < start + datetime.timedelta(seconds=after):
-        time.sleep(0.1)
-    return start
-
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
+import harness  # noqa: E402  (the Python rig: processes, configs and free ports)
+from relay import PHONE, Relay, count, refused, snapshot, start_race, wait_for_start  # noqa: E402
 
 def test_identity(relay):
     """The certificate is the identity: another CA, someone else's certificate, no TLS: refused."""
@@ -768,7 +673,6 @@ def test_dashboard_race(relay):
     wearable itself judges (`ctl status`), his state turning to paused, and his figures greying once
     they are old, with no reload; the relay's refusals and bad input come back as clear errors."""
     import race_day
-    sys.path.insert(0, os.path.join(ROOT, "Tests", "dashboard"))
     from browser import By, chromium, http
     alice = race_day.Runner(relay, "alice")
     driver = None
@@ -870,7 +774,7 @@ def test_dashboard_race(relay):
 
 
 def main():
-    import attacks
+    import relay_attacks as attacks
     tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable,
              *attacks.TESTS, test_phone_pump, test_never_ready, test_two_wearables, test_partner_abandons,
              test_dashboard_race]

@@ -30,7 +30,7 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "phone-link"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "rigs"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "vm"))
 
 import bumble  # noqa: E402

@@ -13,8 +13,8 @@ import uuid
 
 import psycopg
 
-import run as contract
-from run import count, refused, snapshot, start_race, wait_for_start
+import relay as contract
+from relay import count, refused, snapshot, start_race, wait_for_start
 
 FAR = dict(options="-c statement_timeout=20000")  # a test that would hang fails instead
 

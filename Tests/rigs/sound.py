@@ -9,13 +9,11 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 import uuid
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "phone-link"))
 from harness import BIN, DATA, ENV, PROCESSES, run, spawn, stop_all, wait_for  # noqa: E402,F401
 
 RATE = 16000

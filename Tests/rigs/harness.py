@@ -1,4 +1,4 @@
-"""Shared parts of the phone-link end-to-end tests: real `wearbridge run` and `wearbridge-phone run`
+"""The Python rig the suites and scripts share: real `wearbridge run` and `wearbridge-phone run`
 processes over real TLS sockets, gpsfake feeding a real gpsd, a fault proxy, and Python stubs
 generated at test time from proto/wearbridge/link/v1/link.proto (grpcio-tools)."""
 import json

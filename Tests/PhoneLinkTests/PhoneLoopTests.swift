@@ -178,6 +178,19 @@ struct PhoneLoopTests {
         }
     }
 
+    @Test func aLoopHeldUpFindsOneTickWaitingNotABacklog() async {
+        let inputs = PhoneInputs()
+        for _ in 0..<5 { inputs.tick() }
+        var taken = 0
+        for await item in inputs.stream {
+            guard case .tick = item.input else { continue }
+            taken += 1
+            inputs.tookTick()
+            if taken == 1 { inputs.tick() } else { inputs.close() }
+        }
+        #expect(taken == 2, "one tick for the five sent while none was taken, then the next")
+    }
+
     @Test func onceTheLoopStopsEveryStreamIsEndedAndNoQuestionWaits() async throws {
         let rig = try Rig()
         let opened = Mutex<AsyncStream<Wearbridge_Link_V1_PhoneMessage>?>(nil)

@@ -37,6 +37,8 @@ final class PhoneInputs: Sendable {
         (false, 0, [:])
     )
     private let streams = Atomic<Int>(0)
+    /// A tick is waiting in the stream: a loop held up (a slow commit) finds one tick, not a backlog.
+    private let tickWaiting = Atomic<Bool>(false)
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: Item.self)
@@ -50,6 +52,17 @@ final class PhoneInputs: Sendable {
     /// An input that expects no answer.
     func send(_ input: PhoneLoopInput) {
         continuation.yield(Item(input: input))
+    }
+
+    /// Time passed: a tick, unless one is already waiting.
+    func tick() {
+        guard !tickWaiting.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        send(.tick)
+    }
+
+    /// The loop took the waiting tick.
+    func tookTick() {
+        tickWaiting.store(false, ordering: .releasing)
     }
 
     /// An input and the loop's answer to it.

@@ -121,7 +121,7 @@ public struct PhoneServer: Service {
             group.addTask {
                 await cancelWhenGracefulShutdown {
                     while !Task.isCancelled {
-                        inputs.send(.tick)
+                        inputs.tick()
                         try? await Task.sleep(for: .seconds(PhoneCore.tickEvery))
                     }
                 }

@@ -72,96 +72,118 @@ public struct RelayPump: Service {
         }
     }
 
-    /// One connection's life: refresh the races, push and pull for the race under way, and look
-    /// again every two seconds when there is none. `RelayRound` and `RaceOrders` decide; this carries
-    /// out what they say, with one reading of the clock per tick.
+    /// One connection's life, as `RelayPumpCore` schedules it: one reading of the clock per input, each
+    /// action carried out, what it read handed back, then a sleep until the core's next wake.
     private func follow(_ feed: RelayFeed) async throws {
-        while !Task.isCancelled {
-            try await feed.sweep()
-            let listed = try await feed.races()
-            let round = RelayRound(listed: listed)
-            for race in round.hold {
-                guard let startAt = race.startAt else { continue }
-                try await store.bindRace(
-                    run: race.id.uuidString.lowercased(),
-                    wearable: wearable,
-                    partner: race.partner,
-                    startAt: startAt.timeIntervalSince1970,
-                    state: race.state,
-                    activity: race.activity,
-                    distance: race.distanceMetres
-                )
+        var core = RelayPumpCore()
+        var held: [RaceStore.RelayRace] = []
+        while !Task.isCancelled, !feed.relay.isClosed {
+            var inputs: [RelayPumpCore.Input] = [.tick]
+            var wake: Double?
+            while !inputs.isEmpty {
+                let input = inputs.removeFirst()
+                for action in core.handle(input, now: clock.now()) {
+                    switch action {
+                    case .list:
+                        try await feed.sweep()
+                        inputs.append(.listed(try await feed.races()))
+                    case .hold(let race):
+                        try await hold(race)
+                    case .readHeld:
+                        held = try store.relayRaces()
+                        inputs.append(.held(try held.map(phoneRace)))
+                    case .order(let order):
+                        try await carryOut(order, held: held, feed, now: clock.now())
+                    case .push(let run):
+                        guard let race = try store.relayRaces().first(where: { $0.run == run }) else { continue }
+                        try await push(race, feed, now: clock.now())
+                    case .pull(let run):
+                        guard let race = try store.relayRaces().first(where: { $0.run == run }) else { continue }
+                        try await pull(race, feed, now: clock.now())
+                    case .wake(let at):
+                        wake = at
+                    }
+                }
             }
-            let now = clock.now()
-            try await order(RelayRound.states(listed), feed, now: now)
-            // What is left to send (a finish after a cut) and, for races that ended lately, what the
-            // relay decided; races long over are not read again.
-            for race in try store.relayRaces() {
-                try await push(race, feed, now: now)
-                if round.settle.contains(race.run) { try await pull(race, feed, now: now) }
-            }
-            if let active = round.follow {
-                try await race(active, listed, feed)
-            } else {
-                try await Task.sleep(for: .seconds(2))
-            }
+            // The wall clock may step (a board without a real-time clock): never more than a round's pause.
+            let delay = min(max((wake ?? 0) - clock.now(), 0), RelayPumpCore.idleEvery)
+            if delay > 0 { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
+        }
+        if feed.relay.isClosed {
+            throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")
         }
     }
 
-    /// Carries out `RaceOrders`' decisions for the races held: hands each race about to start to the
-    /// wearable as an order with an expiry, hands it again, disarms one cancelled before its start,
-    /// and cancels for both a race the wearable cannot take (the partner's wearable hears it through
-    /// its own phone).
-    private func order(_ relay: [String: RelayRun.State], _ feed: RelayFeed, now: Double) async throws {
-        let held = try store.relayRaces()
-        // A race whose session started needs no orders: its orders are not read (the table keeps
-        // every race this phone ran).
-        let races = try held.map {
-            PhoneRace(
-                run: $0.run,
-                state: $0.state,
-                startAt: $0.startAt,
-                hasSession: $0.session != nil,
-                order: $0.session == nil ? try store.handedOrder(run: $0.run) : nil
+    /// Holds a run with an agreed start in the phone's race store (or updates it).
+    private func hold(_ race: RelayRun) async throws {
+        guard let startAt = race.startAt else { return }
+        try await store.bindRace(
+            run: race.id.uuidString.lowercased(),
+            wearable: wearable,
+            partner: race.partner,
+            startAt: startAt.timeIntervalSince1970,
+            state: race.state,
+            activity: race.activity,
+            distance: race.distanceMetres
+        )
+    }
+
+    /// A race held as `RaceOrders` judges it. A race whose session started needs no orders: its orders
+    /// are not read (the table keeps every race this phone ran).
+    private func phoneRace(_ race: RaceStore.RelayRace) throws -> PhoneRace {
+        PhoneRace(
+            run: race.run,
+            state: race.state,
+            startAt: race.startAt,
+            hasSession: race.session != nil,
+            order: race.session == nil ? try store.handedOrder(run: race.run) : nil
+        )
+    }
+
+    /// Carries out one of `RaceOrders`' decisions: hands a race about to start to the wearable as an
+    /// order with an expiry, hands it again, disarms one cancelled before its start, and cancels for
+    /// both a race the wearable cannot take (the partner's wearable hears it through its own phone).
+    private func carryOut(
+        _ action: RaceOrders.Action,
+        held: [RaceStore.RelayRace],
+        _ feed: RelayFeed,
+        now: Double
+    ) async throws {
+        switch action {
+        case .order(let run):
+            guard let race = held.first(where: { $0.run == run }) else { return }
+            try await store.queueRaceOrder(
+                run: run,
+                wearable: wearable,
+                partner: race.partner,
+                startAt: race.startAt,
+                activity: race.activity.flatMap(Self.activity),
+                distance: race.distance,
+                now: now
             )
-        }
-        for action in RaceOrders.decide(races, relay: relay, now: now) {
-            switch action {
-            case .order(let run):
-                guard let race = held.first(where: { $0.run == run }) else { continue }
-                try await store.queueRaceOrder(
-                    run: run,
-                    wearable: wearable,
-                    partner: race.partner,
-                    startAt: race.startAt,
-                    activity: race.activity.flatMap(Self.activity),
-                    distance: race.distance,
-                    now: now
-                )
+            logger.notice(
+                "race: the countdown goes to the wearable",
+                metadata: ["run": "\(run)", "start_in_s": "\(Int(race.startAt - now))"]
+            )
+        case .handAgain(let run):
+            try await store.handRaceOrderAgain(run: run, wearable: wearable, now: now)
+        case .cancelAtRelay(let run, let reason):
+            guard let id = UUID(uuidString: run) else { return }
+            logger.warning(
+                "race: the wearable cannot take it; cancelling it for both",
+                metadata: ["run": "\(run)", "reason": "\(reason)"]
+            )
+            do {
+                try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(reason)")
+            } catch RelayError.refused(let code, let message) where code == .notCancellable {
+                // Cancelled already (this pump's list of races lags by up to 5 s), or by the partner.
                 logger.notice(
-                    "race: the countdown goes to the wearable",
-                    metadata: ["run": "\(run)", "start_in_s": "\(Int(race.startAt - now))"]
+                    "race: already over at the relay",
+                    metadata: ["run": "\(run)", "reason": "\(message)"]
                 )
-            case .handAgain(let run):
-                try await store.handRaceOrderAgain(run: run, wearable: wearable, now: now)
-            case .cancelAtRelay(let run, let reason):
-                guard let id = UUID(uuidString: run) else { continue }
-                logger.warning(
-                    "race: the wearable cannot take it; cancelling it for both",
-                    metadata: ["run": "\(run)", "reason": "\(reason)"]
-                )
-                do {
-                    try await RaceDesk(feed.relay).cancel(id, reason: "wearable of \(endpoint.user): \(reason)")
-                } catch RelayError.refused(let code, let message) where code == .notCancellable {
-                    // Cancelled already (this pump's list of races lags by up to 5 s), or by the partner.
-                    logger.notice(
-                        "race: already over at the relay",
-                        metadata: ["run": "\(run)", "reason": "\(message)"]
-                    )
-                }
-            case .disarm(let run):
-                try await store.queueRaceCancel(run: run, wearable: wearable, now: now)
             }
+        case .disarm(let run):
+            try await store.queueRaceCancel(run: run, wearable: wearable, now: now)
         }
     }
 
@@ -172,33 +194,6 @@ public struct RelayPump: Service {
         case "walk": .walking
         case "ride": .cycling
         default: nil
-        }
-    }
-
-    /// Follows one race while the relay says it is under way: pull, push and order twice a second
-    /// (the relay notifies no one: polling is the whole protocol), the races looked at again every 5 s.
-    private func race(_ id: UUID, _ races: [RelayRun], _ feed: RelayFeed) async throws {
-        var races = races
-        let run = id.uuidString.lowercased()
-        var lastCheck = ContinuousClock.now
-        while !Task.isCancelled, !feed.relay.isClosed {
-            guard let race = try store.relayRaces().first(where: { $0.run == run }) else { break }
-            let now = clock.now()
-            try await pull(race, feed, now: now)
-            try await push(race, feed, now: now)
-            // The orders' timing is decided on a fresh reading: pulling and pushing may have waited
-            // on a busy relay.
-            try await order(RelayRound.states(races), feed, now: clock.now())
-            if ContinuousClock.now - lastCheck > .seconds(5) {
-                lastCheck = ContinuousClock.now
-                try await feed.sweep()
-                races = try await feed.races()
-                if races.first(where: { $0.id == id })?.state != .accepted { break }
-            }
-            try await Task.sleep(for: .milliseconds(500))
-        }
-        if feed.relay.isClosed {
-            throw RelayError.unreachable(place: endpoint.place, reason: "the connection was closed")
         }
     }
 

@@ -6,41 +6,18 @@ import Testing
 /// The relay pump's schedule as `SessionEngine` is tested: what the relay lists, the races held and
 /// simulated time in, actions compared; no relay, no store, no clock.
 @Suite struct RelayPumpCoreTests {
-    /// Run `id` in `state`, starting at 100 s.
-    func run(_ id: Int, _ state: RelayRun.State, start: Bool = true) -> RelayRun {
-        RelayRun(
-            id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", id))!,
-            inviter: "ann",
-            invitee: "bob",
-            partner: "bob",
-            activity: "run",
-            distanceMetres: 5000,
-            leadSeconds: 90,
-            state: state,
-            invitedAt: Date(timeIntervalSince1970: 0),
-            expiresAt: Date(timeIntervalSince1970: 600),
-            startAt: start ? Date(timeIntervalSince1970: 100) : nil,
-            endedAt: nil,
-            winner: nil,
-            reason: nil,
-            rematchOf: nil
-        )
-    }
-
-    func key(_ id: Int) -> String { String(format: "00000000-0000-0000-0000-%012d", id) }
-
     func held(_ id: Int, _ state: RelayRun.State, order: HandedOrder? = nil, session: Bool = false) -> PhoneRace {
-        PhoneRace(run: key(id), state: state, startAt: 100, hasSession: session, order: order)
+        PhoneRace(run: runKey(id), state: state, startAt: 100, hasSession: session, order: order)
     }
 
     @Test func withNoRaceUnderWayARoundHoldsPushesSettlesAndComesAgainTwoSecondsLater() {
         var core = RelayPumpCore()
         #expect(core.handle(.tick, now: 10) == [.list])
-        let listed = [run(1, .invited, start: false), run(2, .complete)]
+        let listed = [relayRun(1, .invited, start: false), relayRun(2, .complete)]
         #expect(core.handle(.listed(listed), now: 10) == [.hold(listed[1]), .readHeld])
         #expect(
             core.handle(.held([held(2, .complete)]), now: 10)
-                == [.push(run: key(2)), .pull(run: key(2)), .wake(at: 12)],
+                == [.push(run: runKey(2)), .pull(run: runKey(2)), .wake(at: 12)],
             "what is left to send goes, and what the relay decided is read once more"
         )
         #expect(core.following == nil)
@@ -50,39 +27,39 @@ import Testing
     @Test func aRaceUnderWayIsFollowedTwiceASecondAndListedAgainEveryFiveSecondsUntilItIsOver() {
         var core = RelayPumpCore()
         _ = core.handle(.tick, now: 60)
-        let under = run(3, .accepted)
+        let under = relayRun(3, .accepted)
         #expect(core.handle(.listed([under]), now: 60) == [.hold(under), .readHeld])
         #expect(
             core.handle(.held([held(3, .accepted)]), now: 70)
-                == [.order(.order(run: key(3))), .push(run: key(3)), .wake(at: 70)],
+                == [.order(.order(run: runKey(3))), .push(run: runKey(3)), .wake(at: 70)],
             "30 s before its start the countdown goes to the wearable; then the race is followed at once"
         )
-        #expect(core.following == key(3))
-        #expect(core.handle(.tick, now: 70) == [.pull(run: key(3)), .push(run: key(3)), .readHeld])
+        #expect(core.following == runKey(3))
+        #expect(core.handle(.tick, now: 70) == [.pull(run: runKey(3)), .push(run: runKey(3)), .readHeld])
         let taken = HandedOrder(taken: true, issuedAt: 70, answer: .took)
         #expect(core.handle(.held([held(3, .accepted, order: taken)]), now: 70.1) == [.wake(at: 70.6)])
-        #expect(core.handle(.tick, now: 70.6) == [.pull(run: key(3)), .push(run: key(3)), .readHeld])
+        #expect(core.handle(.tick, now: 70.6) == [.pull(run: runKey(3)), .push(run: runKey(3)), .readHeld])
         _ = core.handle(.held([held(3, .accepted, order: taken)]), now: 70.6)
         #expect(core.handle(.tick, now: 75.1) == [.list], "listed again after five seconds")
         #expect(core.handle(.listed([under]), now: 75.1) == [.wake(at: 75.6)], "still under way: followed on")
-        #expect(core.handle(.tick, now: 75.6) == [.pull(run: key(3)), .push(run: key(3)), .readHeld])
+        #expect(core.handle(.tick, now: 75.6) == [.pull(run: runKey(3)), .push(run: runKey(3)), .readHeld])
         _ = core.handle(.held([held(3, .accepted, order: taken)]), now: 75.6)
-        let over = run(3, .complete)
+        let over = relayRun(3, .complete)
         #expect(core.handle(.tick, now: 80.2) == [.list])
         #expect(core.handle(.listed([over]), now: 80.2) == [.hold(over), .readHeld], "over: a round")
         #expect(core.following == nil)
         #expect(
             core.handle(.held([held(3, .complete, session: true)]), now: 80.2)
-                == [.push(run: key(3)), .pull(run: key(3)), .wake(at: 82.2)]
+                == [.push(run: runKey(3)), .pull(run: runKey(3)), .wake(at: 82.2)]
         )
     }
 
     @Test func aFollowedRaceThatLeftTheStoreEndsTheFollowingAndANewRoundComesAtOnce() {
         var core = RelayPumpCore()
         _ = core.handle(.tick, now: 0)
-        _ = core.handle(.listed([run(4, .accepted)]), now: 0)
+        _ = core.handle(.listed([relayRun(4, .accepted)]), now: 0)
         _ = core.handle(.held([held(4, .accepted, session: true)]), now: 0)
-        #expect(core.handle(.tick, now: 0.5) == [.pull(run: key(4)), .push(run: key(4)), .readHeld])
+        #expect(core.handle(.tick, now: 0.5) == [.pull(run: runKey(4)), .push(run: runKey(4)), .readHeld])
         #expect(core.handle(.held([]), now: 0.5) == [.wake(at: 0.5)])
         #expect(core.following == nil)
         #expect(core.handle(.tick, now: 0.5) == [.list])
@@ -92,18 +69,18 @@ import Testing
         var core = RelayPumpCore()
         let notReady = HandedOrder(taken: false, issuedAt: 90, answer: .notReady("no GPS fix yet"))
         _ = core.handle(.tick, now: 98)
-        _ = core.handle(.listed([run(5, .accepted)]), now: 98)
+        _ = core.handle(.listed([relayRun(5, .accepted)]), now: 98)
         #expect(
             core.handle(.held([held(5, .accepted, order: notReady)]), now: 98).first
-                == .order(.cancelAtRelay(run: key(5), reason: "no GPS fix yet")),
+                == .order(.cancelAtRelay(run: runKey(5), reason: "no GPS fix yet")),
             "not ready 2 s before the start: cancelled for both"
         )
         var other = RelayPumpCore()
         _ = other.handle(.tick, now: 98)
-        _ = other.handle(.listed([run(5, .cancelled)]), now: 98)
+        _ = other.handle(.listed([relayRun(5, .cancelled)]), now: 98)
         #expect(
             other.handle(.held([held(5, .accepted, order: notReady)]), now: 98)
-                == [.push(run: key(5)), .pull(run: key(5)), .wake(at: 100)],
+                == [.push(run: runKey(5)), .pull(run: runKey(5)), .wake(at: 100)],
             "the relay has it cancelled already: nothing to cancel on its behalf"
         )
     }

@@ -1,6 +1,6 @@
 /// The wall clock a shell stamps instants with (seconds since 1970): `system` in the programs, a
 /// set or stepped one in tests. `wearbridge-phone run` makes one and hands it to every shell it
-/// starts (the link's service, the command sender, the backfill, the relay pump, the dashboard), so
+/// starts (the link's loop, the relay pump, the dashboard), so
 /// the phone's instants all come from one reading function, and its cores get them as inputs.
 public struct WallClock: Sendable {
     private let read: @Sendable () -> Double

@@ -104,7 +104,7 @@ public struct CommandAnswer: Sendable, Equatable {
 }
 
 /// The commands' part of the phone's database file (the `command` table): what the CLI, the
-/// dashboard and the race queue, what the sender hands out and the wearable's answers. Its table
+/// dashboard and the race queue, what the phone's loop sends and the wearable's answers. Its table
 /// came with the inbox's first migration; every later change to it is a migration of its owner.
 public struct CommandStore: Sendable {
     public let inbox: Inbox

@@ -14,8 +14,8 @@ public final class Inbox: Sendable {
     /// The parts that keep tables of their own in the inbox's file (the race's): their migrations
     /// run with the inbox's, and each stored wearable message goes through them in its transaction.
     let parts: [any InboxPart.Type]
-    /// Bumped after each commit of what the relay said about a partner: the link's forwarder reads
-    /// the inbox again only then.
+    /// Bumped after each commit of what the relay said about a partner: the link's loop reads the
+    /// partner's snapshots again only then.
     package let partnerVersion = Atomic<Int>(0)
     /// Wakes the dashboard's streams after every commit they may show.
     public let changes = InboxSignal()

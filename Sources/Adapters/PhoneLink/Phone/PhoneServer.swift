@@ -10,7 +10,7 @@ import ProcessClock
 import ServiceLifecycle
 
 /// `wearbridge-phone run` as a `Service`: the gRPC server over mutual TLS (wearables pinned by
-/// fingerprint, keepalive pings permitted without calls), the inbox, the command sender.
+/// fingerprint, keepalive pings permitted without calls), the inbox, the link's loop.
 public struct PhoneServer: Service {
     let config: PhoneConfig
     let identity: NodeIdentity

@@ -9,7 +9,7 @@ import SwiftProtobuf
 import TrackCore
 
 /// The race's way to the wearable: the order that arms its countdown, the cancel that disarms it
-/// and the partner's events, each a command in the `command` table (so the sender retries it with
+/// and the partner's events, each a command in the `command` table (so the phone's loop resends it with
 /// the same id until the wearable's durable answer, and the wearable applies it once). The partner's
 /// events are queued in the transaction that stores what the relay said, so none is lost or doubled.
 extension RaceStore {

@@ -17,7 +17,7 @@ public struct PhoneCore: Sendable {
     public static let tickEvery = 0.1
 
     /// A wearable's open stream.
-    struct Open: Sendable {
+    private struct Open: Sendable {
         var connection: PhoneConnection
         var stream: PhoneStream
         var feed = PartnerFeed()
@@ -29,13 +29,13 @@ public struct PhoneCore: Sendable {
     private var hellos: [PhoneConnection: (name: String, epoch: String, head: Int)] = [:]
     /// Open streams, by wearable.
     private var open: [String: Open] = [:]
-    var pending: PendingCommands
+    private var pending: PendingCommands
     /// The wearable each waiting command is for.
-    var commandWearable: [String: String] = [:]
-    var pacing = BackfillPacing()
-    var nextCommandRound = -Double.infinity
-    var nextBackfillRound = -Double.infinity
-    var actions: [PhoneAction] = []
+    private var commandWearable: [String: String] = [:]
+    private var pacing = BackfillPacing()
+    private var nextCommandRound = -Double.infinity
+    private var nextBackfillRound = -Double.infinity
+    private var actions: [PhoneAction] = []
 
     public init(retryEvery: Double = 8) {
         pending = PendingCommands(retryEvery: retryEvery)
@@ -181,7 +181,7 @@ public struct PhoneCore: Sendable {
     }
 
     /// Asks `wearable` for its next chunk unless one is in flight (and not taken as lost).
-    mutating func askBackfill(_ wearable: String, _ now: Double) {
+    private mutating func askBackfill(_ wearable: String, _ now: Double) {
         guard let connection = open[wearable]?.connection, pacing.mayAsk(wearable, now: now) else { return }
         pacing.asked(wearable, at: now)
         actions.append(.askBackfill(connection))

@@ -110,6 +110,13 @@ extension RaceStore {
         }
     }
 
+    /// One race held, by its run, as it stands now (its marks fresh); nil if the phone holds none.
+    public func relayRace(run: String) throws -> RelayRace? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM relay_race WHERE run = ?", arguments: [run]).map(Self.race)
+        }
+    }
+
     /// The one codec of the race's text columns that hold an enum (`relay_race.state`, the `class`
     /// of the relay outbox and the partner inbox, `relay_outbox.kind`, `partner_inbox.source`): a
     /// value that is not one of the type's is an error naming the table and column, never a crash.

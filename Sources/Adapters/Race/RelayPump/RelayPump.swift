@@ -95,10 +95,12 @@ public struct RelayPump: Service {
                     case .order(let order):
                         try await carryOut(order, held: held, feed, now: clock.now())
                     case .push(let run):
-                        guard let race = try store.relayRaces().first(where: { $0.run == run }) else { continue }
+                        // Read again for each: a pull or push before it moved the race's marks.
+                        guard let race = try store.relayRace(run: run) else { continue }
                         try await push(race, feed, now: clock.now())
                     case .pull(let run):
-                        guard let race = try store.relayRaces().first(where: { $0.run == run }) else { continue }
+                        // Read again for each: a pull or push before it moved the race's marks.
+                        guard let race = try store.relayRace(run: run) else { continue }
                         try await pull(race, feed, now: clock.now())
                     case .wake(let at):
                         wake = at

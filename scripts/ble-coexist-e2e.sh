@@ -18,11 +18,12 @@ CASES=${BLE_COEXIST_CASES:-"bonded desktop_discovery other_connects_first held k
 swift build --product wearbridge
 BIN="$(swift build --show-bin-path)/wearbridge"
 run() { # run NAME WORLD CASES
-    python3 Tests/vm/hostroot.py --work "$WORK" --bluetoothd --timeout 420 --world "$2" \
+    python3 Tests/vm/hostroot.py --work "$WORK" --bluetoothd --timeout 540 --world "$2" \
         --copy "$BIN" --copy scripts/ble-coexist-guest.sh \
         "sh $WORK/bin/ble-coexist-guest.sh $WORK/bin/wearbridge '$3'" || {
         status=$?
-        echo "ble-coexist: the VM run ($1) failed (exit $status); its files: $WORK/out" >&2
+        echo "ble-coexist: the VM run ($1) failed (exit $status); its files: $WORK/out; the end of its output:" >&2
+        tail -n 40 "$WORK/out/cmd.log" >&2 || true
         exit "$status"
     }
     rm -rf "$WORK/coexist"

@@ -535,7 +535,7 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "DashboardCore", "DashboardServer", "PhoneServer", "PhoneLinkMessages", "RaceCore", "PhoneRaceCore",
-                "RaceStore", "TrackCore", .product(name: "Yams", package: "Yams"),
+                "RaceStore", "RelayContract", "TrackCore", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),

@@ -1,7 +1,10 @@
 import DashboardCore
 import Foundation
 import PhoneLinkMessages
+import PhoneRaceCore
 import PhoneServer
+import RaceCore
+import RelayContract
 import Testing
 import TrackCore
 import Yams
@@ -88,6 +91,14 @@ import Yams
             ("#/components/schemas/Session/properties/backfill", BackfillState.Progress.allCases.map(\.rawValue)),
             ("#/components/schemas/Race/properties/leader", RaceBody.Leader.allCases.map(\.rawValue)),
             ("#/components/schemas/Message/properties/kind", MessageKind.allCases.map(\.rawValue)),
+            ("#/components/schemas/Race/properties/relay_state", RelayRun.State.allCases.map(\.rawValue)),
+            ("#/components/schemas/Race/properties/partner_state", PartnerState.allCases.map(\.rawValue)),
+            ("#/components/schemas/Race/properties/partner_link", PartnerLink.allCases.map(\.rawValue)),
+            (
+                "#/components/schemas/Race/properties/events/items/properties/source",
+                PartnerNews.Source.allCases.map(\.rawValue)
+            ),
+            ("#/components/schemas/RelayRun/properties/state", RelayRun.State.allCases.map(\.rawValue)),
         ]
         for (pointer, cases) in pairs {
             let documented = Self.document.enumValues(pointer)

@@ -1,6 +1,9 @@
 import DashboardCore
 import PhoneLinkMessages
+import PhoneRaceCore
 import PhoneServer
+import RaceCore
+import RelayContract
 import TrackCore
 
 @testable import DashboardServer
@@ -43,14 +46,14 @@ enum APIExamples {
         RaceBody(
             run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f60",
             partner: "bob",
-            relayState: "accepted",
+            relayState: .accepted,
             startAtMs: 1_795_000_030_000,
             startsInS: full ? -120 : 25,
             distanceM: full ? 5000 : nil,
             activity: full ? "run" : nil,
             session: full ? "5f0c5a3e-2b1d-4c43-9a55-0d1e2f3a4b5c" : nil,
-            partnerState: full ? "running" : "waiting",
-            partnerLink: full ? "live" : "lost",
+            partnerState: full ? .running : .waiting,
+            partnerLink: full ? .live : .lost,
             partnerDistanceM: full ? 410.2 : nil,
             partnerElapsedS: full ? 119.5 : nil,
             partnerAgeS: full ? 1.1 : nil,
@@ -60,8 +63,8 @@ enum APIExamples {
             leader: full ? .partner : nil,
             events: full
                 ? [
-                    .init(source: "event", kind: "started", runner: "bob", atMs: 1_795_000_030_100),
-                    .init(source: "message", kind: "paused", runner: nil, atMs: 1_795_000_090_000),
+                    .init(source: .event, kind: "started", runner: "bob", atMs: 1_795_000_030_100),
+                    .init(source: .message, kind: "paused", runner: nil, atMs: 1_795_000_090_000),
                 ] : []
         )
     }
@@ -89,7 +92,7 @@ enum APIExamples {
             partner: "bob",
             activity: "run",
             distanceM: full ? 5000 : nil,
-            state: full ? "accepted" : "invited",
+            state: full ? .accepted : .invited,
             expiresAtMs: 1_795_000_600_000,
             startAtMs: full ? 1_795_000_030_000 : nil
         )

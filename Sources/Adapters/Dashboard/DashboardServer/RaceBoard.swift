@@ -55,14 +55,14 @@ struct RaceBoard {
         return RaceBody(
             run: race.run,
             partner: race.partner,
-            relayState: race.state.rawValue,
+            relayState: race.state,
             startAtMs: Int64((race.startAt * 1000).rounded()),
             startsInS: (race.startAt - now).rounded(),
             distanceM: race.distance,
             activity: race.activity,
             session: race.session,
-            partnerState: status.state.rawValue,
-            partnerLink: status.link.rawValue,
+            partnerState: status.state,
+            partnerLink: status.link,
             partnerDistanceM: status.distanceMetres.map { ($0 * 10).rounded() / 10 },
             partnerElapsedS: partnerNewest.map { Self.elapsed($0, race: race) },
             partnerAgeS: status.ageSeconds.map { (max(0, $0) * 10).rounded() / 10 },
@@ -104,7 +104,7 @@ struct RaceBoard {
             }
             events.append(
                 RaceBody.Event(
-                    source: item.source.rawValue,
+                    source: item.source,
                     kind: item.kind,
                     runner: item.runner,
                     atMs: Int64((item.at * 1000).rounded())

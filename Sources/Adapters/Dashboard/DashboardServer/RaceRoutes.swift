@@ -172,7 +172,7 @@ struct RaceRoutes: Sendable {
             partner: run.partner,
             activity: run.activity,
             distanceM: run.distanceMetres,
-            state: run.state.rawValue,
+            state: run.state,
             expiresAtMs: Int64(run.expiresAt.timeIntervalSince1970 * 1000),
             startAtMs: run.startAt.map { Int64($0.timeIntervalSince1970 * 1000) }
         )

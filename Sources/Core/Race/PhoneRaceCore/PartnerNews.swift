@@ -7,7 +7,7 @@ public enum PartnerNews: Sendable, Equatable, CaseIterable {
     case paused, resumed, split, finished, abandoned
 
     /// Where an item read from the relay came from.
-    public enum Source: String, Sendable, Equatable, CaseIterable {
+    public enum Source: String, Sendable, Equatable, CaseIterable, Encodable {
         /// One of the partner's messages, keyed by their seq.
         case message
         /// One of the relay's events, keyed by its id.

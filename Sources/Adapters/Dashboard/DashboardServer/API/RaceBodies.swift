@@ -1,3 +1,7 @@
+import PhoneRaceCore
+import RaceCore
+import RelayContract
+
 /// A race of this wearable as the phone holds it (`Race`): the partner as the wearer hears them,
 /// judged by the same rules as on the wearable.
 struct RaceBody: DocumentedBody {
@@ -10,7 +14,7 @@ struct RaceBody: DocumentedBody {
 
     /// A partner item in the panel's log: a message or an event, as the relay carried it.
     struct Event: Encodable, Sendable, Equatable {
-        var source: String
+        var source: PartnerNews.Source
         var kind: String
         @Nullable var runner: String? = nil
         var atMs: Int64
@@ -18,14 +22,14 @@ struct RaceBody: DocumentedBody {
 
     var run: String
     var partner: String
-    var relayState: String
+    var relayState: RelayRun.State
     var startAtMs: Int64
     var startsInS: Double
     @Nullable var distanceM: Double? = nil
     @Nullable var activity: String? = nil
     @Nullable var session: String? = nil
-    var partnerState: String
-    var partnerLink: String
+    var partnerState: PartnerState
+    var partnerLink: PartnerLink
     @Nullable var partnerDistanceM: Double? = nil
     @Nullable var partnerElapsedS: Double? = nil
     @Nullable var partnerAgeS: Double? = nil
@@ -68,7 +72,7 @@ struct RelayRunBody: DocumentedBody {
     var partner: String
     var activity: String
     @Nullable var distanceM: Double? = nil
-    var state: String
+    var state: RelayRun.State
     var expiresAtMs: Int64
     @Nullable var startAtMs: Int64? = nil
 }
@@ -86,7 +90,7 @@ struct Invited: DocumentedBody {
     static let schema = response("/api/race/invites", "post", 201)
 
     var run: String
-    var state = "invited"
+    var state = RelayRun.State.invited
 }
 
 /// `POST /api/race/runs/{run}/accept`.
@@ -94,6 +98,6 @@ struct Accepted: DocumentedBody {
     static let schema = response("/api/race/runs/{run}/accept", "post", 200)
 
     var run: String
-    var state = "accepted"
+    var state = RelayRun.State.accepted
     var startAtMs: Int64
 }

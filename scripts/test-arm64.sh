@@ -24,7 +24,7 @@ echo "test-arm64.sh: the arm64 test build took $((built - began)) s"
 [ "${1:-}" = --build-only ] && exit 0
 
 # The pure cores and the parsers: every suite of these test modules.
-suites=${ARM64_SUITES:-TrackCoreTests EngineTests SessionCoreTests CuesTests ExportTests SpeedSensorsTests StrideCalibrationTests RaceTests PhoneRaceCoreTests GPSDTests HeartRateTests ATTTests GATTTests BluetoothTests PhoneLinkTests ReplayTests}
+suites=${ARM64_SUITES:-TrackCoreTests EngineTests SessionCoreTests CuesTests ExportTests SpeedSensorsTests StrideCalibrationTests RaceTests PhoneRaceCoreTests PhoneCoreTests GPSDTests HeartRateTests ATTTests GATTTests BluetoothTests PhoneLinkTests ReplayTests}
 filters=()
 for suite in $suites; do filters+=(--filter "^$suite\\."); done
 # Left out: the cue adapters' suites (speech, players), which time child processes against

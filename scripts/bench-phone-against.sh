@@ -7,12 +7,14 @@
 # Both sides are driven by this tree's scripts and rigs, with their own release builds.
 #   scripts/bench-phone-against.sh REV [ROUNDS]      e.g. scripts/bench-phone-against.sh 12aae5f 2
 # The baseline is checked out as a git worktree in .build-baseline/REV and built there (release).
+# BENCH_PHONE_PARTS names the parts to run (default "link dashboard relay").
 # Needs a quiet machine: about 7 minutes per side and round, after the builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:?usage: scripts/bench-phone-against.sh REV [ROUNDS]}
 rounds=${2:-2}
 seconds=${BENCH_SECONDS:-20}
+parts=${BENCH_PHONE_PARTS:-link dashboard relay}
 root=$PWD
 base="$root/.build-baseline/$rev"
 out="$root/.build-baseline/phone-results-$rev-$(date +%Y%m%d-%H%M%S)"
@@ -26,13 +28,16 @@ for round in $(seq "$rounds"); do
         if [ "$side" = base ]; then dir=$base; else dir=$root; fi
         echo "round $round: $side ($dir)" >&2
         export WEARBRIDGE_BIN="$dir/.build/release"
-        BENCH_LINK_ROUNDS=0 python3 scripts/bench-link.py > "$out/$side-$round-link.json"
-        BENCH_SECONDS=$seconds python3 scripts/bench_dashboard.py > "$out/$side-$round-dashboard.json"
-        python3 scripts/bench_relay_phone.py "$seconds" 1 > "$out/$side-$round-relay.txt"
+        case " $parts " in *" link "*)
+            BENCH_LINK_ROUNDS=0 python3 scripts/bench-link.py > "$out/$side-$round-link.json" ;; esac
+        case " $parts " in *" dashboard "*)
+            BENCH_SECONDS=$seconds python3 scripts/bench_dashboard.py > "$out/$side-$round-dashboard.json" ;; esac
+        case " $parts " in *" relay "*)
+            python3 scripts/bench_relay_phone.py "$seconds" 1 > "$out/$side-$round-relay.txt" ;; esac
     done
 done
 python3 - "$out" "$rounds" "$rev" <<'PY'
-import json, math, re, statistics, sys
+import json, math, os, re, statistics, sys
 out, rounds, rev = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
 
@@ -61,9 +66,11 @@ def relay(text):
 
 def figures(side, r):
     result = {}
-    result.update(link(json.load(open(f"{out}/{side}-{r}-link.json"))))
-    result.update(dashboard(json.load(open(f"{out}/{side}-{r}-dashboard.json"))))
-    result.update(relay(open(f"{out}/{side}-{r}-relay.txt").read()))
+    for part, read in (("link.json", lambda f: link(json.load(f))), ("dashboard.json", lambda f: dashboard(json.load(f))),
+                       ("relay.txt", lambda f: relay(f.read()))):
+        if os.path.exists(f"{out}/{side}-{r}-{part}"):
+            with open(f"{out}/{side}-{r}-{part}") as f:
+                result.update(read(f))
     return result
 
 

@@ -55,6 +55,7 @@ def main():
         pid = d.phone_process.pid
         # The baseline: the page closed, nothing open on the dashboard.
         d.driver.get("about:blank")
+        harness.wait_for(lambda: dash.http(d.base + "/api/health")[1]["open_streams"] == 0, 30, "no stream open")
         time.sleep(3)
         cpu0, rss0 = phase(pid, SECONDS)
         handles = []

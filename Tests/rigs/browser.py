@@ -18,8 +18,10 @@ from selenium.webdriver.common.by import By  # noqa: E402,F401  (for the tests)
 def chromium(log_dir, downloads=None, width=412, height=892):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
+    # No back-forward cache: a page navigated away from would stay alive in it with its event stream
+    # open, which the phone rightly counts as an open stream.
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+                     f"--window-size={width},{height}", "--force-device-scale-factor=1", "--disable-features=BackForwardCache"):
         options.add_argument(argument)
     if downloads:
         options.add_experimental_option("prefs", {"download.default_directory": downloads,

@@ -21,7 +21,8 @@ def chromium(log_dir, downloads=None, width=412, height=892):
     # No back-forward cache: a page navigated away from would stay alive in it with its event stream
     # open, which the phone rightly counts as an open stream.
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}", "--force-device-scale-factor=1", "--disable-features=BackForwardCache"):
+                     f"--window-size={width},{height}", "--force-device-scale-factor=1",
+                     "--disable-features=BackForwardCache"):
         options.add_argument(argument)
     if downloads:
         options.add_experimental_option("prefs", {"download.default_directory": downloads,

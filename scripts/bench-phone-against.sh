@@ -15,6 +15,7 @@ rev=${1:?usage: scripts/bench-phone-against.sh REV [ROUNDS]}
 rounds=${2:-2}
 seconds=${BENCH_SECONDS:-20}
 parts=${BENCH_PHONE_PARTS:-link dashboard relay}
+wanted() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 root=$PWD
 base="$root/.build-baseline/$rev"
 out="$root/.build-baseline/phone-results-$rev-$(date +%Y%m%d-%H%M%S)"
@@ -28,12 +29,10 @@ for round in $(seq "$rounds"); do
         if [ "$side" = base ]; then dir=$base; else dir=$root; fi
         echo "round $round: $side ($dir)" >&2
         export WEARBRIDGE_BIN="$dir/.build/release"
-        case " $parts " in *" link "*)
-            BENCH_LINK_ROUNDS=0 python3 scripts/bench-link.py > "$out/$side-$round-link.json" ;; esac
-        case " $parts " in *" dashboard "*)
-            BENCH_SECONDS=$seconds python3 scripts/bench_dashboard.py > "$out/$side-$round-dashboard.json" ;; esac
-        case " $parts " in *" relay "*)
-            python3 scripts/bench_relay_phone.py "$seconds" 1 > "$out/$side-$round-relay.txt" ;; esac
+        ! wanted link || BENCH_LINK_ROUNDS=0 python3 scripts/bench-link.py > "$out/$side-$round-link.json"
+        ! wanted dashboard ||
+            BENCH_SECONDS=$seconds python3 scripts/bench_dashboard.py > "$out/$side-$round-dashboard.json"
+        ! wanted relay || python3 scripts/bench_relay_phone.py "$seconds" 1 > "$out/$side-$round-relay.txt"
     done
 done
 python3 - "$out" "$rounds" "$rev" <<'PY'

@@ -507,16 +507,34 @@ let package = Package(
                 "RaceCore", "GATT", "SpeedSensors",
             ]
         ),
+        .testTarget(name: "PhoneLinkDeliveryTests", dependencies: ["PhoneLinkDelivery", "SessionCore"]),
         .testTarget(
-            name: "PhoneLinkTests",
+            name: "PhoneLinkWireTests",
             dependencies: [
-                "ProcessClock",
-                "CertificateFingerprint",
-                "PhoneLinkMessages", "Engine",
-                "PhoneLinkDelivery", "PhoneLinkWire", "PhoneLinkContract", "SessionCore", "TrackCore", "Identity",
-                "Store", "PhoneServer", "PhoneCore", "RaceStore", "WearableLinkClient", "SpeedSensors",
-                "Harness", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire", "SessionCore", "TrackCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
+            name: "IdentityTests",
+            dependencies: [
+                "Identity", "CertificateFingerprint", "Harness", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "WearableLinkClientTests",
+            dependencies: [
+                "WearableLinkClient", "Engine", "Harness", "PhoneLinkContract", "PhoneLinkMessages", "SessionCore",
+                "Store", "TrackCore", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PhoneServerTests",
+            dependencies: [
+                "PhoneServer", "PhoneCore", "RaceStore", "Engine", "Harness", "PhoneLinkContract", "PhoneLinkMessages",
+                "ProcessClock", "SessionCore", "SpeedSensors", "Store", "TrackCore",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -526,10 +544,10 @@ let package = Package(
         .testTarget(
             name: "CuesTests",
             dependencies: [
-                "Cues", "CueLanguages", "CueAudio", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness",
-                "RaceCore",
+                "Cues", "CueLanguages", "SessionCore", "TrackCore", "HeartRate", "GPSD", "Harness", "RaceCore",
             ]
         ),
+        .testTarget(name: "CueAudioTests", dependencies: ["CueAudio"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat"]),
         .testTarget(
             name: "DashboardTests",
@@ -538,7 +556,9 @@ let package = Package(
                 "RaceStore", "RelayContract", "TrackCore", .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .testTarget(name: "RaceTests", dependencies: ["RaceCore", "RelayContract", "RelayClient"]),
+        .testTarget(name: "RaceCoreTests", dependencies: ["RaceCore"]),
+        .testTarget(name: "RelayContractTests", dependencies: ["RelayContract"]),
+        .testTarget(name: "RelayClientTests", dependencies: ["RelayClient", "RelayContract"]),
         .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract"]),
         .testTarget(
             name: "RaceStoreTests",
@@ -566,9 +586,10 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Replay", "TrackCore", "Harness", "wearbridge", .product(name: "Logging", package: "swift-log"),
+                "Replay", "TrackCore", "Harness", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "CommandLineTests", dependencies: ["wearbridge", "Harness"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
@@ -604,3 +625,16 @@ let package = Package(
         .testTarget(name: "UTCFormatTests", dependencies: ["UTCFormat"]),
     ]
 )
+
+// One build's test targets: all of them, or only those WEARBRIDGE_TEST_TARGETS names (space separated).
+// The arm64 test build (scripts/test-arm64.sh) builds only the suites it runs under qemu-user, so
+// that the pure cores' bundle does not compile the adapters' dependencies (gRPC, BoringSSL, GRDB,
+// Hummingbird) for nothing.
+if let names = Context.environment["WEARBRIDGE_TEST_TARGETS"] {
+    let wanted = Set(names.split(separator: " ").map(String.init))
+    let tests = Set(package.targets.filter { $0.type == .test }.map(\.name))
+    for name in wanted.subtracting(tests).sorted() {
+        fatalError("WEARBRIDGE_TEST_TARGETS names \(name), which is not a test target of Package.swift")
+    }
+    package.targets.removeAll { $0.type == .test && !wanted.contains($0.name) }
+}

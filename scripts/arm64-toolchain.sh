@@ -20,6 +20,7 @@
 #                                         # and the package mirror mounted for it alone
 #   scripts/arm64-toolchain.sh --swift-build ARGS  # `swift build ARGS` for aarch64 with the SDK, there
 #   scripts/arm64-toolchain.sh --sysroot  # the sysroot's path here (an arm64 root for qemu-user)
+#   scripts/arm64-toolchain.sh --scratch NAME LINK  # a build's scratch path in the cache, LINK to it
 #
 # Setting up (or checking) also registers qemu-user with binfmt_misc when it is not, so that arm64
 # programs run here and in the chroot (help2man reads their --help).
@@ -29,6 +30,13 @@ ROOT=$PWD
 SWIFTLANG_VERSION=6.2.3
 CACHE=${WEARBRIDGE_ARM64:-/var/tmp/wearbridge-arm64}
 SID=$CACHE/sid
+# The arm64 builds' scratch paths (--scratch NAME), kept here beside the toolchain rather than in the
+# checkout: the packages' dependencies (SwiftNIO, BoringSSL, gRPC, GRDB, Hummingbird, PostgresNIO),
+# which a new clone does not change, are then compiled once per machine and dependency version, not
+# once per clone (cold, they are most of the 20 min the arm64 builds take); this package's own
+# modules are compiled again in every clone (its files are new there). Mounted at the same path in
+# the chroot, so the checkout's links to them (.build-arm64, .build-arm64-tests) read the same there.
+BUILDS=$CACHE/builds
 SDK=/opt/wearbridge-sdk
 BUNDLE=$SDK/wearbridge-arm64.artifactbundle
 SYSROOT=$BUNDLE/aarch64-unknown-linux-gnu/sysroot
@@ -59,13 +67,14 @@ in_chroot() {
     local mirror=
     [ -d /opt/swift-packages ] && mirror=/opt/swift-packages
     unshare --mount --propagation private -- bash -euc '
-        sid=$1 root=$2 mirror=$3 sysroot=$4
-        shift 4
+        sid=$1 root=$2 mirror=$3 sysroot=$4 builds=$5
+        shift 5
         mount -t proc proc "$sid/proc"
         mount --rbind /dev "$sid/dev"
         mount -t tmpfs tmpfs "$sid/tmp"
-        mkdir -p "$sid$root"
+        mkdir -p "$sid$root" "$builds" "$sid$builds"
         mount --bind "$root" "$sid$root"
+        mount --bind "$builds" "$sid$builds"
         if [ -n "$mirror" ]; then
             mkdir -p "$sid$mirror"
             mount --bind -o ro "$mirror" "$sid$mirror"
@@ -74,12 +83,22 @@ in_chroot() {
         cp /etc/resolv.conf "$sid/etc/resolv.conf" 2>/dev/null || true
         cd "$sid$root"
         exec chroot "$sid" env -i HOME=/root PATH=/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 TERM=dumb \
+            ${WEARBRIDGE_TEST_TARGETS:+"WEARBRIDGE_TEST_TARGETS=$WEARBRIDGE_TEST_TARGETS"} \
             PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig" \
             bash -c "cd \"\$0\" && exec \"\$@\"" "$root" "$@"
-    ' in_chroot "$SID" "$ROOT" "$mirror" "$SYSROOT" "$@"
+    ' in_chroot "$SID" "$ROOT" "$mirror" "$SYSROOT" "$BUILDS" "$@"
 }
 
 case "${1:-}" in
+    --scratch)
+        # A scratch path of the builds' cache, linked from the checkout: --scratch NAME LINK
+        [ $# -eq 3 ] || die "--scratch takes a name and the checkout's link to it"
+        mkdir -p "$BUILDS/$2"
+        if [ -e "$3" ] && [ ! -L "$3" ]; then rm -rf "$3"; fi
+        ln -sfn "$BUILDS/$2" "$3"
+        echo "$BUILDS/$2"
+        exit
+        ;;
     --run | --swift-build | --sysroot)
         [ -f "$CACHE/ready" ] && [ "$(cat "$CACHE/ready")" = "$STAMP_TEXT" ] ||
             die "the toolchain is not set up (or is out of date): run scripts/arm64-toolchain.sh first"
@@ -197,7 +216,8 @@ cat > "$SID.new$BUNDLE/aarch64-unknown-linux-gnu/toolset.json" << EOF
 }
 EOF
 
-rm -rf "$SID"
+# A new toolchain: the builds made by the old one are not kept.
+rm -rf "$SID" "$BUILDS"
 mv "$SID.new" "$SID"
 echo "$STAMP_TEXT" > "$CACHE/ready"
 say "ready in $(($(date +%s) - began)) s: swiftlang $version, $(du -sh "$CACHE" | cut -f1) in $CACHE"

@@ -34,8 +34,11 @@ flags=(-c release --static-swift-stdlib
     -Xlinker --symbol-ordering-file="$(pwd)/scripts/wearbridge.order" -Xlinker --no-warn-symbol-ordering)
 if [ "$arch" = arm64 ]; then
     scripts/arm64-toolchain.sh > /dev/null
+    # The scratch path is in the toolchain's cache (the dependencies built once per machine);
+    # .build-arm64 links to it.
+    scratch=$(scripts/arm64-toolchain.sh --scratch release .build-arm64)
     for product in ${RELEASE_PRODUCTS:-wearbridge wearbridge-phone}; do
-        scripts/arm64-toolchain.sh --swift-build "${flags[@]}" --product "$product" --scratch-path .build-arm64
+        scripts/arm64-toolchain.sh --swift-build "${flags[@]}" --product "$product" --scratch-path "$scratch"
     done
     echo "$(pwd)/.build-arm64/release/wearbridge"
     exit

@@ -60,8 +60,10 @@ if [ "${ARM64_TESTS:-1}" != 0 ] || [ "${PI_E2E:-1}" != 0 ]; then
             scripts/test-arm64.sh --build-only"
         echo "exit $? after $(($(date +%s) - began)) s"' > .build/arm64-prebuild.log 2>&1 &
     prebuild_pid=$!
-    trap '[ -z "$prebuild_pid" ] || { kill -- "-$prebuild_pid"; kill -CONT -- "-$prebuild_pid"; } 2>/dev/null || true' EXIT
 fi
+relay_pid=
+trap '[ -z "$prebuild_pid" ] || { kill -- "-$prebuild_pid"; kill -CONT -- "-$prebuild_pid"; } 2>/dev/null || true
+    [ -z "$relay_pid" ] || kill -- "-$relay_pid" 2>/dev/null || true' EXIT
 # builds STOP|CONT: holds the background builds for a phase on real clocks, then lets them go on.
 builds() { [ -z "$prebuild_pid" ] || kill "-$1" -- "-$prebuild_pid" 2>/dev/null || true; }
 # Every process the suite starts carries this mark; none may outlive it (scripts/no-leftovers.sh).
@@ -96,13 +98,45 @@ python3 Tests/control/flood.py || status=$?
 scripts/no-leftovers.sh || status=1
 mark "control flood"
 [ "$status" -eq 0 ] || exit "$status"
+# The virtual-run relay's contract on a real PostgreSQL 15 with certificate authentication: the race
+# commands, row-level security, plausibility, expiry, abandonment, and two real wearables racing
+# through their phones with faults (RELAY_E2E=0 leaves it out). Its race test puts the dashboard's
+# race panel in a real browser (a screenshot beside the dashboard's). It runs in the background
+# beside the next phases (the phone link, the cues, the exports, the demo), which like it spend
+# their time waiting on sockets, clocks and peers (share of the machine busy: relay 10 %, phone
+# link 6 %, cues 12 %), its output kept in .build/relay-phase.log and printed when it ends. The
+# arm64 builds are stopped meanwhile: beside them this phase took 451 s instead of 358 s, and its
+# two wearables racing on real clocks missed their result's deadline.
+if [ "${RELAY_E2E:-1}" != 0 ]; then
+    builds STOP
+    relay_began=$(date +%s)
+    # A mark of its own, so that the other phases' no-leftovers does not count its processes.
+    # A session of its own, whose processes are ended with the suite's if it stops early.
+    DASHBOARD_SHOTS="${DASHBOARD_SHOTS:-$(pwd)/.build/dashboard-shots}" WEARBRIDGE_TEST_RUN="$WEARBRIDGE_TEST_RUN-relay" \
+        setsid python3 Tests/relay/run.py > .build/relay-phase.log 2>&1 &
+    relay_pid=$!
+fi
+# The relay's phase: waited for, its output printed, the builds let go on.
+relay_done() {
+    [ -n "$relay_pid" ] || return 0
+    local relay_status=0
+    wait "$relay_pid" || relay_status=$?
+    relay_pid=
+    builds CONT
+    cat .build/relay-phase.log
+    echo "test.sh: relay took $(($(date +%s) - relay_began)) s, beside the phases above (exit $relay_status)"
+    WEARBRIDGE_TEST_RUN="$WEARBRIDGE_TEST_RUN-relay" scripts/no-leftovers.sh || relay_status=1
+    [ "$relay_status" -eq 0 ] || status=$relay_status
+}
+# A phase that fails waits for the relay's before the suite stops.
+stop_if_failed() { [ "$status" -eq 0 ] || { relay_done; exit "$status"; }; }
 # The phone link end to end: both programs over real TLS, a fault proxy, kill -9, bad peers, a
 # Python grpcio phone, a lossy network namespace (PHONE_E2E=0 leaves it out).
 if [ "${PHONE_E2E:-1}" != 0 ]; then
     python3 Tests/phone-link/run.py || status=$?
     scripts/no-leftovers.sh || status=1
     mark "phone link"
-    [ "$status" -eq 0 ] || exit "$status"
+    stop_if_failed
 fi
 # Audio cues end to end: a real PulseAudio with role ducking, music, the daemon's cues recorded
 # from the sink's monitor, the server killed and hung; ALSA through its file plugin (CUES_E2E=0
@@ -111,37 +145,14 @@ if [ "${CUES_E2E:-1}" != 0 ]; then
     python3 Tests/cues/run.py || status=$?
     scripts/no-leftovers.sh || status=1
     mark "cues"
-    [ "$status" -eq 0 ] || exit "$status"
-fi
-# The virtual-run relay's contract on a real PostgreSQL 15 with certificate authentication: the race
-# commands, row-level security, plausibility, expiry, abandonment, and two real wearables racing
-# through their phones with faults (RELAY_E2E=0 leaves it out).
-if [ "${RELAY_E2E:-1}" != 0 ]; then
-    # Its race test puts the dashboard's race panel in a real browser (a screenshot beside the dashboard's).
-    # The background builds are stopped meanwhile: beside the arm64 builds this phase took 451 s
-    # instead of 358 s, and its two wearables racing on real clocks missed their result's deadline.
-    builds STOP
-    DASHBOARD_SHOTS="${DASHBOARD_SHOTS:-$(pwd)/.build/dashboard-shots}" python3 Tests/relay/run.py || status=$?
-    builds CONT
-    scripts/no-leftovers.sh || status=1
-    mark "relay"
-    [ "$status" -eq 0 ] || exit "$status"
-fi
-# The field dashboard in a real browser (Debian's chromium through chromedriver and selenium) against a
-# real wearable, phone and dashboard; schemathesis fuzzes its API from the OpenAPI document
-# (DASHBOARD_E2E=0 leaves it out).
-if [ "${DASHBOARD_E2E:-1}" != 0 ]; then
-    DASHBOARD_SHOTS="${DASHBOARD_SHOTS:-$(pwd)/.build/dashboard-shots}" python3 Tests/dashboard/run.py || status=$?
-    scripts/no-leftovers.sh || status=1
-    mark "dashboard"
-    [ "$status" -eq 0 ] || exit "$status"
+    stop_if_failed
 fi
 # Exports read back by independent parsers (xmllint with the GPX schema, gpxpy, tcxreader, Garmin's
 # FIT SDK, fitdecode) against the data log (EXPORT_E2E=0 leaves it out).
 if [ "${EXPORT_E2E:-1}" != 0 ]; then
     python3 Tests/export/run.py || status=$?
     mark "exports"
-    [ "$status" -eq 0 ] || exit "$status"
+    stop_if_failed
 fi
 # The README's first command where it cannot work: no recording, gpsd's port taken, no programs, a
 # log gpsfake cannot play, a receiver without a fix; each stops within seconds with one line, using
@@ -150,6 +161,19 @@ if [ "${DEMO_E2E:-1}" != 0 ]; then
     WEARBRIDGE_BIN="$(pwd)/.build/debug" python3 Tests/demo/run.py || status=$?
     scripts/no-leftovers.sh || status=1
     mark "demo where it cannot work"
+    stop_if_failed
+fi
+relay_done
+scripts/no-leftovers.sh || status=1
+mark "the relay beside the phone link, the cues, the exports and the demo"
+[ "$status" -eq 0 ] || exit "$status"
+# The field dashboard in a real browser (Debian's chromium through chromedriver and selenium) against a
+# real wearable, phone and dashboard; schemathesis fuzzes its API from the OpenAPI document
+# (DASHBOARD_E2E=0 leaves it out).
+if [ "${DASHBOARD_E2E:-1}" != 0 ]; then
+    DASHBOARD_SHOTS="${DASHBOARD_SHOTS:-$(pwd)/.build/dashboard-shots}" python3 Tests/dashboard/run.py || status=$?
+    scripts/no-leftovers.sh || status=1
+    mark "dashboard"
     [ "$status" -eq 0 ] || exit "$status"
 fi
 # The strap's and the headphones' VMs run while the arm64 builds finish: their guests mostly wait on
@@ -186,17 +210,19 @@ if [ "${CUES_A2DP:-1}" != 0 ]; then
     mark "cues in Bluetooth headphones"
     [ "$status" -eq 0 ] || exit "$status"
 fi
+arm64_built=
 if [ -n "$prebuild_pid" ]; then
     wait "$prebuild_pid" || true
     prebuild_pid=
     echo "test.sh: the background arm64 builds: $(tail -1 .build/arm64-prebuild.log)"
+    case "$(tail -1 .build/arm64-prebuild.log)" in "exit 0 "*) arm64_built=--skip-build ;; esac
     mark "waiting for the arm64 builds"
 fi
 # The unit tests on arm64 under qemu-user (the pure cores and parsers; scripts/test-arm64.sh;
 # ARM64_TESTS=0 leaves it out). The accuracy bench's table on arm64 against this machine's is a
 # benchmark (8 min under qemu-user; docs/benchmarks.md), run with ARM64_ACCURACY=1 or full.
 if [ "${ARM64_TESTS:-1}" != 0 ]; then
-    ARM64_ACCURACY="${ARM64_ACCURACY:-0}" scripts/test-arm64.sh || status=$?
+    ARM64_ACCURACY="${ARM64_ACCURACY:-0}" scripts/test-arm64.sh $arm64_built || status=$?
     mark "arm64 unit tests"
     [ "$status" -eq 0 ] || exit "$status"
 fi

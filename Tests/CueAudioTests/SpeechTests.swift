@@ -92,7 +92,7 @@ struct SpeechTests {
             """
             [ "$1" = --voices ] && { echo 'Pty Language Age/Gender VoiceName File Other Languages'; \
             echo ' 5  en  --/M  English  gmw/en'; exit 0; }
-            exec sleep 30
+            exec sleep 120
             """,
             to: script
         )
@@ -101,7 +101,9 @@ struct SpeechTests {
         await #expect {
             _ = try await hung.render("hello", voice: "en", rate: 175, volume: 100)
         } throws: { "\($0)".contains("killed by signal 9") }
-        #expect(Date().timeIntervalSince(begin) < 10)
+        // Not a timing test: the stand-in sleeps 120 s, and a loaded machine is slow (11 s once,
+        // beside the arm64 builds, for a 1 s deadline).
+        #expect(Date().timeIntervalSince(begin) < 60)
     }
 
     @Test func voicesAreListedByNameFileAndLanguage() {

@@ -227,15 +227,21 @@ def cues_heard(path, captures, journal, power_cut_boots=(1,)):
 
 def recorded_once(path, gps, strap_log):
     """Nothing counted twice: every fix's GPS time once and increasing, each one an epoch the serial
-    GPS sent; every beat a payload the strap sent while connected, in order, none twice; one session,
-    recovered once, one restart gap."""
-    fixes = query(path, "SELECT seq, time, lat, lon FROM fix WHERE time IS NOT NULL ORDER BY seq")
-    times = [t for _, t, _, _ in fixes]
+    GPS sent (a report gpsd repeated for an epoch is logged as `duplicate_epoch`, a repeat of one
+    logged before it; reports without a position, as in the ride's tunnel, are no fixes); every beat
+    a payload the strap sent while connected, in order, none twice; one session, recovered once,
+    one restart gap."""
+    rows = query(path, "SELECT seq, time, lat, lon, verdict FROM fix "
+                       "WHERE time IS NOT NULL AND lat IS NOT NULL ORDER BY seq")
+    fixes = [row for row in rows if row[4] != "duplicate_epoch"]
+    times = [t for _, t, _, _, _ in fixes]
     assert times == sorted(times) and len(set(times)) == len(times), "a fix recorded twice or out of order"
+    repeats = [t for _, t, _, _, verdict in rows if verdict == "duplicate_epoch"]
+    assert set(repeats) <= set(times), f"a repeated epoch never logged first: {sorted(set(repeats) - set(times))[:5]}"
     sent = {at: (lat, lon) for at, _, lat, lon, _, valid, delivered in gps.sent if delivered and valid}
     strangers = [t for t in times if round(t) not in sent]
     assert not strangers, f"fixes at times the GPS never sent: {strangers[:5]}"
-    for t, lat, lon in ((t, lat, lon) for _, t, lat, lon in fixes if lat is not None):
+    for t, lat, lon in ((t, lat, lon) for _, t, lat, lon, _ in fixes):
         s_lat, s_lon = sent[round(t)]
         assert abs(s_lat - lat) < 1e-6 and abs(s_lon - lon) < 1e-6, f"fix at {t} is not what the GPS sent"
     payloads = [p.hex() for (p,) in query(path, "SELECT payload FROM heart_rate ORDER BY seq") if p is not None]
@@ -255,7 +261,7 @@ def recorded_once(path, gps, strap_log):
     assert kinds.count("session_started") == 1 and kinds.count("session_ended") == 1
     splits = query(path, "SELECT idx, distance_m, duration_s FROM split ORDER BY idx")
     assert [i for i, _, _ in splits] == list(range(1, len(splits) + 1)) and splits, f"splits: {splits}"
-    return {"fixes": len(fixes), "epochs_delivered": len(sent), "beats": len(payloads),
+    return {"fixes": len(fixes), "repeated_epochs": len(repeats), "epochs_delivered": len(sent), "beats": len(payloads),
             "notifications_sent": len(sent_payloads), "session": sessions[0], "splits": splits}
 
 

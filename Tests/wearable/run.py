@@ -44,9 +44,9 @@ from serial_gps import SerialGPS  # noqa: E402
 from vm import Wearable  # noqa: E402
 from wav_capture import WavCapture  # noqa: E402
 
-# A bike ride (the distance core's benchmark recording at 6-7 m/s): played from 56 s before its
-# 40 s stop (epochs 466-505), so that the stop (an auto-pause) comes about half a minute into the
-# session and the first kilometre after the power cut.
+# A bike ride (the distance core's benchmark recording at 6-7 m/s): the rider waits at epoch 410
+# until the phone starts the session, then rides; the 40 s stop (epochs 466-505) comes 56 s later
+# (an auto-pause, however long the boot took) and the first kilometre after the power cut.
 RECORDING = os.path.join(DATA, "gps", "commute_ride.nmea")
 START_EPOCH = 410
 WORLD_ARGS = "--strap --strap-battery 80"
@@ -373,6 +373,7 @@ def main():
         wait_ready(wearable, report, "boot1")
         wait_for(lambda: phone.status().get("link") == "live", 120, "the phone link live")
         report.mark("link_live")
+        gps.go()
         assert "ACK" in phone.cli("start", "--wearable", "vest").stdout
         session = wait_for(lambda: ctl_status(wearable).get("session_id"), 30, "the session", every=GUEST_POLL)
         report.mark("session_started")

@@ -1,7 +1,9 @@
 """A GPS receiver on the virtual wearable's USB serial port (qemu's usb-serial, an FTDI FT232 to the
 guest, its other end a Unix socket here): a recorded NMEA run played at its own pace, one epoch a
-second, each stamped with the current UTC time as a live receiver would. The run goes on while the
-wearable is off; what nobody reads then is lost, as on a real serial line."""
+second, each stamped with the current UTC time as a live receiver would. Until `go()` the rider waits
+at the recording's first epoch (its position, speed zero), however long the wearable takes to boot;
+from then on the run goes on while the wearable is off, and what nobody reads then is lost, as on a
+real serial line."""
 import fcntl
 import os
 import socket
@@ -49,6 +51,24 @@ def position(epoch):
     return None, None, None, False
 
 
+def standing(epoch):
+    """The epoch as a receiver at rest reports it: the same position, speed (RMC, VTG) zero."""
+    result = []
+    for sentence in epoch:
+        body = sentence[1:].split("*")[0]
+        fields = body.split(",")
+        kind = fields[0][2:]
+        if kind == "RMC" and len(fields) > 7 and fields[7]:
+            fields[7] = "0.0"
+        if kind == "VTG":
+            for i in (5, 7):
+                if len(fields) > i and fields[i]:
+                    fields[i] = "0.0"
+        body = ",".join(fields)
+        result.append(f"${body}*{checksum(body)}")
+    return result
+
+
 def restamp(sentence, utc):
     """The sentence with its time (and RMC's date) set to `utc`, its checksum made anew."""
     body = sentence[1:].split("*")[0]
@@ -67,7 +87,8 @@ def restamp(sentence, utc):
 
 class SerialGPS(threading.Thread):
     """Plays `recording` from epoch `start` into the qemu chardev socket at `path`, reconnecting
-    when the wearable reboots. `sent` holds (utc, index, lat, lon, speed, delivered) per epoch."""
+    when the wearable reboots: at rest at that epoch until `go()`, then the recording at its pace.
+    `sent` holds (utc, index, lat, lon, speed, valid, delivered) per second."""
 
     def __init__(self, path, recording, start):
         super().__init__(daemon=True)
@@ -79,6 +100,11 @@ class SerialGPS(threading.Thread):
         self.connection = None
         self.lock = threading.Lock()
         self.received = 0  # bytes the guest wrote to the receiver (gpsd's probes)
+        self.going = threading.Event()
+
+    def go(self):
+        """The rider sets off: from the next second on, the recording plays from `start`."""
+        self.going.set()
 
     def _connect(self):
         if self.connection is not None:
@@ -125,30 +151,32 @@ class SerialGPS(threading.Thread):
             self.connection = None
             return False
 
-    def index_at(self, utc_seconds):
-        """Which recorded epoch the receiver reports at this UTC second."""
-        return self.start_index + int(utc_seconds - self.t0)
-
     def run(self):
-        self.t0 = int(time.time()) + 1
-        k = 0
+        t0 = int(time.time()) + 1
+        second = 0  # seconds since t0
+        played = 0  # epochs of the recording played since go()
+        at_rest = standing(self.epochs[self.start_index])
         while not self.stopping.is_set():
-            index = self.start_index + k
-            if index >= len(self.epochs):
-                return
-            at = self.t0 + k
+            at = t0 + second
+            second += 1
             # A receiver's epoch leaves it about a tenth of a second after the second it is for.
             delay = at + 0.1 - time.time()
             if delay > 0 and self.stopping.wait(delay):
                 return
+            if self.going.is_set():
+                index = self.start_index + played
+                if index >= len(self.epochs):
+                    return
+                epoch = self.epochs[index]
+                played += 1
+            else:
+                index, epoch = self.start_index, at_rest
             utc = datetime.fromtimestamp(at, timezone.utc)
-            epoch = self.epochs[index]
             data = "".join(restamp(s, utc) + "\r\n" for s in epoch).encode("ascii")
             delivered = self._write(data)
             lat, lon, speed, valid = position(epoch)
             with self.lock:
                 self.sent.append((at, index, lat, lon, speed, valid, delivered))
-            k += 1
 
     def stop(self):
         self.stopping.set()

@@ -586,7 +586,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Replay", "TrackCore", "Harness", .product(name: "Logging", package: "swift-log"),
+                "Replay", "TrackCore", "Harness", "SyntheticReceivers", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["wearbridge", "Harness"]),

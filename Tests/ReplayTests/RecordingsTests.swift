@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SyntheticReceivers
 import Testing
 import TrackCore
 
@@ -56,5 +57,24 @@ import TrackCore
             let goal = c.simulated ? 0.0015 : 0.01
             #expect(abs(report.summary.distance - truth) / truth < goal, "\(report.summary.distance) m of \(truth) m")
         }
+    }
+
+    /// A boat whose receiver reports `speed: 0` while it moves: its Doppler is no measure of what a
+    /// step covered (the core drops it), so only its total is held.
+    static let dopplerBlind: Set<String> = ["bundg_zeus_9.jsonl"]
+
+    /// No step credits more than the receiver's own speed over the time it covers, plus
+    /// `StepCredits.slack`: a resume from standing pays nothing for the stop's drift.
+    @Test(arguments: cases)
+    func noStepCreditsMoreThanItsDoppler(_ c: Case) throws {
+        guard !Self.dopplerBlind.contains(c.testDescription) else { return }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var credits = StepCredits(slack: StepCredits.slack)
+        _ = try FileReplayer(activity: c.activity, logger: logger).replay(path: c.path) { fix, outcome, session in
+            credits.observe(fix, outcome, distance: session.distance)
+        }
+        let over = credits.over.map { "\($0.credited) m against \($0.doppler) m at \($0.time)" }
+        #expect(over.isEmpty, "\(over)")
     }
 }

@@ -36,7 +36,9 @@ public struct StillnessDetector: Sendable {
     private var dopplerSinceStanding = 0.0
     private var lastDopplerSpeed: Double?
 
-    public init(profile: ActivityProfile, anchor: GeoPoint, sigma: Double) {
+    /// `measuredSpeed`: the first fix's own Doppler speed, when plausible, so that a session
+    /// that begins already moving is credited its Doppler from that fix on.
+    public init(profile: ActivityProfile, anchor: GeoPoint, sigma: Double, measuredSpeed: Double? = nil) {
         self.profile = Thresholds(
             stillSpeed: profile.stillSpeed,
             stillWindow: profile.stillWindow,
@@ -46,6 +48,7 @@ public struct StillnessDetector: Sendable {
             minCoherence: profile.receiver.minCoherence
         )
         state = .still(anchor: anchor, anchorSigma: sigma, candidateSince: nil, pending: 0, carried: 0)
+        lastDopplerSpeed = measuredSpeed
     }
 
     public var isStill: Bool {
@@ -101,7 +104,7 @@ public struct StillnessDetector: Sendable {
                 state = .moving(meanVelocity: mean)
             }
             return increment
-        case .still(let anchor, let anchorSigma, var candidateSince, var pending, var carried):
+        case .still(var anchor, var anchorSigma, var candidateSince, var pending, var carried):
             if let speed = measuredSpeed, speed >= profile.moveSpeed, let last = previousDoppler {
                 dopplerSinceStanding += 0.5 * (last + speed) * dt
             } else {
@@ -115,6 +118,15 @@ public struct StillnessDetector: Sendable {
                 candidateSince = nil
                 pending = 0
                 carried = 0
+            }
+            if candidateSince == nil, carried == 0, speed < profile.stillSpeed,
+                let doppler = measuredSpeed, doppler < profile.stillSpeed
+            {
+                // Standing by the filter and by the receiver's own Doppler: a position that moves
+                // now is the receiver's bias wandering. Stand where it now says, so that leaving
+                // later is measured from here and the stop's drift is never paid as distance.
+                anchor = position
+                anchorSigma = sigma
             }
             if let since = candidateSince, time.since(since) >= profile.moveDwell, carried == 0 {
                 state = .moving(meanVelocity: velocity)
@@ -135,7 +147,11 @@ public struct StillnessDetector: Sendable {
                     return 0
                 }
                 state = .moving(meanVelocity: velocity)
-                return carried + max(pending, away)
+                // The receiver's own speed measures the way off the standing point; the positions'
+                // displacement also carries their noise. Positions only where the Doppler has not
+                // seen the motion (a receiver without one, or one stuck near zero).
+                let seen = dopplerSinceStanding >= 0.5 * away
+                return carried + max(pending, seen ? dopplerSinceStanding : away)
             }
             state = .still(
                 anchor: anchor,

@@ -374,7 +374,12 @@ public struct TrackSession: Sendable {
             manualPause = .none
         }
         let (filter, _) = freshFilter(at: time, position: position, fix: fix, measurement: measurement)
-        var stillness = StillnessDetector(profile: profile, anchor: position, sigma: filter.positionSigma)
+        var stillness = StillnessDetector(
+            profile: profile,
+            anchor: position,
+            sigma: filter.positionSigma,
+            measuredSpeed: plausibleDopplerSpeed(fix)
+        )
         if !isFirst, let previous = motion?.stillness, !previous.isStill {
             stillness = previous
         }

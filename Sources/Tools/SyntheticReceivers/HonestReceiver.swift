@@ -86,18 +86,102 @@ public enum HonestReceiver {
         return session(legs, rate: 1, noise: .oneHertz, seed: seed)
     }
 
-    /// The fixes of `legs` at `rate`: positions off by a wandering bias of a few metres and a
-    /// metre of white noise, with DOP-style `eph`, and the Doppler noised as `noise` says.
+    /// 10 laps of a 398 m track at 3.9 m/s, one fix a second, from a 20 s standing start on a
+    /// receiver still settling (its error estimate 16-18 m and more) to a 15 s stand at the finish.
+    public static func trackStandingStart(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+        let speed = 3.9
+        var legs = [
+            Route.Leg(heading: 0, speed: 0, duration: 20, turn: 0),
+            Route.Leg(heading: 0, speed: speed, duration: 22, turn: 3),
+        ]
+        var heading = 0.0
+        for lap in 0..<20 {
+            heading += 180
+            legs.append(Route.Leg(heading: heading, speed: speed, duration: lap == 19 ? 0 : 22, turn: 29))
+        }
+        legs.append(Route.Leg(heading: heading, speed: 0, duration: 15, turn: 3))
+        return session(legs, rate: 1, noise: .oneHertz, settling: .coldStart, seed: seed)
+    }
+
+    /// A 5 km city run at 3.3-3.5 m/s with corners every 40-200 m, from a standing start on a
+    /// settling receiver, stopping twice at lights (45 s and 30 s); the city's multipath makes
+    /// the position's bias wander twice as far as in the open.
+    public static func cityLights(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+        var rng = SplitMix(seed: 2000 + seed)
+        var legs = [Route.Leg(heading: 90, speed: 0, duration: 15, turn: 0)]
+        var heading = 90.0
+        var elapsed = 0.0
+        var lights: [(at: Double, seconds: Double)] = [(500, 45), (1000, 30)]
+        while elapsed < 1450 {
+            heading += (rng.uniform() < 0.5 ? -1 : 1) * 90
+            let speed = 3.3 + 0.2 * rng.uniform()
+            let duration = (12 + 45 * rng.uniform()).rounded()
+            legs.append(Route.Leg(heading: heading, speed: speed, duration: duration, turn: 4))
+            elapsed += duration + 4
+            if let light = lights.first, elapsed >= light.at {
+                legs.append(Route.Leg(heading: heading, speed: 0, duration: light.seconds, turn: 4))
+                lights.removeFirst()
+            }
+        }
+        return session(
+            legs,
+            rate: 1,
+            noise: .oneHertz,
+            settling: .coldStart,
+            wander: Wander(tau: 60, sigma: 5),
+            seed: seed
+        )
+    }
+
+    /// A 2.5 km walk at 1.3-1.5 m/s with four stops of 20-90 s (a dog's), from standing.
+    public static func walkWithStops(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+        var rng = SplitMix(seed: 3000 + seed)
+        var legs = [Route.Leg(heading: 0, speed: 0, duration: 10, turn: 0)]
+        var heading = 0.0
+        for stop in [20.0, 90, 45, 60, 0] {
+            for _ in 0..<4 {
+                heading += (rng.uniform() < 0.5 ? -1 : 1) * (20 + 90 * rng.uniform())
+                let duration = (20 + 60 * rng.uniform()).rounded()
+                legs.append(Route.Leg(heading: heading, speed: 1.3 + 0.2 * rng.uniform(), duration: duration, turn: 4))
+            }
+            legs.append(Route.Leg(heading: heading, speed: 0, duration: stop == 0 ? 10 : stop, turn: 3))
+        }
+        return session(legs, rate: 1, noise: .oneHertz, seed: seed)
+    }
+
+    /// A receiver that has just found its position: an extra error of `offset` metres in a random
+    /// direction at the first fix, shrinking with time constant `tau` seconds, its error estimate
+    /// raised by as much.
+    public struct Settling: Sendable {
+        public var offset: Double
+        public var tau: Double
+
+        public init(offset: Double, tau: Double) {
+            self.offset = offset
+            self.tau = tau
+        }
+
+        /// A few seconds after a fix from cold: 15 m off, settling over half a minute.
+        public static let coldStart = Settling(offset: 15, tau: 30)
+    }
+
+    /// The fixes of `legs` at `rate`: positions off by a wandering bias of a few metres (`wander`)
+    /// and a metre of white noise, with DOP-style `eph`, and the Doppler noised as `noise` says;
+    /// with `settling`, a receiver still settling from its first fix.
     public static func session(
         _ legs: [Route.Leg],
         rate: Double,
         startSpeed: Double = 0,
         noise: Noise,
+        settling: Settling? = nil,
+        wander start: Wander = Wander(tau: 60, sigma: 2.5),
         seed: UInt64
     ) -> (fixes: [Fix], truth: Double) {
         let (states, truth) = Route.sample(legs, rate: rate, startSpeed: startSpeed)
         var rng = SplitMix(seed: seed)
-        var wander = Wander(tau: 60, sigma: 2.5)
+        var wander = start
+        var settleRng = SplitMix(seed: 4000 + seed)  // apart, so that the other routes' draws stay as they were
+        let settleDirection = 2 * Double.pi * settleRng.uniform()
         let frame = LocalFrame(origin: origin)
         let dt = 1 / rate
         var speedNoise = 0.0
@@ -118,15 +202,16 @@ public enum HonestReceiver {
                 speed = (east * east + north * north).squareRoot()
                 course = atan2(east, north) * 180 / Double.pi
             }
-            let eph = 15 + 10 * rng.uniform()
+            let settle = settling.map { $0.offset * exp(-Double(i) * dt / $0.tau) } ?? 0
+            let eph = 15 + 10 * rng.uniform() + settle
             fixes.append(
                 Fix(
                     mode: 3,
-                    time: start.adding(Double(i) * dt),
+                    time: self.start.adding(Double(i) * dt),
                     position: frame.unproject(
                         LocalPoint(
-                            east: state.east + drift.east + rng.gaussian(),
-                            north: state.north + drift.north + rng.gaussian()
+                            east: state.east + drift.east + settle * sin(settleDirection) + rng.gaussian(),
+                            north: state.north + drift.north + settle * cos(settleDirection) + rng.gaussian()
                         )
                     ),
                     errorEast: eph / 1.3,

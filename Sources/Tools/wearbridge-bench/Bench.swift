@@ -9,8 +9,8 @@ struct Bench: AsyncParsableCommand {
         abstract:
             "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
         subcommands: [
-            Accuracy.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self, RelayScale.self,
-            FootpodBench.self,
+            Accuracy.self, ResumeCredits.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self,
+            RelayScale.self, FootpodBench.self,
         ],
         defaultSubcommand: Accuracy.self
     )

@@ -22,6 +22,9 @@ struct DopplerSeeds {
         Route(name: "tempo, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seed: $0) },
         Route(name: "track laps, 1 Hz", activity: .running) { HonestReceiver.trackLaps(seed: $0) },
         Route(name: "an hour, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seconds: 3600, seed: $0) },
+        Route(name: "track, standing start", activity: .running) { HonestReceiver.trackStandingStart(seed: $0) },
+        Route(name: "city, two lights", activity: .running) { HonestReceiver.cityLights(seed: $0) },
+        Route(name: "walk, four stops", activity: .walking) { HonestReceiver.walkWithStops(seed: $0) },
     ]
 
     /// Errors against the truth (m) of ours and of the Doppler integral, and the truth, per seed.

@@ -5,8 +5,10 @@ import TrackCore
 ///
 /// A step's credit is compared with the Doppler integral (trapezoids, fix to fix) since the last
 /// step that credited anything: a departure is confirmed over a few seconds and credited at
-/// once, so its credit covers that whole window, and no more than it. A step that bridges a gap in
-/// the fixes is left out: across a gap the integral knows only the two ends' speeds.
+/// once, so its credit covers that whole window, and no more than it. The integral runs over every
+/// fix, taken or not (a position the gate rejected still came with the receiver's speed). Left
+/// out: a step that bridges a gap (across a gap the integral knows only the two ends' speeds),
+/// and one whose window holds a speed no body has or a time that does not follow the one before.
 public struct StepCredits: Sendable {
     /// What one step may credit beyond the integral: the metres a departure confirmed by the
     /// positions (leaving the standing point, for a receiver without a usable Doppler) may carry.

@@ -43,12 +43,7 @@ public struct StepCredits: Sendable {
     /// Replays `fixes` as `replayed` does, step by step.
     public init(_ fixes: [Fix], activity: Activity, slack: Double) {
         self.init(slack: slack)
-        var session = TrackSession(activity: activity)
-        var merger = EpochMerger()
-        for fix in fixes {
-            merger.add(fix) { observe($0, session.ingest($0), distance: session.distance) }
-        }
-        if let last = merger.flush() { observe(last, session.ingest(last), distance: session.distance) }
+        _ = replayed(fixes, activity: activity) { observe($0, $1, distance: $2.distance) }
     }
 
     private static func plausible(_ speed: Double?) -> Double? {

@@ -34,7 +34,7 @@ struct ResumeCredits: ParsableCommand {
             return
         }
         StandardOutput.line(
-            "largest excess of one step's credit over the Doppler integral of the time it covers (m; slack \(fmt(Self.slack, 1)) m)"
+            "largest excess of one step's credit over the Doppler integral of the time it covers (m; slack \(fmt(StepCredits.slack, 1)) m)"
         )
         StandardOutput.line(
             "session".padding(toLength: 34, withPad: " ", startingAt: 0) + rightAligned("worst excess", 13)
@@ -43,7 +43,7 @@ struct ResumeCredits: ParsableCommand {
         )
         for folder in ["gps", "gps-real"] {
             for session in try Truth.sessions(in: "\(options.data)/\(folder)") {
-                var credits = StepCredits(slack: Self.slack)
+                var credits = StepCredits(slack: StepCredits.slack)
                 var start: Double?
                 let replayer = FileReplayer(activity: session.activity, logger: quietLogger())
                 _ = try replayer.replay(path: session.recording) { fix, outcome, track in
@@ -54,9 +54,9 @@ struct ResumeCredits: ParsableCommand {
             }
         }
         let (walk, _) = MisreportingReceiver.sirfWalk()
-        synthetic("SiRF-II: epx/epy 287 m, walk", StepCredits(walk, activity: .walking, slack: Self.slack), walk)
+        synthetic("SiRF-II: epx/epy 287 m, walk", StepCredits(walk, activity: .walking, slack: StepCredits.slack), walk)
         let (city, _) = MisreportingReceiver.cityRun()
-        synthetic("city run: bursts on corners", StepCredits(city, activity: .running, slack: Self.slack), city)
+        synthetic("city run: bursts on corners", StepCredits(city, activity: .running, slack: StepCredits.slack), city)
 
         StandardOutput.line("")
         StandardOutput.line("over \(seeds) draws per route")
@@ -72,7 +72,7 @@ struct ResumeCredits: ParsableCommand {
             var over = 0
             for seed in 1...seeds {
                 let (fixes, _) = route.make(seed)
-                let credits = StepCredits(fixes, activity: route.activity, slack: Self.slack)
+                let credits = StepCredits(fixes, activity: route.activity, slack: StepCredits.slack)
                 excesses.append(credits.worst?.excess ?? 0)
                 if let step = credits.worst, step.excess > worst.excess {
                     worst = (step.excess, seed, step.time - (fixes.first?.time?.seconds ?? 0))
@@ -91,18 +91,11 @@ struct ResumeCredits: ParsableCommand {
         }
     }
 
-    /// What one step may credit beyond the receiver's own speed over the time it covers: the
-    /// position's noise a departure confirmed by leaving the standing point carries.
-    static let slack = StepCredits.slack
-
     /// Every step: seconds in, the fix's Doppler and error estimate, what the step credited, still or not.
     private func trace(_ fixes: [Fix], activity: Activity) {
-        var session = TrackSession(activity: activity)
-        var merger = EpochMerger()
         let start = fixes.first?.time?.seconds ?? 0
-        func step(_ fix: Fix) {
-            let before = session.distance
-            let outcome = session.ingest(fix)
+        var before = 0.0
+        _ = replayed(fixes, activity: activity) { fix, outcome, session in
             let verdict: String
             switch outcome.verdict {
             case .accepted: verdict = "ok"
@@ -112,9 +105,8 @@ struct ResumeCredits: ParsableCommand {
                 "\(fmt((fix.time?.seconds ?? 0) - start, 0)) doppler \(fmt(fix.speed ?? -1, 2)) eph \(fmt(fix.horizontalError ?? -1, 1)) "
                     + "credit \(fmt(session.distance - before, 2)) total \(fmt(session.distance, 1)) still \(session.isStill) \(verdict)"
             )
+            before = session.distance
         }
-        for fix in fixes { merger.add(fix) { step($0) } }
-        if let last = merger.flush() { step(last) }
     }
 
     private func synthetic(_ name: String, _ credits: StepCredits, _ fixes: [Fix]) {

@@ -51,38 +51,36 @@ def position(epoch):
     return None, None, None, False
 
 
+def edited(sentence, edit):
+    """The sentence with `edit(kind, fields)` applied to its fields (kind: "RMC", "GGA"...), its
+    checksum made anew."""
+    fields = sentence[1:].split("*")[0].split(",")
+    edit(fields[0][2:], fields)
+    body = ",".join(fields)
+    return f"${body}*{checksum(body)}"
+
+
 def standing(epoch):
     """The epoch as a receiver at rest reports it: the same position, speed (RMC, VTG) zero."""
-    result = []
-    for sentence in epoch:
-        body = sentence[1:].split("*")[0]
-        fields = body.split(",")
-        kind = fields[0][2:]
-        if kind == "RMC" and len(fields) > 7 and fields[7]:
-            fields[7] = "0.0"
-        if kind == "VTG":
-            for i in (5, 7):
-                if len(fields) > i and fields[i]:
-                    fields[i] = "0.0"
-        body = ",".join(fields)
-        result.append(f"${body}*{checksum(body)}")
-    return result
+    def at_rest(kind, fields):
+        for i in {"RMC": (7,), "VTG": (5, 7)}.get(kind, ()):
+            if len(fields) > i and fields[i]:
+                fields[i] = "0.0"
+    return [edited(sentence, at_rest) for sentence in epoch]
 
 
 def restamp(sentence, utc):
     """The sentence with its time (and RMC's date) set to `utc`, its checksum made anew."""
-    body = sentence[1:].split("*")[0]
-    fields = body.split(",")
-    kind = fields[0][2:]
     hhmmss = utc.strftime("%H%M%S") + f".{utc.microsecond // 10000:02d}"
-    if kind in ("RMC", "GGA", "GST", "GLL", "ZDA") and len(fields) > 1 and fields[1]:
-        fields[1] = hhmmss
-    if kind == "GLL" and len(fields) > 5:
-        fields[5] = hhmmss
-    if kind == "RMC" and len(fields) > 9:
-        fields[9] = utc.strftime("%d%m%y")
-    body = ",".join(fields)
-    return f"${body}*{checksum(body)}"
+
+    def stamp(kind, fields):
+        if kind in ("RMC", "GGA", "GST", "GLL", "ZDA") and len(fields) > 1 and fields[1]:
+            fields[1] = hhmmss
+        if kind == "GLL" and len(fields) > 5:
+            fields[5] = hhmmss
+        if kind == "RMC" and len(fields) > 9:
+            fields[9] = utc.strftime("%d%m%y")
+    return edited(sentence, stamp)
 
 
 class SerialGPS(threading.Thread):

@@ -26,22 +26,37 @@ import Testing
     }
 
     /// With the simulated sessions' noise (the speed noised on its own, unbiased while moving) the
-    /// integral is the best a filter can follow: ours must not drift from it by more than the
-    /// course's noise costs (0.4 m over 200 seeds), nor add noise of its own.
+    /// integral is the best a filter can follow, and ours integrates the receiver's speed wherever
+    /// the filter finds it sound: on a run without stops it stays within centimetres of the
+    /// integral and adds no noise. The filter's own speed, the length of a velocity averaged over
+    /// noisy courses, read 0.37 m short over the same run (200 seeds).
     @Test func aTenHertzTempoStaysWithItsDopplerIntegral() {
         let e = Self.errors(seeds: 1...40) { HonestReceiver.tempo(rate: 10, seed: $0) }
-        #expect(abs(e.oursMean - e.dopplerMean) < 0.8, "ours \(e.oursMean) m, integral \(e.dopplerMean) m")
-        #expect(e.oursRMS < 1.1 * e.dopplerRMS, "rms ours \(e.oursRMS) m, integral \(e.dopplerRMS) m")
+        #expect(abs(e.oursMean - e.dopplerMean) < 0.05, "ours \(e.oursMean) m, integral \(e.dopplerMean) m")
+        #expect(e.oursRMS < 1.01 * e.dopplerRMS, "rms ours \(e.oursRMS) m, integral \(e.dopplerRMS) m")
     }
 
     /// A receiver that solves for its velocity vector reports a speed that reads high by about
-    /// sigma squared over twice the speed (3.8 m over the tempo). The filter follows its Doppler
-    /// nearly one for one and keeps almost all of that (3.7 m over 200 seeds); it must not add to it.
+    /// sigma squared over twice the speed (3.8 m over the tempo). Ours keeps that bias, as the
+    /// integral does, and adds nothing to it.
     @Test func aVectorDopplerReadingHighIsNotMadeWorse() {
         let e = Self.errors(seeds: 1...40) { HonestReceiver.tempo(rate: 10, noise: .tenHertzVector, seed: $0) }
         #expect(e.dopplerMean > 2.5, "the integral's bias \(e.dopplerMean) m")
-        #expect(e.oursMean < e.dopplerMean, "ours \(e.oursMean) m, integral \(e.dopplerMean) m")
-        #expect(e.oursRMS <= e.dopplerRMS, "rms ours \(e.oursRMS) m, integral \(e.dopplerRMS) m")
+        #expect(abs(e.oursMean - e.dopplerMean) < 0.05, "ours \(e.oursMean) m, integral \(e.dopplerMean) m")
+        #expect(e.oursRMS < 1.01 * e.dopplerRMS, "rms ours \(e.oursRMS) m, integral \(e.dopplerRMS) m")
+    }
+
+    /// The receiver's speed is judged before it is integrated: a glitch to three times the pace
+    /// (one fix in twenty) is far from what the filter predicts and is left out, where the
+    /// integral takes every one of them.
+    @Test func aSpeedGlitchIsNotIntegrated() {
+        var gen = Synthetic(noise: 2, dopplerNoise: 0.1)
+        var (fixes, truth) = gen.fixes(duration: 600) { t in (3 * t, 0) }
+        for index in stride(from: 30, to: fixes.count, by: 20) { fixes[index].speed = 9 }
+        let ours = run(fixes).distance
+        let integral = HonestReceiver.dopplerIntegral(fixes)
+        #expect(integral - truth > 150, "the integral \(integral) m of \(truth) m")
+        #expect(abs(ours - truth) / truth < 0.002, "ours \(ours) m of \(truth) m")
     }
 
     /// Laps from a standing start to a stop: the integral counts its noise while standing, ours

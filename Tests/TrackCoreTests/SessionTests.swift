@@ -74,6 +74,42 @@ import Testing
         #expect(events.contains { if case .gpsRegained = $0 { true } else { false } })
     }
 
+    /// A rider slows from 6.8 to 5 m/s in a 26 s outage on a straight road and comes out at 6:
+    /// the end speeds' integral says 173 m, the road was 137 m, and the directions at both ends
+    /// say it ran straight, so the chord is credited.
+    @Test func anOutageOnAStraightRoadIsCreditedItsChordWhateverTheEndSpeedsSay() {
+        var gen = Synthetic(noise: 1.5, dopplerNoise: 0.1, eph: 4)
+        var (fixes, truth) = gen.fixes(duration: 400) { t in
+            let s = t < 200 ? 6.8 * t : (t < 226 ? 1360 + 5 * (t - 200) : 1490 + 6 * (t - 226))
+            return (0, s)
+        }
+        for i in 200..<226 {
+            fixes[i].mode = 1
+            fixes[i].position = nil
+        }
+        let integral = 0.5 * (fixes[199].speed! + fixes[226].speed!) * 27
+        let session = run(fixes, activity: .cycling)
+        #expect(session.bridgedGapCount == 1)
+        #expect(integral - 137 > 30, "the end speeds' integral \(integral) m")
+        #expect(abs(session.distance - truth) < 4, "\(session.distance) m of \(truth) m")
+    }
+
+    /// The same outage across a right-angled corner at a steady 5 m/s: the chord is 29 % short,
+    /// and the directions at both ends allow the two legs, so the speeds' integral is credited.
+    @Test func anOutageAcrossACornerIsCreditedTheSpeedsIntegral() {
+        var gen = Synthetic(noise: 1.5, dopplerNoise: 0.1, eph: 4)
+        var (fixes, truth) = gen.fixes(duration: 400) { t in
+            t < 213 ? (5 * t, 0) : (1065, 5 * (t - 213))
+        }
+        for i in 200..<226 {
+            fixes[i].mode = 1
+            fixes[i].position = nil
+        }
+        let session = run(fixes, activity: .cycling)
+        #expect(session.bridgedGapCount == 1)
+        #expect(abs(session.distance - truth) / truth < 0.005, "\(session.distance) m of \(truth) m")
+    }
+
     @Test func aLongOutageWhileStandingAddsNothing() {
         var gen = Synthetic(noise: 3, dopplerNoise: 0.1)
         var (fixes, _) = gen.fixes(duration: 900) { _ in (0, 0) }

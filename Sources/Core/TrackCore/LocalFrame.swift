@@ -14,6 +14,9 @@ public struct LocalPoint: Hashable, Sendable {
         self.north = north
     }
 
+    /// Distance from the origin: a vector's length.
+    public var length: Double { (east * east + north * north).squareRoot() }
+
     public func distance(to other: LocalPoint) -> Double {
         let de = other.east - east
         let dn = other.north - north

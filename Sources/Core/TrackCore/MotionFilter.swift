@@ -132,6 +132,13 @@ public struct MotionFilter: Sendable {
         return de * de / (east.vv + r) + dn * dn / (north.vv + r)
     }
 
+    /// Squared Mahalanobis distance (1 dof) of a measured speed from the filter's: the filter's
+    /// variance along one axis (the mean of both) and the measurement's.
+    public func speedMahalanobis(_ measured: Double, sigma: Double) -> Double {
+        let d = measured - speed
+        return d * d / (0.5 * (east.vv + north.vv) + sigma * sigma)
+    }
+
     public mutating func updateVelocity(_ measured: LocalPoint, sigma: Double) {
         let r = sigma * sigma
         east.updateVelocity(measured.east, variance: r)

@@ -450,7 +450,7 @@ let package = Package(
         // core's tests and the accuracy benchmark.
         .target(
             name: "SyntheticReceivers",
-            dependencies: ["TrackCore", "Harness"],
+            dependencies: ["TrackCore", "Harness", "UTCFormat"],
             path: "Sources/Tools/SyntheticReceivers"
         ),
         .executableTarget(

@@ -11,14 +11,14 @@ import Testing
     /// Mean error and root mean square (m) of ours and of the Doppler integral over `seeds`.
     static func errors(
         seeds: ClosedRange<UInt64>,
-        _ make: (UInt64) -> (fixes: [Fix], truth: Double)
+        _ make: (UInt64) -> HonestReceiver.Draw
     ) -> (oursMean: Double, oursRMS: Double, dopplerMean: Double, dopplerRMS: Double) {
         var ours: [Double] = []
         var doppler: [Double] = []
         for seed in seeds {
-            let (fixes, truth) = make(seed)
-            ours.append(replayed(fixes, activity: .running).distance - truth)
-            doppler.append(HonestReceiver.dopplerIntegral(fixes) - truth)
+            let draw = make(seed)
+            ours.append(replayed(draw.fixes, activity: .running).distance - draw.truth)
+            doppler.append(HonestReceiver.dopplerIntegral(draw.fixes) - draw.truth)
         }
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
         func rms(_ values: [Double]) -> Double { mean(values.map { $0 * $0 }).squareRoot() }
@@ -75,14 +75,16 @@ import Testing
             .init(heading: 130, speed: 4.4, duration: 20, turn: 12),
         ]
         for rate in [1.0, 10.0] {
-            let (fixes, truth) = HonestReceiver.session(
+            let draw = HonestReceiver.session(
                 legs,
                 rate: rate,
                 startSpeed: 4.5,
                 noise: .init(speed: 0, speedCorrelation: 0, course: 0),
                 seed: 1
             )
-            #expect(abs(HonestReceiver.dopplerIntegral(fixes) - truth) < 0.05, "rate \(rate)")
+            #expect(abs(HonestReceiver.dopplerIntegral(draw.fixes) - draw.truth) < 0.05, "rate \(rate)")
+            // 60 + 20 s held and 10 + 12 s turning, all of it moving.
+            #expect(draw.moving == 102, "rate \(rate): \(draw.moving) s moving")
         }
     }
 }

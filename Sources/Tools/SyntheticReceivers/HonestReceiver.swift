@@ -35,6 +35,14 @@ public enum HonestReceiver {
         public static let tenHertzVector = Noise(speed: 0.22, speedCorrelation: 0.3, course: 0, vector: true)
     }
 
+    /// One draw of a route's receiver: its fixes, the route's true length (m) and the seconds the
+    /// wearer moved (faster than 0.3 m/s, counted at the fixes' rate).
+    public struct Draw: Sendable {
+        public var fixes: [Fix]
+        public var truth: Double
+        public var moving: Double
+    }
+
     public static let origin = GeoPoint(latitude: 55.6761, longitude: 12.5683)
     public static let start = GPSTime(seconds: 1_118_327_684)
 
@@ -46,7 +54,7 @@ public enum HonestReceiver {
         seconds: Double = 655,
         noise: Noise? = nil,
         seed: UInt64
-    ) -> (fixes: [Fix], truth: Double) {
+    ) -> Draw {
         var legs: [Route.Leg] = []
         var heading = 312.0
         var rng = SplitMix(seed: 1000 + seed)
@@ -69,7 +77,7 @@ public enum HonestReceiver {
     /// 7 laps of a 398 m track at 4.22 m/s, one fix a second: 84.4 m straights and bends of
     /// 36.3 m radius, from a standing start to a stop. Legs last whole seconds, so that the last
     /// fix falls where the route ends.
-    public static func trackLaps(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+    public static func trackLaps(seed: UInt64) -> Draw {
         let speed = 4.22
         let bend = 27.0
         let straight = 20.0
@@ -88,7 +96,7 @@ public enum HonestReceiver {
 
     /// 10 laps of a 398 m track at 3.9 m/s, one fix a second, from a 20 s standing start on a
     /// receiver still settling (its error estimate 16-18 m and more) to a 15 s stand at the finish.
-    public static func trackStandingStart(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+    public static func trackStandingStart(seed: UInt64) -> Draw {
         let speed = 3.9
         var legs = [
             Route.Leg(heading: 0, speed: 0, duration: 20, turn: 0),
@@ -106,7 +114,7 @@ public enum HonestReceiver {
     /// A 5 km city run at 3.3-3.5 m/s with corners every 40-200 m, from a standing start on a
     /// settling receiver, stopping twice at lights (45 s and 30 s); the city's multipath makes
     /// the position's bias wander twice as far as in the open.
-    public static func cityLights(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+    public static func cityLights(seed: UInt64) -> Draw {
         var rng = SplitMix(seed: 2000 + seed)
         var legs = [Route.Leg(heading: 90, speed: 0, duration: 15, turn: 0)]
         var heading = 90.0
@@ -134,7 +142,7 @@ public enum HonestReceiver {
     }
 
     /// A 2.5 km walk at 1.3-1.5 m/s with four stops of 20-90 s (a dog's), from standing.
-    public static func walkWithStops(seed: UInt64) -> (fixes: [Fix], truth: Double) {
+    public static func walkWithStops(seed: UInt64) -> Draw {
         var rng = SplitMix(seed: 3000 + seed)
         var legs = [Route.Leg(heading: 0, speed: 0, duration: 10, turn: 0)]
         var heading = 0.0
@@ -176,7 +184,7 @@ public enum HonestReceiver {
         settling: Settling? = nil,
         wander start: Wander = Wander(tau: 60, sigma: 2.5),
         seed: UInt64
-    ) -> (fixes: [Fix], truth: Double) {
+    ) -> Draw {
         let (states, truth) = Route.sample(legs, rate: rate, startSpeed: startSpeed)
         var rng = SplitMix(seed: seed)
         var wander = start
@@ -223,7 +231,8 @@ public enum HonestReceiver {
                 )
             )
         }
-        return (fixes, truth)
+        let moving = Double(states.dropFirst().filter { $0.speed > 0.3 }.count) * dt
+        return Draw(fixes: fixes, truth: truth, moving: moving)
     }
 
     /// The receiver's own speed integrated over the epochs (trapezoids): the reference the core's

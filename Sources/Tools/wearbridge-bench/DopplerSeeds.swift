@@ -5,37 +5,15 @@ import TrackCore
 /// Ours against the Doppler integral over many draws of the same noise: one session's verdict
 /// is one draw, and both errors carry the Doppler's random noise, metres over a session.
 struct DopplerSeeds {
-    struct Route: Sendable {
-        let name: String
-        let activity: Activity
-        let make: @Sendable (UInt64) -> (fixes: [Fix], truth: Double)
-    }
-
-    static let routes = [
-        Route(name: "tempo, 10 Hz", activity: .running) { HonestReceiver.tempo(rate: 10, seed: $0) },
-        Route(name: "tempo, 10 Hz, exact course", activity: .running) {
-            HonestReceiver.tempo(rate: 10, noise: .tenHertzExactCourse, seed: $0)
-        },
-        Route(name: "tempo, 10 Hz, vector", activity: .running) {
-            HonestReceiver.tempo(rate: 10, noise: .tenHertzVector, seed: $0)
-        },
-        Route(name: "tempo, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seed: $0) },
-        Route(name: "track laps, 1 Hz", activity: .running) { HonestReceiver.trackLaps(seed: $0) },
-        Route(name: "an hour, 1 Hz", activity: .running) { HonestReceiver.tempo(rate: 1, seconds: 3600, seed: $0) },
-        Route(name: "track, standing start", activity: .running) { HonestReceiver.trackStandingStart(seed: $0) },
-        Route(name: "city, two lights", activity: .running) { HonestReceiver.cityLights(seed: $0) },
-        Route(name: "walk, four stops", activity: .walking) { HonestReceiver.walkWithStops(seed: $0) },
-    ]
-
     /// Errors against the truth (m) of ours and of the Doppler integral, and the truth, per seed.
     static func errors(
-        _ route: Route,
+        _ route: HonestRoute,
         seeds: ClosedRange<UInt64>
     ) -> [(ours: Double, doppler: Double, truth: Double)] {
         seeds.map { seed in
-            let (fixes, truth) = route.make(seed)
-            let ours = replayed(fixes, activity: route.activity).distance
-            return (ours - truth, HonestReceiver.dopplerIntegral(fixes) - truth, truth)
+            let draw = route.make(seed)
+            let ours = replayed(draw.fixes, activity: route.activity).distance
+            return (ours - draw.truth, HonestReceiver.dopplerIntegral(draw.fixes) - draw.truth, draw.truth)
         }
     }
 
@@ -50,7 +28,7 @@ struct DopplerSeeds {
                 + rightAligned("sd", 7) + rightAligned("rms", 7) + rightAligned("ours nearer", 13)
                 + rightAligned("within 0.15 %: ours, Doppler", 30)
         )
-        for route in routes {
+        for route in HonestRoute.all {
             let pairs = errors(route, seeds: seeds)
             let ours = Spread(pairs.map(\.ours))
             let doppler = Spread(pairs.map(\.doppler))

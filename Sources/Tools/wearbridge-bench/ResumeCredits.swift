@@ -27,7 +27,7 @@ struct ResumeCredits: ParsableCommand {
 
     func run() throws {
         if let name = traceRoute {
-            guard let route = DopplerSeeds.routes.first(where: { $0.name == name }) else {
+            guard let route = HonestRoute.named(name) else {
                 throw ValidationError("no route named \(name)")
             }
             trace(route.make(seedNumber).fixes, activity: route.activity)
@@ -65,13 +65,13 @@ struct ResumeCredits: ParsableCommand {
                 + rightAligned("median", 9) + rightAligned("largest step", 14) + rightAligned("draws over slack", 18)
                 + rightAligned("worst", 20)
         )
-        for route in DopplerSeeds.routes {
+        for route in HonestRoute.all {
             var excesses: [Double] = []
             var worst: (excess: Double, seed: UInt64, at: Double) = (-.infinity, 0, 0)
             var largest = 0.0
             var over = 0
             for seed in 1...seeds {
-                let (fixes, _) = route.make(seed)
+                let fixes = route.make(seed).fixes
                 let credits = StepCredits(fixes, activity: route.activity, slack: StepCredits.slack)
                 excesses.append(credits.worst?.excess ?? 0)
                 if let step = credits.worst, step.excess > worst.excess {

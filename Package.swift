@@ -28,7 +28,9 @@ let package = Package(
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
-        .target(name: "TrackCore", path: "Sources/Core/TrackCore"),
+        .target(name: "TrackCore", dependencies: ["Elevation"], path: "Sources/Core/TrackCore"),
+        // Pure: altitude from GPS and a barometer, climbing and grade.
+        .target(name: "Elevation", path: "Sources/Core/Elevation"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
@@ -450,12 +452,13 @@ let package = Package(
         // core's tests and the accuracy benchmark.
         .target(
             name: "SyntheticReceivers",
-            dependencies: ["TrackCore", "Harness", "UTCFormat"],
+            dependencies: ["TrackCore", "Elevation", "Harness", "UTCFormat"],
             path: "Sources/Tools/SyntheticReceivers"
         ),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
+                "Elevation",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",
@@ -492,7 +495,7 @@ let package = Package(
             ],
             path: "Sources/Tools/wearbridge-fuzz"
         ),
-        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Harness", "SyntheticReceivers"]),
+        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Elevation", "Harness", "SyntheticReceivers"]),
         .testTarget(
             name: "SessionCoreTests",
             dependencies: [
@@ -569,6 +572,7 @@ let package = Package(
         ),
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
+        .testTarget(name: "ElevationTests", dependencies: ["Elevation"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "HeartRate", "HexCoding", "Harness"]),

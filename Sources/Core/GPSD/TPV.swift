@@ -13,6 +13,8 @@ public struct TPV: Sendable, Equatable {
     public var epx: Double?
     public var epy: Double?
     public var eph: Double?
+    /// 95 % vertical error, metres.
+    public var epv: Double?
     public var speed: Double?
     public var track: Double?
     public var eps: Double?
@@ -28,6 +30,7 @@ public struct TPV: Sendable, Equatable {
         epx: Double? = nil,
         epy: Double? = nil,
         eph: Double? = nil,
+        epv: Double? = nil,
         speed: Double? = nil,
         track: Double? = nil,
         eps: Double? = nil,
@@ -42,6 +45,7 @@ public struct TPV: Sendable, Equatable {
         self.epx = epx
         self.epy = epy
         self.eph = eph
+        self.epv = epv
         self.speed = speed
         self.track = track
         self.eps = eps
@@ -63,6 +67,7 @@ public struct TPV: Sendable, Equatable {
             track: track,
             speedError: eps,
             altitude: altitude,
+            verticalError: epv,
             receivedAt: receivedAt
         )
     }
@@ -70,7 +75,7 @@ public struct TPV: Sendable, Equatable {
 
 extension TPV: Decodable {
     private enum Keys: String, CodingKey {
-        case device, mode, time, lat, lon, altHAE, altMSL, alt, epx, epy, eph, speed, track, eps, climb
+        case device, mode, time, lat, lon, altHAE, altMSL, alt, epx, epy, eph, epv, speed, track, eps, climb
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +100,7 @@ extension TPV: Decodable {
         epx = try c.decodeIfPresent(Double.self, forKey: .epx)
         epy = try c.decodeIfPresent(Double.self, forKey: .epy)
         eph = try c.decodeIfPresent(Double.self, forKey: .eph)
+        epv = try c.decodeIfPresent(Double.self, forKey: .epv)
         speed = try c.decodeIfPresent(Double.self, forKey: .speed)
         track = try c.decodeIfPresent(Double.self, forKey: .track)
         eps = try c.decodeIfPresent(Double.self, forKey: .eps)
@@ -114,6 +120,7 @@ extension TPV {
             epx: fix.errorEast,
             epy: fix.errorNorth,
             eph: fix.horizontalError,
+            epv: fix.verticalError,
             speed: fix.speed,
             track: fix.track,
             eps: fix.speedError

@@ -18,8 +18,9 @@ public struct Fix: Sendable, Equatable {
     /// gpsd `eps`: speed error estimate in m/s.
     public var speedError: Double?
     /// Metres above mean sea level (gpsd `altMSL`, or `alt`), else above the ellipsoid (`altHAE`).
-    /// Logged and exported; the core does not use it.
     public var altitude: Double?
+    /// gpsd `epv`: 95 % vertical error in metres, on plain NMEA receivers derived from VDOP.
+    public var verticalError: Double?
     /// When the report reached us, in seconds on the receiving process's monotonic clock.
     /// Absent in replays of recordings, where staleness cannot be judged.
     public var receivedAt: Double?
@@ -35,6 +36,7 @@ public struct Fix: Sendable, Equatable {
         track: Double? = nil,
         speedError: Double? = nil,
         altitude: Double? = nil,
+        verticalError: Double? = nil,
         receivedAt: Double? = nil
     ) {
         self.mode = mode
@@ -47,6 +49,7 @@ public struct Fix: Sendable, Equatable {
         self.track = track
         self.speedError = speedError
         self.altitude = altitude
+        self.verticalError = verticalError
         self.receivedAt = receivedAt
     }
 

@@ -1,3 +1,5 @@
+import Elevation
+
 /// The figures of a session at one moment: what replay prints and what the daemon will store.
 public struct SessionSummary: Sendable, Equatable {
     public struct HeartRate: Sendable, Equatable {
@@ -7,6 +9,17 @@ public struct SessionSummary: Sendable, Equatable {
         public var maximum: Int?
         /// Seconds in zone 0 (below the first bound) through zone n.
         public var timeInZone: [Double]
+    }
+
+    /// Altitude and climbing: nil while no fix has carried an altitude.
+    public struct ElevationFigures: Sendable, Equatable {
+        public var source: ElevationSource
+        /// Filtered, metres above mean sea level.
+        public var altitude: Double
+        public var gain: Double
+        public var loss: Double
+        /// Rise over run of the last metres travelled, nil until they are.
+        public var grade: Double?
     }
 
     public var activity: Activity
@@ -25,6 +38,7 @@ public struct SessionSummary: Sendable, Equatable {
     public var maxSpeed: Double
     public var trackPoints: Int
     public var heartRate: HeartRate?
+    public var elevation: ElevationFigures?
 
     init(_ session: TrackSession) {
         activity = session.activity
@@ -41,6 +55,10 @@ public struct SessionSummary: Sendable, Equatable {
         bridgedGaps = session.bridgedGapCount
         maxSpeed = session.maxSpeed
         trackPoints = session.storedTrackPointCount
+        let track = session.elevation
+        elevation = track.altitude.map {
+            ElevationFigures(source: track.source, altitude: $0, gain: track.gain, loss: track.loss, grade: track.grade)
+        }
         heartRate = session.heartRate.map {
             HeartRate(
                 samples: $0.sampleCount,

@@ -1,3 +1,5 @@
+import Elevation
+
 /// The whole path of a fix: gate, Kalman smoothing, stillness, auto-pause, gaps, metrics, track.
 ///
 /// A value type with no clock and no I/O: the daemon and `replay` feed it the same fixes and get
@@ -20,6 +22,7 @@ public struct TrackSession: Sendable {
     var splitTracker: SplitTracker
     private var track: TrackSimplifier
     private var heartRateStats: HeartRateStats?
+    private var elevationTrack: ElevationTrack
     /// Beats since the last split boundary, for the split's average heart rate.
     var splitBeats = (sum: 0.0, count: 0)
 
@@ -51,7 +54,13 @@ public struct TrackSession: Sendable {
     /// Where this session's distance comes from: `gps` outdoors.
     public var distanceSource: DistanceSource { indoor?.source ?? .gps }
 
-    public init(activity: Activity, profile: ActivityProfile? = nil, heartRateZones: HeartRateZones? = nil) {
+    public init(
+        activity: Activity,
+        profile: ActivityProfile? = nil,
+        heartRateZones: HeartRateZones? = nil,
+        elevation: ElevationTrack.Settings = .init()
+    ) {
+        elevationTrack = ElevationTrack(settings: elevation)
         let profile = profile ?? activity.profile
         self.activity = activity
         self.profile = profile
@@ -67,6 +76,39 @@ public struct TrackSession: Sendable {
     // MARK: Inputs
 
     public mutating func ingest(_ fix: Fix) -> FixOutcome {
+        let outcome = ingestPosition(fix)
+        if case .accepted = outcome.verdict, let altitude = fix.altitude, let time = fix.time {
+            elevationTrack.gps(
+                altitude: altitude,
+                epv: fix.verticalError,
+                eph: fix.horizontalError,
+                at: time.seconds,
+                distance: distance,
+                moving: isClimbing
+            )
+        }
+        return outcome
+    }
+
+    /// A barometer's pressure in kPa, read at `instant` on the receive clock of `Fix.receivedAt`;
+    /// set aside until the fixes have tied that clock to GPS time.
+    public mutating func pressure(kilopascal: Double, receivedAt instant: Double) {
+        guard let time = gate.clockOffset.gpsTime(atReceive: instant) else { return }
+        pressure(kilopascal: kilopascal, at: time)
+    }
+
+    /// A barometer's pressure in kPa at a GPS time (a replay's, a simulation's).
+    public mutating func pressure(kilopascal: Double, at time: GPSTime) {
+        elevationTrack.pressure(kilopascal, at: time.seconds, distance: distance, moving: isClimbing)
+    }
+
+    /// Moving, and neither paused nor standing: only then does an altitude's change count as climbed.
+    private var isClimbing: Bool {
+        guard case .none = manualPause else { return false }
+        return !isStill && !autoPause.isPaused
+    }
+
+    private mutating func ingestPosition(_ fix: Fix) -> FixOutcome {
         var events: [TrackEvent] = []
         if let time = fix.time { noteSilence(until: time, into: &events) }
         let errors = model.judge(fix)
@@ -335,6 +377,8 @@ public struct TrackSession: Sendable {
     public var trackPoints: [TrackPoint] { track.points }
     public var storedTrackPointCount: Int { track.storedCount }
     public var heartRate: HeartRateStats? { heartRateStats }
+    /// Altitude, gain and loss, grade.
+    public var elevation: ElevationTrack { elevationTrack }
     /// Smoothed speed now (m/s), zero while standing still.
     public var currentSpeed: Double? {
         if let indoor { return lastUsable == nil ? nil : indoor.lastSpeed }

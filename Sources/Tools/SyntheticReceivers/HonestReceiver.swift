@@ -41,6 +41,9 @@ public enum HonestReceiver {
         public var fixes: [Fix]
         public var truth: Double
         public var moving: Double
+        /// How far along the route the wearer truly was at each fix, metres (the speeds at the
+        /// fixes integrated): where a profile of the route puts its altitude.
+        public var along: [Double] = []
     }
 
     public static let origin = GeoPoint(latitude: 55.6761, longitude: 12.5683)
@@ -232,7 +235,12 @@ public enum HonestReceiver {
             )
         }
         let moving = Double(states.dropFirst().filter { $0.speed > 0.3 }.count) * dt
-        return Draw(fixes: fixes, truth: truth, moving: moving)
+        var along = [0.0]
+        along.reserveCapacity(states.count)
+        for (previous, state) in zip(states, states.dropFirst()) {
+            along.append(along[along.count - 1] + 0.5 * (previous.speed + state.speed) * dt)
+        }
+        return Draw(fixes: fixes, truth: truth, moving: moving, along: Array(along.prefix(fixes.count)))
     }
 
     /// The receiver's own speed integrated over the epochs (trapezoids): the reference the core's

@@ -10,7 +10,7 @@ struct Bench: AsyncParsableCommand {
             "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
         subcommands: [
             Accuracy.self, ResumeCredits.self, Throughput.self, Memory.self, DaemonBench.self, MakeSession.self,
-            RelayScale.self, FootpodBench.self, RecordRoute.self, PositionBound.self,
+            RelayScale.self, FootpodBench.self, RecordRoute.self, PositionBound.self, ElevationBench.self,
         ],
         defaultSubcommand: Accuracy.self
     )

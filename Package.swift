@@ -408,10 +408,13 @@ let package = Package(
             ],
             path: "Sources/Programs/wearbridge-phone"
         ),
+        // Adapter: the kernel's Industrial I/O devices in sysfs (a barometer).
+        .target(name: "IIO", path: "Sources/Adapters/IIO"),
         // The service: the engine core's shell, producers and sinks, the store's writer, systemd.
         .target(
             name: "Daemon",
             dependencies: [
+                "IIO",
                 "CertificateFingerprint",
                 "TOMLConfig",
                 "Engine",
@@ -573,6 +576,7 @@ let package = Package(
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "ElevationTests", dependencies: ["Elevation"]),
+        .testTarget(name: "IIOTests", dependencies: ["IIO"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "HeartRate", "HexCoding", "Harness"]),

@@ -57,6 +57,7 @@ struct SessionCueTests {
             case .fix(let fix): controller.ingest(fix, into: &output)
             case .heartRate(let sample): controller.heartRate(sample, into: &output)
             case .speed(let sample): controller.speed(sample, into: &output)
+            case .pressure(let sample): controller.pressure(sample, into: &output)
             case .command: break
             }
             for row in output.rows {

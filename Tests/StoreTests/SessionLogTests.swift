@@ -93,6 +93,29 @@ struct SessionLogTests {
         #expect(try log.detail(matching: "hr").beatCount == 2)
     }
 
+    /// A barometer's readings and a fix's vertical error come back in the journal, in sequence.
+    @Test func pressuresAndVerticalErrorsComeBackInTheJournal() async throws {
+        let directory = try temporaryDirectory("pressure")
+        let log = try SessionLog.open(directory: directory)
+        var withEPV = fix(0)
+        withEPV.altitude = 41.5
+        withEPV.verticalError = 23.25
+        let pressures = [
+            PressureSample(kilopascal: 100.9125, receivedAt: 10.25, time: 1_750_000_000.5),
+            PressureSample(kilopascal: 100.9131, receivedAt: 11.25, time: nil),
+        ]
+        let rows: [SessionRow] = [
+            .begin(sessionID: "p", activity: .walking, startedAt: TimeAnchor(source: .gps, seconds: 1_750_000_000)),
+            .pressure(sessionID: "p", seq: 1, pressures[0]),
+            .fix(sessionID: "p", seq: 2, withEPV, .accepted(smoothed: withEPV.position!)),
+            .pressure(sessionID: "p", seq: 3, pressures[1]),
+        ]
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
+        let journal = try log.journal(of: "p")
+        #expect(journal.entries == [.pressure(pressures[0]), .fix(withEPV), .pressure(pressures[1])])
+        #expect(journal.nextSeq == 4)
+    }
+
     /// Footpod and treadmill samples go into `speed` whole (their bytes too), the session says
     /// where its distance comes from, and the journal gives them back in sequence with the beats.
     @Test func speedSamplesAndTheDistanceSourceComeBackExactly() async throws {

@@ -31,7 +31,7 @@ public struct ConfigParser {
             prefix: "",
             allowed: [
                 "gpsd", "storage", "control", "session", "bluetooth", "strap", "footpod", "treadmill", "phone", "cues",
-                "log",
+                "barometer", "log",
             ]
         )
         if let gpsd = try fields.table(root, "gpsd") {
@@ -136,6 +136,7 @@ public struct ConfigParser {
         }
         if let phone = try fields.table(root, "phone") { config.phone = try parsePhone(phone) }
         if let cues = try fields.table(root, "cues") { config.cues = try parseCues(cues) }
+        if let barometer = try fields.table(root, "barometer") { config.barometer = try parseBarometer(barometer) }
         if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
     }
@@ -205,6 +206,31 @@ public struct ConfigParser {
             phone.staleAfter = stale
         }
         return phone
+    }
+
+    private func parseBarometer(_ table: TOMLTable) throws -> WearbridgeConfig.Barometer {
+        var barometer = WearbridgeConfig.Barometer()
+        try fields.checkKeys(table, prefix: "barometer.", allowed: ["device", "interval"])
+        if let device = try fields.string(table, "barometer.device", "device") {
+            switch device {
+            case "off": barometer.choice = .off
+            case "auto": barometer.choice = .auto
+            default:
+                guard !device.isEmpty, !device.contains(where: \.isWhitespace) else {
+                    throw ConfigError.badValue(
+                        path: path,
+                        key: "barometer.device",
+                        value: fields.quoted(device),
+                        allowed: "auto, off, an IIO driver's name (bmp280) or a device's sysfs path"
+                    )
+                }
+                barometer.choice = .named(device)
+            }
+        }
+        if let interval = try fields.duration(table, "barometer.interval", "interval", in: 0.1...10) {
+            barometer.interval = interval
+        }
+        return barometer
     }
 
     private func parseStrap(_ table: TOMLTable) throws -> WearbridgeConfig.Strap {

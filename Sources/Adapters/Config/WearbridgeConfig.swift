@@ -37,6 +37,22 @@ public struct WearbridgeConfig: Sendable, Equatable {
     /// The phone-role peer this wearable reports to; nil: no phone link.
     public var phone: Phone?
     public var cues = CuesConfig()
+    public var barometer = Barometer()
+
+    /// `[barometer]`: an IIO pressure sensor, by default the first one found.
+    public struct Barometer: Sendable, Equatable {
+        public enum Choice: Sendable, Equatable {
+            case off
+            /// The first IIO device with a pressure channel.
+            case auto
+            /// A driver's name (`bmp280`) or a sysfs path.
+            case named(String)
+        }
+
+        public var choice: Choice = .auto
+        /// Seconds between readings.
+        public var interval: Double = 1
+    }
 
     /// Where the phone listens and which certificate it must present.
     public struct Phone: Sendable, Equatable {

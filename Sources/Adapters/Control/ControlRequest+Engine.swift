@@ -93,6 +93,15 @@ extension StatusReport {
             fixesAccepted: figures?.fixesAccepted,
             fixesRejected: figures?.fixesRejected,
             distanceSource: figures?.distanceSource.rawValue,
+            elevation: figures?.elevation.map {
+                Elevation(
+                    source: $0.source.rawValue,
+                    altitude: $0.altitude,
+                    gain: $0.gain,
+                    loss: $0.loss,
+                    grade: $0.grade.map { $0 * 100 }
+                )
+            },
             gps: GPS(
                 gpsdConnected: gps.gpsdConnected,
                 mode: gps.mode,
@@ -103,6 +112,18 @@ extension StatusReport {
             ),
             heartRate: status.heartRate.map(HeartRate.init),
             speedSensors: status.speedSensors.isEmpty ? nil : status.speedSensors.map(SpeedSensor.init),
+            barometer: status.barometer.map {
+                Barometer(
+                    state: $0.state.rawValue,
+                    name: $0.name,
+                    device: $0.device,
+                    pressure: $0.kilopascal,
+                    lastReadingAge: $0.lastReadingAge,
+                    readings: $0.readings,
+                    unreadable: $0.unreadable,
+                    reason: $0.reason
+                )
+            },
             storage: Storage(status.storage),
             link: status.link.map {
                 Link(state: $0.state.rawValue, outboxDepth: $0.outboxDepth, oldestCriticalAge: $0.oldestCriticalAge)

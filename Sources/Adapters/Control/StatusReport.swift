@@ -181,6 +181,45 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// The session's altitude and climbing.
+    public struct Elevation: Sendable, Codable, Equatable {
+        /// gps or barometer.
+        public var source: String
+        public var altitude: Double
+        public var gain: Double
+        public var loss: Double
+        /// Percent, over the last metres travelled.
+        public var grade: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case source
+            case altitude = "altitude_m"
+            case gain = "gain_m"
+            case loss = "loss_m"
+            case grade = "grade_percent"
+        }
+    }
+
+    /// The barometer; nil when none is configured.
+    public struct Barometer: Sendable, Codable, Equatable {
+        /// absent, found, reading or unreadable.
+        public var state: String
+        public var name: String?
+        public var device: String?
+        public var pressure: Double?
+        public var lastReadingAge: Double?
+        public var readings: Int
+        public var unreadable: Int
+        public var reason: String?
+
+        enum CodingKeys: String, CodingKey {
+            case state, name, device
+            case pressure = "pressure_kpa"
+            case lastReadingAge = "last_reading_age_s"
+            case readings, unreadable, reason
+        }
+    }
+
     public var state: String
     public var sessionID: String?
     public var activity: String?
@@ -194,10 +233,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var fixesRejected: Int?
     /// gps, or indoors footpod or treadmill; nil from an older daemon or with no session.
     public var distanceSource: String? = nil
+    public var elevation: Elevation? = nil
     public var gps: GPS
     public var heartRate: HeartRate?
     /// Footpods and treadmills; nil from a daemon older than them.
     public var speedSensors: [SpeedSensor]? = nil
+    public var barometer: Barometer? = nil
     /// Nil only from a daemon older than the storage figures.
     public var storage: Storage?
     public var link: Link?
@@ -216,9 +257,11 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case fixesAccepted = "fixes_accepted"
         case fixesRejected = "fixes_rejected"
         case distanceSource = "distance_source"
+        case elevation
         case gps
         case heartRate = "heart_rate"
         case speedSensors = "speed_sensors"
+        case barometer
         case storage
         case link = "phone_link"
         case race

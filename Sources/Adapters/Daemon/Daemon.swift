@@ -137,7 +137,8 @@ public struct Daemon: Service {
             strapConfigured: config.strap.choice != .none,
             speedSensors: SpeedSensorKind.allCases.filter { config.speedSensor($0).choice != .none },
             phoneLink: config.phone != nil,
-            readings: config.cues.enabled
+            readings: config.cues.enabled,
+            barometer: config.barometer.choice != .off
         )
         var engine = SessionEngine.recovering(
             open,
@@ -239,6 +240,11 @@ public struct Daemon: Service {
         if let strap = strapLink() { producers.append(StrapProducer(link: strap)) }
         for kind in SpeedSensorKind.allCases {
             if let link = speedSensorLink(kind) { producers.append(SpeedSensorProducer(link: link)) }
+        }
+        switch config.barometer.choice {
+        case .off: break
+        case .auto: producers.append(BarometerProducer(choice: nil, interval: config.barometer.interval))
+        case .named(let name): producers.append(BarometerProducer(choice: name, interval: config.barometer.interval))
         }
         if let phone {
             let client = PhoneLinkClient(settings: phone, store: store, logger: logger)

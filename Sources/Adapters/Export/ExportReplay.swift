@@ -109,6 +109,8 @@ public struct ExportReplay {
                 )
             )
             try follow(output, emit, starts: false)
+        case .pressure(let sample):
+            controller.pressure(sample, into: &output)
         case .command(.start, _), .command(.end, _):
             // Begun at `init`; left open at the end, so that its figures can still be read.
             break

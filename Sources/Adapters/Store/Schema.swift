@@ -176,6 +176,23 @@ enum Schema {
                     """
             )
         }
+        migrator.registerMigration("v9-elevation") { db in
+            // A fix's vertical error (gpsd epv), which the elevation filter judges, and every
+            // barometer reading (kPa): a recovered session's elevation is the live one's.
+            try db.execute(
+                sql: """
+                    ALTER TABLE fix ADD COLUMN epv REAL;
+                    CREATE TABLE pressure (
+                        session_id TEXT NOT NULL REFERENCES session(id),
+                        seq INTEGER NOT NULL,
+                        received REAL,
+                        time REAL,
+                        kpa REAL NOT NULL,
+                        PRIMARY KEY (session_id, seq)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -100,7 +100,8 @@ extension SessionLog {
                         UNION ALL SELECT max(seq) FROM event WHERE session_id = ?1
                         UNION ALL SELECT max(seq) FROM command WHERE session_id = ?1
                         UNION ALL SELECT max(seq) FROM heart_rate WHERE session_id = ?1
-                        UNION ALL SELECT max(seq) FROM speed WHERE session_id = ?1)
+                        UNION ALL SELECT max(seq) FROM speed WHERE session_id = ?1
+                        \(try db.tableExists("pressure") ? "UNION ALL SELECT max(seq) FROM pressure WHERE session_id = ?1" : ""))
                     """,
                 arguments: [sessionID]
             ) ?? 0
@@ -120,14 +121,15 @@ extension SessionLog {
     }
 
     /// A session's logged inputs (fixes, beats, footpod and treadmill samples, applied commands) one
-    /// at a time in sequence order, from four cursors merged: a 12-hour session is never held whole (exports, recovery).
+    /// at a time in sequence order, from five cursors merged: a 12-hour session is never held whole (exports, recovery).
     public func streamJournal(of sessionID: String, _ body: (JournalItem) throws -> Void) throws {
         try reader.read { db in
             let fixes = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT seq, received, time, mode, lat, lon, epx, epy, eph, speed, track, eps,
-                        \(try Self.hasColumn(db, "fix", "alt") ? "alt" : "NULL")
+                        \(try Self.hasColumn(db, "fix", "alt") ? "alt" : "NULL"),
+                        \(try Self.hasColumn(db, "fix", "epv") ? "epv" : "NULL")
                     FROM fix WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -175,6 +177,16 @@ extension SessionLog {
                 )
                 return JournalItem(seq: row[0], entry: .speed(sample), time: row[2])
             }
+            let pressures = try Row.fetchCursor(
+                db,
+                sql: try db.tableExists("pressure")
+                    ? "SELECT seq, received, time, kpa FROM pressure WHERE session_id = ? ORDER BY seq"
+                    : "SELECT 0, 0.0, 0.0, 0.0 WHERE ? IS NULL",
+                arguments: [sessionID]
+            ).map { row in
+                let sample = PressureSample(kilopascal: row[3], receivedAt: row[1] ?? 0, time: row[2])
+                return JournalItem(seq: row[0], entry: .pressure(sample), time: row[2])
+            }
             // Only what was applied: a refusal changed nothing, and an expired command must stay unapplied.
             let commands = try Row.fetchCursor(
                 db,
@@ -184,14 +196,17 @@ extension SessionLog {
                 guard let command = SessionCommand(rawValue: row[1]) else { return nil }
                 return JournalItem(seq: row[0], entry: .command(command, id: row[2]), time: nil)
             }
-            var heads = [try fixes.next(), try beats.next(), try speeds.next(), try commands.next()]
+            var heads = [
+                try fixes.next(), try beats.next(), try speeds.next(), try pressures.next(), try commands.next(),
+            ]
             while let index = heads.indices.filter({ heads[$0] != nil }).min(by: { heads[$0]!.seq < heads[$1]!.seq }) {
                 try body(heads[index]!)
                 switch index {
                 case 0: heads[0] = try fixes.next()
                 case 1: heads[1] = try beats.next()
                 case 2: heads[2] = try speeds.next()
-                default: heads[3] = try commands.next()
+                case 3: heads[3] = try pressures.next()
+                default: heads[4] = try commands.next()
                 }
             }
         }
@@ -212,6 +227,7 @@ extension SessionLog {
             track: row[10],
             speedError: row[11],
             altitude: row[12],
+            verticalError: row[13],
             receivedAt: row[1]
         )
     }

@@ -56,14 +56,15 @@ extension SessionLog {
             try db.executeCached(
                 sql: """
                     INSERT OR REPLACE INTO fix (session_id, seq, received, time, mode, lat, lon, epx, epy, eph, speed,
-                        track, eps, verdict, smoothed_lat, smoothed_lon, alt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        track, eps, verdict, smoothed_lat, smoothed_lon, alt, epv)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     id, seq, fix.receivedAt, fix.time?.seconds, fix.mode, fix.position?.latitude.finite,
                     fix.position?.longitude.finite, fix.errorEast?.finite, fix.errorNorth?.finite,
                     fix.horizontalError?.finite, fix.speed?.finite, fix.track?.finite, fix.speedError?.finite,
                     verdict.storedName, smoothed?.latitude, smoothed?.longitude, fix.altitude?.finite,
+                    fix.verticalError?.finite,
                 ]
             )
         case .event(let seq, let announcement):
@@ -123,6 +124,11 @@ extension SessionLog {
                     reading.strideLength, reading.totalDistance, reading.inclination, reading.elapsedTime,
                     Data(sample.payload),
                 ]
+            )
+        case .pressure(let id, let seq, let sample):
+            try db.executeCached(
+                sql: "INSERT OR REPLACE INTO pressure (session_id, seq, received, time, kpa) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id, seq, sample.receivedAt, sample.time, sample.kilopascal]
             )
         case .calibration(let id, let footpod, let stretch, let fixed):
             // Dated by the session's start on its own clock (a stretch's instants are monotonic); a

@@ -57,6 +57,7 @@ public struct CueTimeline {
                 run.lastBeat = (sample.bpm, time)
                 run.controller.heartRate(sample, into: &output)
             case .speed(let sample): run.controller.speed(sample, into: &output)
+            case .pressure(let sample): run.controller.pressure(sample, into: &output)
             case .command(let command, let id):
                 _ = run.controller.handle(command, id: id, receivedAt: time, systemTime: 0, into: &output)
             }
@@ -76,6 +77,7 @@ public struct CueTimeline {
         case .fix(let fix): fix.receivedAt ?? fix.time?.seconds
         case .heartRate(let sample): sample.receivedAt
         case .speed(let sample): sample.receivedAt
+        case .pressure(let sample): sample.receivedAt
         case .command: nil
         }
     }

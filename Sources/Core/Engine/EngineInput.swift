@@ -9,6 +9,8 @@ public enum EngineInput: Sendable {
     case strap(StrapLinkEvent)
     /// A footpod's or treadmill's samples and comings and goings.
     case speedSensor(SpeedSensorLinkEvent)
+    /// The wearable's barometer (IIO), when one is configured.
+    case barometer(BarometerEvent)
     case command(CommandRequest)
     case status(ReplyToken)
     /// The writer's answer to an earlier `.persist` request.

@@ -108,4 +108,15 @@ extension SessionEngine {
             break
         }
     }
+
+    mutating func barometer(_ event: BarometerEvent, _ now: Instant) {
+        barometerStatus = barometerStatus ?? BarometerStatus()
+        barometerStatus?.update(event)
+        guard case .reading(let kilopascal, let receivedAt) = event else { return }
+        guard !queue.isFailing else {
+            if controller.session != nil { queue.skipped(.beat) }
+            return
+        }
+        controller.pressure(PressureSample(kilopascal: kilopascal, receivedAt: receivedAt), into: &output)
+    }
 }

@@ -43,7 +43,8 @@ extension SessionEngine {
                 currentPace: speed > 0.3 ? 1000 / speed : nil,
                 fixesAccepted: summary.accepted,
                 fixesRejected: summary.rejectedTotal,
-                distanceSource: summary.distanceSource
+                distanceSource: summary.distanceSource,
+                elevation: summary.elevation
             )
         }
         var link: SessionStatus.Link?
@@ -61,6 +62,11 @@ extension SessionEngine {
             gps: gps,
             heartRate: strap?.report(now: now.monotonic),
             speedSensors: speedSensors.map { $0.report(now: now.monotonic) },
+            barometer: barometerStatus.map { status in
+                var aged = status
+                aged.lastReadingAge = status.lastReadingAt.map { now.monotonic - $0 }
+                return aged
+            },
             storage: storage,
             link: link,
             race: race.map { raceStatus($0, now) }

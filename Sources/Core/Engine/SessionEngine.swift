@@ -29,6 +29,8 @@ public struct SessionEngine: Sendable {
         public var readings: Bool
         /// How a virtual race is judged (the lead's hysteresis, the partner's staleness).
         public var race: RaceSettings
+        /// A barometer is configured (or looked for): `status` shows it.
+        public var barometer: Bool
 
         public init(
             session: SessionController.Configuration,
@@ -38,7 +40,8 @@ public struct SessionEngine: Sendable {
             maxPendingRows: Int = 20_000,
             phoneLink: Bool = false,
             readings: Bool = false,
-            race: RaceSettings = RaceSettings()
+            race: RaceSettings = RaceSettings(),
+            barometer: Bool = false
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
@@ -48,6 +51,7 @@ public struct SessionEngine: Sendable {
             self.phoneLink = phoneLink
             self.readings = readings
             self.race = race
+            self.barometer = barometer
         }
     }
 
@@ -73,6 +77,7 @@ public struct SessionEngine: Sendable {
     var queue: WriteQueue
     var strap: StrapStatus?
     var speedSensors: [SpeedSensorStatus]
+    var barometerStatus: BarometerStatus?
     var lookups: [String: [PendingCommand]] = [:]
     var phase = Phase.running
     /// The figures last handed to the writer, so that a quiet second costs no commit.
@@ -109,6 +114,7 @@ public struct SessionEngine: Sendable {
         queue = WriteQueue(maxPendingRows: configuration.maxPendingRows, retryInterval: configuration.retryInterval)
         strap = configuration.strapConfigured ? StrapStatus() : nil
         speedSensors = configuration.speedSensors.map(SpeedSensorStatus.init(kind:))
+        barometerStatus = configuration.barometer ? BarometerStatus() : nil
         // The same threshold as the session's own watch: one rule, whoever asks.
         let session = configuration.session
         standbyWatch = GPSWatch(lostAfter: session.gpsLostAfter ?? session.activity.profile.gpsLostAfter)
@@ -153,6 +159,7 @@ public struct SessionEngine: Sendable {
         case .gps(let input): gps(input, now)
         case .strap(let event): strap(event, now)
         case .speedSensor(let event): speedSensor(event, now)
+        case .barometer(let event): barometer(event, now)
         case .command(let request): command(request, now)
         case .status(let token): actions.append(.reply(token, .status(status(now))))
         case .storage(let report): storage(report, now)

@@ -19,6 +19,8 @@ public struct SessionStatus: Sendable, Equatable {
         public var fixesRejected: Int
         /// gps, or indoors footpod or treadmill.
         public var distanceSource: DistanceSource = .gps
+        /// Altitude, gain and loss, grade: nil while no fix has carried an altitude.
+        public var elevation: SessionSummary.ElevationFigures? = nil
     }
 
     public struct GPS: Sendable, Equatable {
@@ -103,6 +105,8 @@ public struct SessionStatus: Sendable, Equatable {
     public var heartRate: HeartRate?
     /// The footpods and treadmills configured, in the config's order.
     public var speedSensors: [SpeedSensor] = []
+    /// Nil when no barometer is configured.
+    public var barometer: BarometerStatus? = nil
     public var storage: Storage
     /// Nil when no phone is configured.
     public var link: Link? = nil

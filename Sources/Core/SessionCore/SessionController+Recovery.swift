@@ -59,6 +59,7 @@ extension SessionController {
             case .fix(let fix): ingest(fix, into: &discarded)
             case .heartRate(let sample): heartRate(sample, into: &discarded)
             case .speed(let sample): speed(sample, into: &discarded)
+            case .pressure(let sample): pressure(sample, into: &discarded)
             case .command(.start, let commandID):
                 // The command that began this session: its answer stays "started".
                 ledger.record(

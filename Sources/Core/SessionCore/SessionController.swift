@@ -75,6 +75,7 @@ public struct SessionController: Sendable {
         case command(SessionCommand, id: String)
         case heartRate(HeartRateSample)
         case speed(SpeedSensorSample)
+        case pressure(PressureSample)
     }
 
     public let configuration: Configuration
@@ -313,6 +314,21 @@ public struct SessionController: Sendable {
             return
         }
         for event in events { record(event, receivedAt: sample.receivedAt, into: &output) }
+    }
+
+    /// A barometer's reading: into the open session's log and its elevation, dated on GPS time
+    /// (a barometer needs fixes to tie it to the altitude; indoors it is logged, not used).
+    public mutating func pressure(_ sample: PressureSample, into output: inout SessionOutput) {
+        guard session != nil else { return }
+        var sample = sample
+        if sample.time == nil, session!.indoorClock == nil {
+            sample.time = sessionTime(atReceive: sample.receivedAt)?.seconds
+        }
+        if !isRecovering {
+            output.rows.append(.pressure(sessionID: session!.id, seq: takeSeq(), sample))
+        }
+        guard session!.track.distanceSource == .gps, let time = sample.time else { return }
+        session!.track.pressure(kilopascal: sample.kilopascal, at: GPSTime(seconds: time))
     }
 
     /// The open session's clock at a receive instant: GPS time outdoors, the indoor clock indoors.

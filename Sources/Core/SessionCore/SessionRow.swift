@@ -21,6 +21,8 @@ public enum SessionRow: Sendable, Equatable {
     case heartRate(sessionID: String, seq: Int, HeartRateSample, time: GPSTime?)
     /// A footpod's or treadmill's reading (dated on the session's clock).
     case speed(sessionID: String, seq: Int, SpeedSensorSample)
+    /// A barometer's reading (dated on the session's clock).
+    case pressure(sessionID: String, seq: Int, PressureSample)
     /// A stretch that taught the footpod's calibration (its history, kept across sessions): learnt
     /// in a session outdoors, or (`fixed`, no session needed) a distance the runner declared.
     case calibration(sessionID: String?, footpod: String, CalibrationStretch, fixed: Bool = false)
@@ -33,7 +35,7 @@ public enum SessionRow: Sendable, Equatable {
     public var retention: Retention {
         switch self {
         case .fix: .fix
-        case .heartRate, .speed: .beat
+        case .heartRate, .speed, .pressure: .beat
         case .calibration: .notice
         case .event(_, let announcement): announcement.event.isCritical ? .critical : .notice
         case .begin, .command, .state, .finish: .critical
@@ -44,7 +46,7 @@ public enum SessionRow: Sendable, Equatable {
     public var isUrgent: Bool {
         switch self {
         case .begin, .state, .finish, .command: true
-        case .fix, .event, .heartRate, .speed, .calibration: false
+        case .fix, .event, .heartRate, .speed, .pressure, .calibration: false
         }
     }
 

@@ -91,6 +91,13 @@ struct ControlCommand: AsyncParsableCommand {
                 "pace      avg \(TextFormat.pace(status.averagePace))   now \(TextFormat.pace(status.currentPace))"
             )
             lines.append("fixes     \(status.fixesAccepted ?? 0) accepted, \(status.fixesRejected ?? 0) rejected")
+            if let elevation = status.elevation {
+                var text =
+                    "\(TextFormat.format(elevation.altitude, 0)) m, gain \(TextFormat.format(elevation.gain, 0)) m,"
+                    + " loss \(TextFormat.format(elevation.loss, 0)) m"
+                if let grade = elevation.grade { text += ", grade \(TextFormat.format(grade, 1)) %" }
+                lines.append("elevation \(text) (\(elevation.source))")
+            }
         }
         let gps = status.gps
         var quality = gps.gpsdConnected ? "gpsd connected" : "gpsd not connected"
@@ -119,6 +126,15 @@ struct ControlCommand: AsyncParsableCommand {
             if let age = sensor.lastSampleAge { text += ", last sample \(TextFormat.format(age, 1)) s ago" }
             if let held = sensor.heldBy { text += " (\(held))" }
             lines.append(sensor.kind.padding(toLength: 10, withPad: " ", startingAt: 0) + text)
+        }
+        if let barometer = status.barometer {
+            var text = barometer.state + (barometer.name.map { " \($0)" } ?? "")
+            if let pressure = barometer.pressure, barometer.state == "reading" {
+                text += ", \(TextFormat.format(pressure, 3)) kPa"
+            }
+            if let age = barometer.lastReadingAge { text += ", last reading \(TextFormat.format(age, 1)) s ago" }
+            if let reason = barometer.reason { text += " (\(reason))" }
+            lines.append("barometer \(text)")
         }
         if let storage = status.storage {
             var text = storage.state

@@ -25,6 +25,14 @@ struct CatalogTests {
                 == "Session ended, 10.2 kilometres in 1 hour 1 minute 1 second, average pace 5 minutes 58 per kilometre."
         )
         #expect(
+            say(.sessionEnded(distance: 8000, moving: 2700, averagePace: nil, averageHeartRate: nil, climbed: 212.4))
+                == "Session ended, 8 kilometres in 45 minutes, climbed 212 metres."
+        )
+        #expect(
+            say(.sessionEnded(distance: 8000, moving: 2700, averagePace: nil, averageHeartRate: nil, climbed: 0.4))
+                == "Session ended, 8 kilometres in 45 minutes."
+        )
+        #expect(
             say(.summary([.distance(640), .averagePace(300)])) == "640 metres, average pace 5 minutes per kilometre."
         )
         #expect(say(.summary([.distance(1000)])) == "1 kilometre.")

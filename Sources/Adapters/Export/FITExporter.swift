@@ -89,6 +89,8 @@ public struct FITExporter: Exporter {
                 summary.heartRate?.maximum.map(UInt64.init), UInt64(laps.count), 0, 8, 1, 0,
                 summary.moving > 0 ? FIT.scaled(summary.distance / summary.moving, 1000) : nil,
                 FIT.scaled(summary.maxSpeed, 1000), subSport,
+                summary.elevation.map { UInt64(min(65534, max(0, $0.gain).rounded())) },
+                summary.elevation.map { UInt64(min(65534, max(0, $0.loss).rounded())) },
             ])
         )
         try file.write(FIT.activity.definition)

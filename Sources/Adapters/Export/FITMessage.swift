@@ -131,7 +131,8 @@ enum FIT {
         ]
     )
     /// timestamp, start time, elapsed and timer time, distance, sport, avg and max heart rate,
-    /// laps, first lap, event (session), event type (stop), message index, enhanced avg and max speed.
+    /// laps, first lap, event (session), event type (stop), message index, enhanced avg and max speed,
+    /// sub sport, total ascent and descent (m).
     static let session = FITMessage(
         global: 18,
         local: 6,
@@ -142,7 +143,8 @@ enum FIT {
             .init(number: 25, type: .uint16), .init(number: 0, type: .enumeration),
             .init(number: 1, type: .enumeration), .init(number: 254, type: .uint16),
             .init(number: 124, type: .uint32), .init(number: 125, type: .uint32),
-            .init(number: 6, type: .enumeration),
+            .init(number: 6, type: .enumeration), .init(number: 22, type: .uint16),
+            .init(number: 23, type: .uint16),
         ]
     )
     /// timestamp, total timer time, sessions, type (manual), event (activity), event type (stop).

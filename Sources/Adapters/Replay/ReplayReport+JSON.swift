@@ -39,6 +39,12 @@ extension ReplayReport {
             ] as [String: Any],
         ]
         if let pace = s.averagePace { object["avg_pace_s_per_km"] = Self.round(pace, 1) }
+        if let elevation = s.elevation {
+            object["elevation"] = [
+                "source": elevation.source.rawValue, "gain_m": Self.round(elevation.gain, 1),
+                "loss_m": Self.round(elevation.loss, 1),
+            ] as [String: Any]
+        }
         return object
     }
 

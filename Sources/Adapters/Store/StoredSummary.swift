@@ -9,6 +9,20 @@ struct StoredSummary: Codable {
     var maxSpeed: Double
     var trackPoints: Int
     var heartRate: HeartRateFigures?
+    var elevation: ElevationFigures?
+
+    /// Climbed and descended, and where the altitude came from (gps or barometer).
+    struct ElevationFigures: Codable {
+        var source: String
+        var gain: Double
+        var loss: Double
+
+        enum CodingKeys: String, CodingKey {
+            case source
+            case gain = "gain_m"
+            case loss = "loss_m"
+        }
+    }
 
     /// Average, maximum and time in each zone (zone 0 below the first bound), from beats with contact.
     struct HeartRateFigures: Codable {
@@ -32,6 +46,13 @@ struct StoredSummary: Codable {
         bridgedGaps = summary.bridgedGaps
         maxSpeed = summary.maxSpeed
         trackPoints = summary.trackPoints
+        elevation = summary.elevation.map {
+            ElevationFigures(
+                source: $0.source.rawValue,
+                gain: ($0.gain * 10).rounded() / 10,
+                loss: ($0.loss * 10).rounded() / 10
+            )
+        }
         heartRate = summary.heartRate.flatMap {
             $0.samples == 0
                 ? nil
@@ -52,5 +73,6 @@ struct StoredSummary: Codable {
         case maxSpeed = "max_speed_mps"
         case trackPoints = "track_points"
         case heartRate = "heart_rate"
+        case elevation
     }
 }

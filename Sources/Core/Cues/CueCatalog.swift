@@ -5,7 +5,7 @@
 public struct CueCatalog: Sendable, Equatable {
     /// Every text a catalog must have: `{name}` marks a value filled in.
     public static let requiredTexts = [
-        "session_started", "session_ended", "totals", "average_pace", "average_heart_rate",
+        "session_started", "session_ended", "totals", "average_pace", "average_heart_rate", "climbed",
         "paused", "resumed", "auto_paused", "auto_resumed",
         "split", "split_pace", "split_heart_rate",
         "summary_distance_in", "summary_distance", "summary_elapsed", "summary_average_pace", "summary_current_pace",
@@ -20,7 +20,7 @@ public struct CueCatalog: Sendable, Equatable {
         "pace", "pace_even", "per_kilometre", "per_mile",
     ]
     /// Unit words, each as [singular, plural].
-    public static let requiredWords = ["metre", "kilometre", "mile", "hour", "minute", "second"]
+    public static let requiredWords = ["metre", "kilometre", "mile", "foot", "hour", "minute", "second"]
 
     public let language: String
     /// The espeak-ng voice for this language, unless `[cues] voice` says otherwise.
@@ -66,13 +66,14 @@ public struct CueCatalog: Sendable, Equatable {
         let parts: [String]
         switch message {
         case .sessionStarted: parts = [fill("session_started")]
-        case .sessionEnded(let distance, let moving, let pace, let heartRate):
+        case .sessionEnded(let distance, let moving, let pace, let heartRate, let climbed):
             parts =
                 [fill("session_ended")]
                 + (distance > 0
                     ? [fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)])] : [])
                 + (pace.map { [fill("average_pace", ["pace": say.pace($0)])] } ?? [])
                 + (heartRate.map { [fill("average_heart_rate", ["heart_rate": say.number($0, decimals: 0)])] } ?? [])
+                + (climbed.flatMap { $0 >= 1 ? [fill("climbed", ["height": say.height($0)])] : nil } ?? [])
         case .paused: parts = [fill("paused")]
         case .resumed: parts = [fill("resumed")]
         case .autoPaused: parts = [fill("auto_paused")]

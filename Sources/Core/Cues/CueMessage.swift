@@ -2,7 +2,14 @@
 /// in the wearer's language and units.
 public enum CueMessage: Sendable, Equatable {
     case sessionStarted
-    case sessionEnded(distance: Double, moving: Double, averagePace: Double?, averageHeartRate: Double?)
+    /// `climbed`: the elevation gain (m), when the session had altitudes.
+    case sessionEnded(
+        distance: Double,
+        moving: Double,
+        averagePace: Double?,
+        averageHeartRate: Double?,
+        climbed: Double? = nil
+    )
     case paused
     case resumed
     case autoPaused

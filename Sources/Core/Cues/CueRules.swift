@@ -124,7 +124,8 @@ public struct CueRules: Sendable {
             distance: reading.distance,
             moving: reading.moving,
             averagePace: reading.averagePace,
-            averageHeartRate: reading.averageHeartRate
+            averageHeartRate: reading.averageHeartRate,
+            climbed: reading.climbed
         )
     }
 

@@ -18,6 +18,16 @@ struct Phrasing {
             "\(number(shown, decimals: decimals)) \(catalog.word(units == .metric ? "kilometre" : "mile", count: shown))"
     }
 
+    /// A height climbed: whole metres, or feet in imperial units.
+    func height(_ metres: Double) -> String {
+        if units == .metric {
+            let rounded = metres.rounded()
+            return "\(number(rounded, decimals: 0)) \(catalog.word("metre", count: rounded))"
+        }
+        let feet = (metres / 0.3048).rounded()
+        return "\(number(feet, decimals: 0)) \(catalog.word("foot", count: feet))"
+    }
+
     /// A gap between two runners, sign dropped: whole metres under 100 m (a race is close there),
     /// otherwise as any distance.
     func gap(_ metres: Double) -> String {

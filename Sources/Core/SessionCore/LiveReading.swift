@@ -21,6 +21,8 @@ public struct LiveReading: Sendable, Equatable {
     public var averageHeartRate: Double?
     /// The footpod's steps per minute while it streams; nil without one.
     public var cadence: Int? = nil
+    /// Elevation gain so far (m), when the session has altitudes.
+    public var climbed: Double? = nil
     /// From the summary the session ended with.
     public var isFinal: Bool
     /// In a virtual race: the partner's name and the gap to them (m, positive when I lead).
@@ -77,6 +79,7 @@ public struct LiveReading: Sendable, Equatable {
             averageHeartRate: summary.heartRate?.average,
             at: at
         )
+        climbed = summary.elevation?.gain
     }
 
     /// The reading a session ended with: its recorded summary.

@@ -40,10 +40,11 @@ extension ReplayReport {
         ]
         if let pace = s.averagePace { object["avg_pace_s_per_km"] = Self.round(pace, 1) }
         if let elevation = s.elevation {
-            object["elevation"] = [
-                "source": elevation.source.rawValue, "gain_m": Self.round(elevation.gain, 1),
-                "loss_m": Self.round(elevation.loss, 1),
-            ] as [String: Any]
+            object["elevation"] =
+                [
+                    "source": elevation.source.rawValue, "gain_m": Self.round(elevation.gain, 1),
+                    "loss_m": Self.round(elevation.loss, 1),
+                ] as [String: Any]
         }
         return object
     }

@@ -7,8 +7,9 @@
 # browser (Tests/dashboard; DASHBOARD_E2E=0), exports read back (Tests/export; EXPORT_E2E=0), the demo
 # where it cannot work (Tests/demo; DEMO_E2E=0), the Bluetooth end to end on a real Linux stack in a
 # VM (scripts/ble-e2e.sh; BLE_E2E=0), beside bluetoothd (scripts/ble-coexist-e2e.sh; BLE_COEXIST=0),
-# cues in Bluetooth headphones (scripts/cues-a2dp-e2e.sh; CUES_A2DP=0), with footpods and treadmills
-# beside the strap
+# cues in Bluetooth headphones (scripts/cues-a2dp-e2e.sh; CUES_A2DP=0), a barometer through the
+# kernel's driver on an I2C stub (scripts/barometer-e2e.sh; BAROMETER_E2E=0), with footpods and
+# treadmills beside the strap
 # (scripts/sensors-e2e.sh; SENSORS_E2E=0), the unit tests on arm64 under qemu-user
 # (scripts/test-arm64.sh; ARM64_TESTS=0), and the arm64 packages on a virtual Raspberry Pi
 # (scripts/pi-e2e.sh; PI_E2E=0; the amd64 virtual wearable, scripts/wearable-e2e.sh, with
@@ -208,6 +209,15 @@ if [ "${CUES_A2DP:-1}" != 0 ]; then
     scripts/cues-a2dp-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
     mark "cues in Bluetooth headphones"
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+# A barometer through the kernel's real driver, in the same VM: i2c-stub as the bus, bmp280 bound
+# to it, a climb written into its registers while gpsfake plays a run; the daemon's elevation and
+# the sensor removed and added back (scripts/barometer-e2e.sh; BAROMETER_E2E=0 leaves it out).
+if [ "${BAROMETER_E2E:-1}" != 0 ]; then
+    scripts/barometer-e2e.sh || status=$?
+    scripts/no-leftovers.sh || status=1
+    mark "barometer VM"
     [ "$status" -eq 0 ] || exit "$status"
 fi
 arm64_built=

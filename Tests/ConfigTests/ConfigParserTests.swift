@@ -96,6 +96,9 @@ struct ConfigParserTests {
         ("[cues]\nlanguage = \"../etc\"", "cues.language", "language code"),
         ("[cues]\ncatalogs = \"cues\"", "cues.catalogs", "absolute path"),
         ("[cues]\nvoices = \"de\"", "cues.voices", "voice"),
+        ("[barometer]\ndevice = \"bmp 280\"", "barometer.device = \"bmp 280\"", "an IIO driver's name"),
+        ("[barometer]\ninterval = 60", "barometer.interval = 60", "10"),
+        ("[barometer]\nrate = 1", "barometer.rate", "device, interval"),
     ])
     func aBadConfigurationIsRefusedByName(text: String, names: String, allowed: String) {
         do {
@@ -107,6 +110,14 @@ struct ConfigParserTests {
             #expect(message.contains(allowed), "\(message)")
             #expect(message.hasPrefix("test.toml"))
         }
+    }
+
+    @Test func aBarometerIsFoundUnlessNamedOrOff() throws {
+        #expect(try parser.parse("").barometer.choice == .auto)
+        #expect(try parser.parse("[barometer]\ndevice = \"off\"").barometer.choice == .off)
+        let named = try parser.parse("[barometer]\ndevice = \"bmp280\"\ninterval = 0.5").barometer
+        #expect(named.choice == .named("bmp280"))
+        #expect(named.interval == 0.5)
     }
 
     @Test func aStrapIsChosenByAddressOrAsTheFirstSeen() throws {

@@ -30,7 +30,7 @@ import Testing
         #expect(window.grade == nil)
         for d in stride(from: 32.0, through: 200, by: 2) { window.add(distance: d, altitude: 100 + 0.06 * d) }
         #expect(abs((window.grade ?? 0) - 0.06) < 1e-9)
-        window.add(distance: 200.5, altitude: 500)  // under a metre on: not a new sample
+        window.add(distance: 201, altitude: 500)  // under the spacing on: not a new sample
         #expect(abs((window.grade ?? 0) - 0.06) < 1e-9)
     }
 

@@ -36,11 +36,14 @@ import qemu  # noqa: E402
 # bluez-test-tools: btvirt (virtual BR/EDR controllers); bluez-alsa-utils and its ALSA plugin: A2DP
 # for cues in headphones; sbc-tools: sbcdec, to hear what reached the headphones.
 PACKAGES = ["qemu-system-x86", "busybox-static", "bluez", "dbus", "cpio", "kmod", "xz-utils", "python3-venv",
-            "bluez-test-tools", "bluez-alsa-utils", "libasound2-plugin-bluez", "sbc-tools"]
+            "bluez-test-tools", "bluez-alsa-utils", "libasound2-plugin-bluez", "sbc-tools", "i2c-tools"]
 # virtio and 9p for the host's root, overlay for the tmpfs over it, the virtual HCI driver and what
 # Bluetooth's LE security needs; the kernel's crypto sockets (AF_ALG) for BlueZ's btvirt, whose
-# virtual controllers compute their pairing crypto through them.
-MODULES = ["virtio_pci", "9pnet_virtio", "9p", "overlay", "hci_vhci", "cmac", "algif_hash", "algif_skcipher", "ecb"]
+# virtual controllers compute their pairing crypto through them; the I2C stub (loaded by the test,
+# with its chip's address), userspace's I2C device nodes and the IIO drivers of the sensors it
+# stands in for.
+MODULES = ["virtio_pci", "9pnet_virtio", "9p", "overlay", "hci_vhci", "cmac", "algif_hash", "algif_skcipher", "ecb",
+           "i2c_dev", "i2c_stub", "bmp280_i2c"]
 
 
 def say(message):

@@ -227,7 +227,7 @@ public struct ConfigParser {
                 barometer.choice = .named(device)
             }
         }
-        if let interval = try fields.duration(table, "barometer.interval", "interval", in: 0.1...10) {
+        if let interval = try fields.number(table, "barometer.interval", "interval", in: 0.1...10) {
             barometer.interval = interval
         }
         return barometer

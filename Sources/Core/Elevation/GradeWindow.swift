@@ -4,7 +4,9 @@
 /// as steady as a cyclist's.
 public struct GradeWindow: Sendable, Equatable {
     public let span: Double
-    /// (distance, altitude) pairs a metre or more apart, the oldest first, reaching back past `span`.
+    /// Metres between the samples kept: a grade over tens of metres needs no finer.
+    static let spacing = 4.0
+    /// (distance, altitude) pairs `spacing` or more apart, the oldest first, reaching back past `span`.
     private var samples: [(distance: Double, altitude: Double)] = []
     private var head = 0
 
@@ -18,7 +20,7 @@ public struct GradeWindow: Sendable, Equatable {
 
     public mutating func add(distance: Double, altitude: Double) {
         guard distance.isFinite, altitude.isFinite else { return }
-        if let last = samples.last, distance < last.distance + 1 { return }
+        if let last = samples.last, distance < last.distance + Self.spacing { return }
         samples.append((distance, altitude))
         // Drop what the window no longer needs: keep one sample at or beyond `span` behind.
         while head + 1 < samples.count, samples[head + 1].distance <= distance - span { head += 1 }

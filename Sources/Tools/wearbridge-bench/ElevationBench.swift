@@ -34,7 +34,7 @@ struct ElevationBench: ParsableCommand {
         StandardOutput.line(
             "course".padding(toLength: 22, withPad: " ", startingAt: 0)
                 + ["true gain", "raw sum", "GPS gain", "GPS loss", "baro gain", "baro loss"]
-                .map { rightAligned($0, 16) }.joined()
+                .map { rightAligned($0, 18) }.joined()
         )
         for course in ElevatedReceiver.courses {
             var raw: [Double] = []
@@ -68,8 +68,8 @@ struct ElevationBench: ParsableCommand {
             }
             StandardOutput.line(
                 course.name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                    + rightAligned(String(format: "%.1f", truth), 16)
-                    + [raw, gpsGain, gpsLoss, baroGain, baroLoss].map { rightAligned(Self.meanRMS($0), 16) }.joined()
+                    + rightAligned(String(format: "%.1f", truth), 18)
+                    + [raw, gpsGain, gpsLoss, baroGain, baroLoss].map { rightAligned(Self.meanRMS($0), 18) }.joined()
             )
         }
     }

@@ -81,22 +81,22 @@ public struct ElevationTrack: Sendable, Equatable {
         let sigma = settings.verticalError.sigma(epv: epv, eph: eph)
         let dt = lastGPSTime.map { min(max(time - $0, 0.05), 30) } ?? 1
         lastGPSTime = time
-        guard var f = filter else {
+        guard filter != nil else {
             filter = AltitudeFilter(altitude: altitude, sigma: sigma, at: time, settings: settings.filter)
             note(moving: moving, distance: distance, start: altitude, predicted: altitude, calibrating: false)
             return
         }
-        let start = f.h
-        f.predict(to: time)
-        let predicted = f.h
-        let calibrating = f.hasBarometer && f.offsetSigma >= settings.calibrated
-        if f.gps(altitude, sigma: sigma, at: time, dt: dt) == .setAside {
+        // The filter is updated where it lies (`filter!`), not copied out and back: once a fix.
+        let start = filter!.h
+        filter!.predict(to: time)
+        let predicted = filter!.h
+        let calibrating = filter!.hasBarometer && filter!.offsetSigma >= settings.calibrated
+        if filter!.gps(altitude, sigma: sigma, at: time, dt: dt) == .setAside {
             rejectedAltitudes += 1
             gpsSetAside += 1
             if gpsSetAside >= settings.resetAfter {
-                f.resetAltitude(altitude, sigma: sigma)
+                filter!.resetAltitude(altitude, sigma: sigma)
                 gpsSetAside = 0
-                filter = f
                 // A level started again is no climb.
                 note(moving: false, distance: distance, start: start, predicted: predicted, calibrating: true)
                 return
@@ -104,7 +104,6 @@ public struct ElevationTrack: Sendable, Equatable {
         } else {
             gpsSetAside = 0
         }
-        filter = f
         note(moving: moving, distance: distance, start: start, predicted: predicted, calibrating: calibrating)
     }
 
@@ -139,14 +138,14 @@ public struct ElevationTrack: Sendable, Equatable {
     /// `start` while standing, the measurement's correction of the prediction while calibrating
     /// (the prediction is the wearer's climb, the correction the level learnt).
     private mutating func note(moving: Bool, distance: Double, start: Double, predicted: Double, calibrating: Bool) {
-        guard let f = filter else { return }
-        counter.threshold = source == .barometer ? settings.barometerThreshold : settings.gpsThreshold
+        guard let h = filter?.h else { return }
+        counter.threshold = filter?.hasBarometer == true ? settings.barometerThreshold : settings.gpsThreshold
         guard moving else {
-            counter.shift(by: f.h - start)
+            counter.shift(by: h - start)
             return
         }
-        if calibrating { counter.shift(by: f.h - predicted) }
-        counter.add(f.h)
-        window.add(distance: distance, altitude: f.h)
+        if calibrating { counter.shift(by: h - predicted) }
+        counter.add(h)
+        window.add(distance: distance, altitude: h)
     }
 }

@@ -77,17 +77,24 @@ public struct TrackSession: Sendable {
 
     public mutating func ingest(_ fix: Fix) -> FixOutcome {
         let outcome = ingestPosition(fix)
-        if case .accepted = outcome.verdict, let altitude = fix.altitude, let time = fix.time {
-            elevationTrack.gps(
-                altitude: altitude,
-                epv: fix.verticalError,
-                eph: fix.horizontalError,
-                at: time.seconds,
-                distance: distance,
-                moving: isClimbing
-            )
-        }
+        if case .accepted = outcome.verdict, fix.altitude != nil { noteAltitude(of: fix) }
         return outcome
+    }
+
+    /// An accepted fix's altitude into the elevation.
+    @inline(never)
+    private mutating func noteAltitude(of fix: Fix) {
+        guard let altitude = fix.altitude, let time = fix.time else { return }
+        let moving = isClimbing
+        let distance = distance
+        elevationTrack.gps(
+            altitude: altitude,
+            epv: fix.verticalError,
+            eph: fix.horizontalError,
+            at: time.seconds,
+            distance: distance,
+            moving: moving
+        )
     }
 
     /// A barometer's pressure in kPa, read at `instant` on the receive clock of `Fix.receivedAt`;
@@ -104,10 +111,11 @@ public struct TrackSession: Sendable {
 
     /// Moving, and neither paused nor standing: only then does an altitude's change count as climbed.
     private var isClimbing: Bool {
-        guard case .none = manualPause else { return false }
-        return !isStill && !autoPause.isPaused
+        guard case .none = manualPause, !autoPause.isPaused else { return false }
+        return motion?.stillness.isStill == false
     }
 
+    @inline(__always)
     private mutating func ingestPosition(_ fix: Fix) -> FixOutcome {
         var events: [TrackEvent] = []
         if let time = fix.time { noteSilence(until: time, into: &events) }

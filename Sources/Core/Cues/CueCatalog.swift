@@ -67,13 +67,16 @@ public struct CueCatalog: Sendable, Equatable {
         switch message {
         case .sessionStarted: parts = [fill("session_started")]
         case .sessionEnded(let distance, let moving, let pace, let heartRate, let climbed):
-            parts =
-                [fill("session_ended")]
-                + (distance > 0
-                    ? [fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)])] : [])
-                + (pace.map { [fill("average_pace", ["pace": say.pace($0)])] } ?? [])
-                + (heartRate.map { [fill("average_heart_rate", ["heart_rate": say.number($0, decimals: 0)])] } ?? [])
-                + (climbed.flatMap { $0 >= 1 ? [fill("climbed", ["height": say.height($0)])] : nil } ?? [])
+            var said = [fill("session_ended")]
+            if distance > 0 {
+                said.append(fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)]))
+            }
+            if let pace { said.append(fill("average_pace", ["pace": say.pace(pace)])) }
+            if let heartRate {
+                said.append(fill("average_heart_rate", ["heart_rate": say.number(heartRate, decimals: 0)]))
+            }
+            if let climbed, climbed >= 1 { said.append(fill("climbed", ["height": say.height(climbed)])) }
+            parts = said
         case .paused: parts = [fill("paused")]
         case .resumed: parts = [fill("resumed")]
         case .autoPaused: parts = [fill("auto_paused")]

@@ -68,20 +68,6 @@ public struct AltitudeFilter: Sendable, Equatable {
         self.time = time
     }
 
-    /// Starts from one barometric altitude, its level unknown until GPS tells it.
-    public init(barometer altitude: Double, at time: Double, settings: Settings = Settings()) {
-        self.settings = settings
-        h = altitude
-        v = 0
-        b = 0
-        p = Covariance(hh: 1e6, vv: 0.25, bb: 0)
-        p.hb = -1e6
-        p.bb = 1e6
-        p.hh = 1e6 + settings.barometerSigma * settings.barometerSigma
-        self.time = time
-        hasBarometer = true
-    }
-
     public var altitudeSigma: Double { p.hh.squareRoot() }
     public var offsetSigma: Double { p.bb.squareRoot() }
 

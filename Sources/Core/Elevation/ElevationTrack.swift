@@ -114,23 +114,22 @@ public struct ElevationTrack: Sendable, Equatable {
             return
         }
         let reading = BarometricAltitude.altitude(pressure: kilopascal)
-        guard var f = filter else { return }  // the level comes from GPS first
-        let start = f.h
-        f.predict(to: time)
-        let predicted = f.h
+        guard filter != nil else { return }  // the level comes from GPS first
+        let start = filter!.h
+        filter!.predict(to: time)
+        let predicted = filter!.h
         // The barometer's first reading only starts its offset.
-        let calibrating = !f.hasBarometer
-        if f.barometer(reading, at: time) == .setAside {
+        let calibrating = !filter!.hasBarometer
+        if filter!.barometer(reading, at: time) == .setAside {
             rejectedPressures += 1
             barometerSetAside += 1
             if barometerSetAside >= settings.resetAfter {
-                f.resetOffset(barometer: reading)
+                filter!.resetOffset(barometer: reading)
                 barometerSetAside = 0
             }
         } else {
             barometerSetAside = 0
         }
-        filter = f
         note(moving: moving, distance: distance, start: start, predicted: predicted, calibrating: calibrating)
     }
 

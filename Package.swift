@@ -28,9 +28,11 @@ let package = Package(
     ],
     targets: [
         // Pure core: stdlib only, no I/O, no clocks, no globals. The path of a fix.
-        .target(name: "TrackCore", dependencies: ["Elevation"], path: "Sources/Core/TrackCore"),
+        .target(name: "TrackCore", dependencies: ["Elevation", "Energy"], path: "Sources/Core/TrackCore"),
         // Pure: altitude from GPS and a barometer, climbing and grade.
         .target(name: "Elevation", path: "Sources/Core/Elevation"),
+        // Pure: energy spent on foot, with a load or without, by published equations.
+        .target(name: "Energy", path: "Sources/Core/Energy"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
@@ -576,6 +578,7 @@ let package = Package(
         .testTarget(name: "SpeedSensorsTests", dependencies: ["SpeedSensors"]),
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "ElevationTests", dependencies: ["Elevation"]),
+        .testTarget(name: "EnergyTests", dependencies: ["Energy"]),
         .testTarget(name: "IIOTests", dependencies: ["IIO"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),

@@ -1,4 +1,5 @@
 import Elevation
+import Energy
 
 /// The figures of a session at one moment: what replay prints and what the daemon will store.
 public struct SessionSummary: Sendable, Equatable {
@@ -22,6 +23,17 @@ public struct SessionSummary: Sendable, Equatable {
         public var grade: Double?
     }
 
+    /// Energy spent, with what costed it: nil without the wearer's body mass, or for a ride.
+    public struct EnergyFigures: Sendable, Equatable {
+        public var joules: Double
+        /// The model that costed most of it.
+        public var model: EnergyModel
+        public var carriage: Carriage
+
+        public var kilocalories: Double { joules / EnergyModel.joulesPerKilocalorie }
+        public var kilojoules: Double { joules / 1000 }
+    }
+
     public var activity: Activity
     /// gps outdoors; footpod or treadmill indoors.
     public var distanceSource: DistanceSource
@@ -39,6 +51,7 @@ public struct SessionSummary: Sendable, Equatable {
     public var trackPoints: Int
     public var heartRate: HeartRate?
     public var elevation: ElevationFigures?
+    public var energy: EnergyFigures?
 
     init(_ session: TrackSession) {
         activity = session.activity
@@ -58,6 +71,9 @@ public struct SessionSummary: Sendable, Equatable {
         let track = session.elevation
         elevation = track.altitude.map {
             ElevationFigures(source: track.source, altitude: $0, gain: track.gain, loss: track.loss, grade: track.grade)
+        }
+        energy = session.energy.flatMap { meter in
+            meter.mainModel.map { EnergyFigures(joules: meter.joules, model: $0, carriage: meter.carriage) }
         }
         heartRate = session.heartRate.map {
             HeartRate(

@@ -37,10 +37,11 @@ extension TrackSession {
         source: DistanceSource,
         factors: StrideFactors = .uncalibrated,
         profile: ActivityProfile? = nil,
-        heartRateZones: HeartRateZones? = nil
+        heartRateZones: HeartRateZones? = nil,
+        energy: EnergySettings? = nil
     ) {
         precondition(source != .gps, "an indoor session's distance comes from a footpod or a treadmill")
-        self.init(activity: activity, profile: profile, heartRateZones: heartRateZones)
+        self.init(activity: activity, profile: profile, heartRateZones: heartRateZones, energy: energy)
         indoor = IndoorStride(source: source, factors: factors)
     }
 
@@ -51,6 +52,12 @@ extension TrackSession {
     /// and is the new baseline. Outdoors, a footpod's reading carries the distance through gaps
     /// (`useFootpod`).
     public mutating func stride(_ reading: StrideReading) -> [TrackEvent] {
+        let events = strideReading(reading)
+        noteEnergy()
+        return events
+    }
+
+    private mutating func strideReading(_ reading: StrideReading) -> [TrackEvent] {
         guard var current = indoor else { return footpodReading(reading) }
         defer { indoor = current }
         let time = reading.time

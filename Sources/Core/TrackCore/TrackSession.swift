@@ -1,4 +1,5 @@
 import Elevation
+import Energy
 
 /// The whole path of a fix: gate, Kalman smoothing, stillness, auto-pause, gaps, metrics, track.
 ///
@@ -23,6 +24,10 @@ public struct TrackSession: Sendable {
     private var track: TrackSimplifier
     private var heartRateStats: HeartRateStats?
     private var elevationTrack: ElevationTrack
+    /// Energy spent, when the wearer's body mass is known; and the moving time and distance it
+    /// has costed so far.
+    private var energyMeter: EnergyMeter?
+    private var energyCosted = (moving: 0.0, distance: 0.0)
     /// Beats since the last split boundary, for the split's average heart rate.
     var splitBeats = (sum: 0.0, count: 0)
 
@@ -58,9 +63,13 @@ public struct TrackSession: Sendable {
         activity: Activity,
         profile: ActivityProfile? = nil,
         heartRateZones: HeartRateZones? = nil,
-        elevation: ElevationTrack.Settings = .init()
+        elevation: ElevationTrack.Settings = .init(),
+        energy: EnergySettings? = nil
     ) {
         elevationTrack = ElevationTrack(settings: elevation)
+        energyMeter = energy.map {
+            EnergyMeter(carriage: $0.carriage, activity: activity.energyActivity, choice: ModelChoice(walking: $0.walking))
+        }
         let profile = profile ?? activity.profile
         self.activity = activity
         self.profile = profile
@@ -78,7 +87,23 @@ public struct TrackSession: Sendable {
     public mutating func ingest(_ fix: Fix) -> FixOutcome {
         let outcome = ingestPosition(fix)
         if case .accepted = outcome.verdict, fix.altitude != nil { noteAltitude(of: fix) }
+        if energyMeter != nil { noteEnergy() }
         return outcome
+    }
+
+    /// The moving time and distance since the energy was last costed, at the grade now.
+    @inline(never)
+    mutating func noteEnergy() {
+        guard var meter = energyMeter else { return }
+        let moving = movingTime
+        let seconds = moving - energyCosted.moving
+        guard seconds > 0 else {
+            energyCosted = (moving, distance)
+            return
+        }
+        meter.add(seconds: seconds, metres: distance - energyCosted.distance, grade: indoor == nil ? elevationTrack.grade : nil)
+        energyCosted = (moving, distance)
+        energyMeter = meter
     }
 
     /// An accepted fix's altitude into the elevation.
@@ -387,6 +412,8 @@ public struct TrackSession: Sendable {
     public var heartRate: HeartRateStats? { heartRateStats }
     /// Altitude, gain and loss, grade.
     public var elevation: ElevationTrack { elevationTrack }
+    /// Energy spent so far; nil without the wearer's body mass.
+    public var energy: EnergyMeter? { energyMeter }
     /// Smoothed speed now (m/s), zero while standing still.
     public var currentSpeed: Double? {
         if let indoor { return lastUsable == nil ? nil : indoor.lastSpeed }

@@ -37,7 +37,7 @@ let package = Package(
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
             name: "SessionCore",
-            dependencies: ["TrackCore", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore"],
+            dependencies: ["TrackCore", "Energy", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore"],
             path: "Sources/Core/SessionCore"
         ),
         // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
@@ -45,7 +45,8 @@ let package = Package(
         .target(
             name: "Engine",
             dependencies: [
-                "SessionCore", "TrackCore", "HeartRate", "SpeedSensors", "ATT", "GATT", "PhoneLinkMessages", "RaceCore",
+                "SessionCore", "TrackCore", "Energy", "HeartRate", "SpeedSensors", "ATT", "GATT", "PhoneLinkMessages",
+                "RaceCore",
             ],
             path: "Sources/Core/Engine"
         ),
@@ -200,7 +201,7 @@ let package = Package(
             name: "Config",
             dependencies: [
                 "TOMLConfig",
-                "TrackCore", "SessionCore", "GATT", "CertificateFingerprint", "Cues",
+                "TrackCore", "Energy", "SessionCore", "GATT", "CertificateFingerprint", "Cues",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             path: "Sources/Adapters/Config"
@@ -212,7 +213,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
-                "ControlProtocol", "Engine",
+                "ControlProtocol", "Engine", "Energy",
                 "SessionCore", "TrackCore", "LineFraming", "UnixSockets", "ProcessClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -299,7 +300,7 @@ let package = Package(
         .target(
             name: "PhoneLinkWire",
             dependencies: [
-                "HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "PhoneLinkContract", "RaceCore",
+                "HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "Energy", "PhoneLinkContract", "RaceCore",
             ],
             path: "Sources/Core/PhoneLink/Wire"
         ),
@@ -378,7 +379,7 @@ let package = Package(
             name: "DashboardServer",
             dependencies: [
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire",
-                "SessionCore",
+                "SessionCore", "Energy",
                 "TrackCore", "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient",
                 "RelayContract", "ProcessClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -402,7 +403,7 @@ let package = Package(
             dependencies: [
                 "ProcessClock",
                 "DashboardServer",
-                "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Identity", "JournalLog", "Export",
+                "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Energy", "Identity", "JournalLog", "Export",
                 "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "RelayPump", "TOMLConfig", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import CertificateFingerprint
+import Energy
 import Foundation
 import TOMLConfig
 import TOMLKit
@@ -31,7 +32,7 @@ public struct ConfigParser {
             prefix: "",
             allowed: [
                 "gpsd", "storage", "control", "session", "bluetooth", "strap", "footpod", "treadmill", "phone", "cues",
-                "barometer", "log",
+                "barometer", "wearer", "log",
             ]
         )
         if let gpsd = try fields.table(root, "gpsd") {
@@ -137,6 +138,7 @@ public struct ConfigParser {
         if let phone = try fields.table(root, "phone") { config.phone = try parsePhone(phone) }
         if let cues = try fields.table(root, "cues") { config.cues = try parseCues(cues) }
         if let barometer = try fields.table(root, "barometer") { config.barometer = try parseBarometer(barometer) }
+        if let wearer = try fields.table(root, "wearer") { config.wearer = try parseWearer(wearer) }
         if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
     }
@@ -206,6 +208,17 @@ public struct ConfigParser {
             phone.staleAfter = stale
         }
         return phone
+    }
+
+    private func parseWearer(_ table: TOMLTable) throws -> WearbridgeConfig.Wearer {
+        var wearer = WearbridgeConfig.Wearer()
+        try fields.checkKeys(table, prefix: "wearer.", allowed: ["body_mass_kg", "load_kg", "walking_model"])
+        wearer.bodyMass = try fields.number(table, "wearer.body_mass_kg", "body_mass_kg", in: Carriage.bodyMassRange)
+        wearer.load = try fields.number(table, "wearer.load_kg", "load_kg", in: Carriage.loadRange) ?? 0
+        if let model = try fields.choice(table, "wearer.walking_model", "walking_model", as: WalkingModel.self) {
+            wearer.walkingModel = model
+        }
+        return wearer
     }
 
     private func parseBarometer(_ table: TOMLTable) throws -> WearbridgeConfig.Barometer {

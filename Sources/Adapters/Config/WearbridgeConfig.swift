@@ -1,5 +1,6 @@
 import CertificateFingerprint
 import Cues
+import Energy
 import GATT
 import SessionCore
 import TrackCore
@@ -38,6 +39,15 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var phone: Phone?
     public var cues = CuesConfig()
     public var barometer = Barometer()
+    /// `[wearer]`: body mass and usual load, which energy needs; nil body mass: no energy unless
+    /// a start command gives it.
+    public var wearer = Wearer()
+
+    public struct Wearer: Sendable, Equatable {
+        public var bodyMass: Double?
+        public var load: Double = 0
+        public var walkingModel: WalkingModel = .lcda
+    }
 
     /// `[barometer]`: an IIO pressure sensor, by default the first one found.
     public struct Barometer: Sendable, Equatable {
@@ -135,7 +145,10 @@ public struct WearbridgeConfig: Sendable, Equatable {
             gpsLostAfter: gpsLostAfter,
             heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate)),
             indoorByDefault: indoor,
-            indoorSource: treadmill.choice != .none ? .treadmill : footpod.choice != .none ? .footpod : nil
+            indoorSource: treadmill.choice != .none ? .treadmill : footpod.choice != .none ? .footpod : nil,
+            bodyMass: wearer.bodyMass,
+            load: wearer.load,
+            walkingModel: wearer.walkingModel
         )
     }
 }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Energy
 import Engine
 import SessionCore
 import TrackCore
@@ -36,8 +37,23 @@ extension ControlRequest {
         if let metres, !(metres.isFinite && metres > 0 && metres <= 100_000) {
             return .refuse(.failure("\"metres\" must be a distance run, more than 0 and at most 100 km", id: id))
         }
+        let carriage: CarriageOverride
+        switch CarriageOverride.checked(bodyMass: bodyMass, load: load) {
+        case .success(let checked): carriage = checked
+        case .failure(let error): return .refuse(.failure(error.message, id: id))
+        }
         return .ask { [activity, indoor, metres] token in
-            .command(CommandRequest(command, id: id, activity: activity, indoor: indoor, metres: metres, token: token))
+            .command(
+                CommandRequest(
+                    command,
+                    id: id,
+                    activity: activity,
+                    indoor: indoor,
+                    metres: metres,
+                    carriage: carriage,
+                    token: token
+                )
+            )
         }
     }
 }
@@ -101,6 +117,18 @@ extension StatusReport {
                     loss: $0.loss,
                     grade: $0.grade.map { $0 * 100 }
                 )
+            },
+            energy: figures.flatMap { figures in
+                if let spent = figures.energy {
+                    return Energy(
+                        kilocalories: spent.kilocalories,
+                        kilojoules: spent.kilojoules,
+                        model: spent.model?.rawValue,
+                        bodyMass: spent.carriage.bodyMass,
+                        load: spent.carriage.load
+                    )
+                }
+                return figures.energyUnavailable.map { Energy(unavailable: $0.rawValue) }
             },
             gps: GPS(
                 gpsdConnected: gps.gpsdConnected,

@@ -200,6 +200,27 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// Energy spent so far, or why there is none.
+    public struct Energy: Sendable, Codable, Equatable {
+        public var kilocalories: Double?
+        public var kilojoules: Double?
+        /// lcda, pandolf or acsm_running: what costed most of it.
+        public var model: String?
+        public var bodyMass: Double?
+        public var load: Double?
+        /// no_body_mass or no_model when there is no figure.
+        public var unavailable: String?
+
+        enum CodingKeys: String, CodingKey {
+            case kilocalories = "kcal"
+            case kilojoules = "kj"
+            case model
+            case bodyMass = "body_mass_kg"
+            case load = "load_kg"
+            case unavailable
+        }
+    }
+
     /// The barometer; nil when none is configured.
     public struct Barometer: Sendable, Codable, Equatable {
         /// absent, found, reading or unreadable.
@@ -234,6 +255,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     /// gps, or indoors footpod or treadmill; nil from an older daemon or with no session.
     public var distanceSource: String? = nil
     public var elevation: Elevation? = nil
+    public var energy: Energy? = nil
     public var gps: GPS
     public var heartRate: HeartRate?
     /// Footpods and treadmills; nil from a daemon older than them.
@@ -258,6 +280,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case fixesRejected = "fixes_rejected"
         case distanceSource = "distance_source"
         case elevation
+        case energy
         case gps
         case heartRate = "heart_rate"
         case speedSensors = "speed_sensors"

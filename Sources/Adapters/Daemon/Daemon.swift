@@ -110,7 +110,8 @@ public struct Daemon: Service {
                     startedAt: TimeAnchor(source: source, seconds: stored.startedAt),
                     journal: journal.entries,
                     nextSeq: journal.nextSeq,
-                    distanceSource: DistanceSource(rawValue: stored.distanceSource) ?? .gps
+                    distanceSource: DistanceSource(rawValue: stored.distanceSource) ?? .gps,
+                    energy: stored.energy
                 )
             )
             logger.info(

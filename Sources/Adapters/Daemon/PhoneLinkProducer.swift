@@ -33,6 +33,7 @@ struct PhoneLinkProducer: EngineProducer {
                     command.kind,
                     id: command.id,
                     activity: command.activity,
+                    carriage: command.carriage,
                     token: token,
                     origin: .phone(expiresAt: expiresAt),
                     race: command.race

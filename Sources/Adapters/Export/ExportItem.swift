@@ -12,8 +12,9 @@ public enum ExportItem: Sendable, Equatable {
     case stop(at: Double)
     /// The timer started again at this GPS time.
     case start(at: Double)
-    /// A split completed at this GPS time (the same object as the split row).
-    case split(Split, at: Double)
+    /// A split completed at this GPS time (the same object as the split row), with the session's
+    /// energy so far (J; nil when it costs none).
+    case split(Split, at: Double, energy: Double? = nil)
 }
 
 /// One fix, as logged and as the core judged it.

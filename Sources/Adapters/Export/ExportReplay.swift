@@ -18,7 +18,13 @@ public struct ExportReplay {
     public private(set) var lastTime: Double?
 
     /// `footpod`: the factors the session applied to its footpod (indoors), as its log keeps them.
-    public init(activity: Activity, distanceSource: DistanceSource = .gps, footpod: StrideFactors? = nil) {
+    /// `energy`: what the session's energy was costed by, as its log keeps it.
+    public init(
+        activity: Activity,
+        distanceSource: DistanceSource = .gps,
+        footpod: StrideFactors? = nil,
+        energy: EnergySettings? = nil
+    ) {
         // Zones only shape time in zone, which no format carries; average and maximum need the stats.
         let indoor = distanceSource == .gps ? nil : distanceSource
         let configuration = SessionController.Configuration(
@@ -26,7 +32,8 @@ public struct ExportReplay {
             abandonAfter: .infinity,
             heartRateZones: HeartRateZones(maxHeartRate: 190),
             indoorSource: indoor,
-            footpodFactors: footpod
+            footpodFactors: footpod,
+            sessionEnergy: energy
         )
         controller = SessionController(configuration: configuration, ids: SessionIDGenerator(seed: 1))
         var output = SessionOutput()
@@ -143,7 +150,7 @@ public struct ExportReplay {
                 try emit(.start(at: at))
             case .track(.split(let split)):
                 guard !starts else { continue }
-                try emit(.split(split, at: at))
+                try emit(.split(split, at: at, energy: controller.session?.track.energy?.joules))
             default:
                 continue
             }

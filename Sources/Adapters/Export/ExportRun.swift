@@ -49,7 +49,8 @@ public enum ExportRun {
         var replay = ExportReplay(
             activity: session.activity,
             distanceSource: session.distanceSource,
-            footpod: session.footpodFactors
+            footpod: session.footpodFactors,
+            energy: session.energy
         )
         try exporter.begin(session, into: file)
         try journal { entry, time in

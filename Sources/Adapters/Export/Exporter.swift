@@ -20,6 +20,8 @@ public struct ExportSession: Sendable {
     public var distanceSource: DistanceSource
     /// The factors an indoor session applied to its footpod, as its log keeps them.
     public var footpodFactors: StrideFactors?
+    /// The body mass, load and walking model its energy was costed by; nil: none.
+    public var energy: EnergySettings?
 
     public init(
         id: String,
@@ -27,7 +29,8 @@ public struct ExportSession: Sendable {
         startedAt: Double,
         smoothed: Bool = true,
         distanceSource: DistanceSource = .gps,
-        footpodFactors: StrideFactors? = nil
+        footpodFactors: StrideFactors? = nil,
+        energy: EnergySettings? = nil
     ) {
         self.id = id
         self.activity = activity
@@ -35,6 +38,7 @@ public struct ExportSession: Sendable {
         self.smoothed = smoothed
         self.distanceSource = distanceSource
         self.footpodFactors = footpodFactors
+        self.energy = energy
     }
 }
 

@@ -91,6 +91,7 @@ public struct FITExporter: Exporter {
                 FIT.scaled(summary.maxSpeed, 1000), subSport,
                 summary.elevation.map { UInt64(min(65534, max(0, $0.gain).rounded())) },
                 summary.elevation.map { UInt64(min(65534, max(0, $0.loss).rounded())) },
+                summary.energy.map { UInt64(min(65534, max(0, $0.kilocalories).rounded())) },
             ])
         )
         try file.write(FIT.activity.definition)
@@ -106,6 +107,7 @@ public struct FITExporter: Exporter {
                 FIT.scaled(lap.distance, 100), lap.averageHeartRate.map { UInt64($0.rounded()) },
                 lap.maximumHeartRate.map(UInt64.init), UInt64(lap.index), 9, 1, lap.bySplit ? 2 : 7, sport,
                 lap.maximumSpeed.flatMap { FIT.scaled($0, 1000) },
+                lap.kilocalories.map { UInt64(min(65534, $0.rounded())) },
             ])
         )
     }

@@ -117,7 +117,8 @@ enum FIT {
     /// RR intervals (s * 1000), five to a message.
     static let hrv = FITMessage(global: 78, local: 4, fields: [.init(number: 0, type: .uint16, count: 5)])
     /// timestamp, start time, elapsed and timer time (s * 1000), distance (m * 100), avg and max
-    /// heart rate, message index, event (lap), event type (stop), lap trigger, sport, max speed.
+    /// heart rate, message index, event (lap), event type (stop), lap trigger, sport, max speed,
+    /// total calories (kcal).
     static let lap = FITMessage(
         global: 19,
         local: 5,
@@ -127,12 +128,12 @@ enum FIT {
             .init(number: 16, type: .uint8), .init(number: 254, type: .uint16),
             .init(number: 0, type: .enumeration), .init(number: 1, type: .enumeration),
             .init(number: 24, type: .enumeration), .init(number: 25, type: .enumeration),
-            .init(number: 111, type: .uint32),
+            .init(number: 111, type: .uint32), .init(number: 11, type: .uint16),
         ]
     )
     /// timestamp, start time, elapsed and timer time, distance, sport, avg and max heart rate,
     /// laps, first lap, event (session), event type (stop), message index, enhanced avg and max speed,
-    /// sub sport, total ascent and descent (m).
+    /// sub sport, total ascent and descent (m), total calories (kcal).
     static let session = FITMessage(
         global: 18,
         local: 6,
@@ -144,7 +145,7 @@ enum FIT {
             .init(number: 1, type: .enumeration), .init(number: 254, type: .uint16),
             .init(number: 124, type: .uint32), .init(number: 125, type: .uint32),
             .init(number: 6, type: .enumeration), .init(number: 22, type: .uint16),
-            .init(number: 23, type: .uint16),
+            .init(number: 23, type: .uint16), .init(number: 11, type: .uint16),
         ]
     )
     /// timestamp, total timer time, sessions, type (manual), event (activity), event type (stop).

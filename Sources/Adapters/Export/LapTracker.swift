@@ -13,6 +13,8 @@ public struct ExportLap: Sendable, Equatable {
     public var averageHeartRate: Double?
     public var maximumHeartRate: Int?
     public var maximumSpeed: Double?
+    /// Energy spent over the lap (kcal); nil when the session costs none.
+    public var kilocalories: Double?
     /// Ended by its distance (a split) or by the session's end.
     public var bySplit: Bool
 }
@@ -24,6 +26,8 @@ struct LapTracker {
     private var maximumSpeed = 0.0
     private var distanceDone = 0.0
     private var timerDone = 0.0
+    /// The session's energy (J) at the last split.
+    private var energyDone = 0.0
     private(set) var count = 0
 
     /// Takes an item; the lap it completed, if any.
@@ -35,14 +39,16 @@ struct LapTracker {
             if let bpm = point.heartRate { maximumHeartRate = max(maximumHeartRate, bpm) }
             if let speed = point.speed, speed.isFinite { maximumSpeed = max(maximumSpeed, speed) }
             return nil
-        case .split(let split, let at):
+        case .split(let split, let at, let energy):
             let lap = make(
                 end: at,
                 timer: split.duration,
                 distance: split.distance,
                 heart: split.averageHeartRate,
+                energy: energy.map { $0 - energyDone },
                 bySplit: true
             )
+            if let energy { energyDone = energy }
             distanceDone += split.distance
             timerDone = split.endTimer
             return lap
@@ -65,12 +71,19 @@ struct LapTracker {
             timer: max(0, totals.summary.moving - timerDone),
             distance: max(0, remainder),
             heart: nil,
+            energy: totals.summary.energy.map { $0.joules - energyDone },
             bySplit: false
         )
     }
 
-    private mutating func make(end: Double, timer: Double, distance: Double, heart: Double?, bySplit: Bool) -> ExportLap
-    {
+    private mutating func make(
+        end: Double,
+        timer: Double,
+        distance: Double,
+        heart: Double?,
+        energy: Double?,
+        bySplit: Bool
+    ) -> ExportLap {
         let lap = ExportLap(
             index: count,
             start: start ?? end,
@@ -80,6 +93,7 @@ struct LapTracker {
             averageHeartRate: heart,
             maximumHeartRate: maximumHeartRate > 0 ? maximumHeartRate : nil,
             maximumSpeed: maximumSpeed > 0 ? maximumSpeed : nil,
+            kilocalories: energy.map { max(0, $0) / 4184 },
             bySplit: bySplit
         )
         count += 1

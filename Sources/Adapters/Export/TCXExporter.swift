@@ -107,8 +107,8 @@ public struct TCXExporter: Exporter {
         text += "<TotalTimeSeconds>\(Decimals.text(lap.timer, 3))</TotalTimeSeconds>"
         text += "<DistanceMeters>\(Decimals.text(lap.distance, 2))</DistanceMeters>"
         if let speed = lap.maximumSpeed { text += "<MaximumSpeed>\(Decimals.text(speed, 3))</MaximumSpeed>" }
-        // No calorie model: 0, which the schema requires and readers take as unknown.
-        text += "<Calories>0</Calories>"
+        // The schema requires it: 0, which readers take as unknown, when the session costs no energy.
+        text += "<Calories>\(Int((lap.kilocalories ?? 0).rounded()))</Calories>"
         if let bpm = lap.averageHeartRate {
             text += "<AverageHeartRateBpm><Value>\(Int(bpm.rounded()))</Value></AverageHeartRateBpm>"
         }

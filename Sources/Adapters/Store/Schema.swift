@@ -193,6 +193,11 @@ enum Schema {
                     """
             )
         }
+        migrator.registerMigration("v10-energy") { db in
+            // The body mass, load and walking model a session's energy is costed by, as JSON
+            // (`EnergySettings`); null: it costs none.
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN energy TEXT")
+        }
         return migrator
     }
 }

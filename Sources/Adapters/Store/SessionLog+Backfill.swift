@@ -17,7 +17,7 @@ extension SessionLog {
             guard
                 let stored = try Row.fetchOne(
                     db,
-                    sql: "SELECT distance_source, stride_factors FROM session WHERE id = ?",
+                    sql: "SELECT distance_source, stride_factors, energy FROM session WHERE id = ?",
                     arguments: [session]
                 )
             else { return nil }
@@ -117,6 +117,7 @@ extension SessionLog {
                 $0.done = rows.count <= limit
                 $0.distanceSource = stored["distance_source"] ?? "gps"
                 $0.strideFactorsJson = stored["stride_factors"] ?? ""
+                $0.energyJson = stored["energy"] ?? ""
             }
         }
     }

@@ -9,7 +9,7 @@ import TrackCore
 extension SessionLog {
     private static let sessionColumns = """
         id, state, activity, started_at, start_anchor, ended_at, end_reason, distance_m, elapsed_s, moving_s,
-        paused_s, fixes_accepted, fixes_rejected, summary, distance_source, stride_factors
+        paused_s, fixes_accepted, fixes_rejected, summary, distance_source, stride_factors, energy
         """
 
     /// All sessions, newest first.
@@ -267,6 +267,9 @@ extension SessionLog {
             distanceSource: row["distance_source"] ?? "gps",
             footpodFactors: (row["stride_factors"] as String?).flatMap {
                 try? JSONDecoder().decode(StrideFactors.self, from: Data($0.utf8))
+            },
+            energy: (row["energy"] as String?).flatMap {
+                try? JSONDecoder().decode(EnergySettings.self, from: Data($0.utf8))
             }
         )
     }

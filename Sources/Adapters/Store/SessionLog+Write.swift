@@ -38,16 +38,18 @@ extension SessionLog {
 
     private static func insert(_ row: SessionRow, _ db: Database) throws {
         switch row {
-        case .begin(let id, let activity, let anchor, let source, let factors):
+        case .begin(let id, let activity, let anchor, let source, let factors, let energy):
             let factorsJSON = try factors.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            let energyJSON = try energy.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
             try db.executeCached(
                 sql: """
-                    INSERT INTO session (id, state, activity, started_at, start_anchor, distance_source, stride_factors)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (id, state, activity, started_at, start_anchor, distance_source, stride_factors,
+                        energy)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     id, "starting", activity.rawValue, anchor.seconds, anchor.source.rawValue, source.rawValue,
-                    factorsJSON,
+                    factorsJSON, energyJSON,
                 ]
             )
         case .fix(let id, let seq, let fix, let verdict):

@@ -23,6 +23,8 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public var distanceSource = "gps"
     /// An indoor footpod session's calibration as applied.
     public var footpodFactors: StrideFactors? = nil
+    /// The body mass, load and walking model its energy was costed by; nil: none.
+    public var energy: EnergySettings? = nil
 
     /// Average pace over moving time, seconds per kilometre.
     public var averagePace: Double? { distance > 1 ? moving / distance * 1000 : nil }

@@ -16,18 +16,31 @@ public struct ControlRequest: Sendable, Codable, Equatable {
     public var indoor: Bool?
     /// For `calibrate`: the distance run since the mark (m).
     public var metres: Double?
+    /// For `start`: the wearer's body mass and load (kg), over the configured ones.
+    public var bodyMass: Double?
+    public var load: Double?
 
     public init(
         command: Command,
         id: String? = nil,
         activity: String? = nil,
         indoor: Bool? = nil,
-        metres: Double? = nil
+        metres: Double? = nil,
+        bodyMass: Double? = nil,
+        load: Double? = nil
     ) {
         self.command = command
         self.id = id
         self.activity = activity
         self.indoor = indoor
         self.metres = metres
+        self.bodyMass = bodyMass
+        self.load = load
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case command, id, activity, indoor, metres
+        case bodyMass = "body_mass_kg"
+        case load = "load_kg"
     }
 }

@@ -5,7 +5,7 @@
 public struct CueCatalog: Sendable, Equatable {
     /// Every text a catalog must have: `{name}` marks a value filled in.
     public static let requiredTexts = [
-        "session_started", "session_ended", "totals", "average_pace", "average_heart_rate", "climbed",
+        "session_started", "session_ended", "totals", "average_pace", "average_heart_rate", "climbed", "energy",
         "paused", "resumed", "auto_paused", "auto_resumed",
         "split", "split_pace", "split_heart_rate",
         "summary_distance_in", "summary_distance", "summary_elapsed", "summary_average_pace", "summary_current_pace",
@@ -66,7 +66,7 @@ public struct CueCatalog: Sendable, Equatable {
         let parts: [String]
         switch message {
         case .sessionStarted: parts = [fill("session_started")]
-        case .sessionEnded(let distance, let moving, let pace, let heartRate, let climbed):
+        case .sessionEnded(let distance, let moving, let pace, let heartRate, let climbed, let energy):
             var said = [fill("session_ended")]
             if distance > 0 {
                 said.append(fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)]))
@@ -76,6 +76,9 @@ public struct CueCatalog: Sendable, Equatable {
                 said.append(fill("average_heart_rate", ["heart_rate": say.number(heartRate, decimals: 0)]))
             }
             if let climbed, climbed >= 1 { said.append(fill("climbed", ["height": say.height(climbed)])) }
+            if let energy, energy >= 1 {
+                said.append(fill("energy", ["kilocalories": say.number(energy, decimals: 0)]))
+            }
             parts = said
         case .paused: parts = [fill("paused")]
         case .resumed: parts = [fill("resumed")]

@@ -2,13 +2,15 @@
 /// in the wearer's language and units.
 public enum CueMessage: Sendable, Equatable {
     case sessionStarted
-    /// `climbed`: the elevation gain (m), when the session had altitudes.
+    /// `climbed`: the elevation gain (m), when the session had altitudes; `energy`: kcal spent,
+    /// when the session costed it.
     case sessionEnded(
         distance: Double,
         moving: Double,
         averagePace: Double?,
         averageHeartRate: Double?,
-        climbed: Double? = nil
+        climbed: Double? = nil,
+        energy: Double? = nil
     )
     case paused
     case resumed

@@ -125,7 +125,8 @@ public struct CueRules: Sendable {
             moving: reading.moving,
             averagePace: reading.averagePace,
             averageHeartRate: reading.averageHeartRate,
-            climbed: reading.climbed
+            climbed: reading.climbed,
+            energy: reading.energy
         )
     }
 

@@ -58,3 +58,35 @@ public enum CarriageError: Error, Sendable, Equatable {
         }
     }
 }
+
+/// What a start command says of the wearer (the phone's body and ruck weights, `ctl start
+/// --load`): either may be absent, and the configured value stands.
+public struct CarriageOverride: Sendable, Equatable {
+    public private(set) var bodyMass: Double?
+    public private(set) var load: Double?
+
+    public static let none = CarriageOverride(bodyMass: nil, load: nil)
+
+    /// Each given value checked against its range.
+    public static func checked(bodyMass: Double?, load: Double?) -> Result<CarriageOverride, CarriageError> {
+        if let bodyMass, !(bodyMass.isFinite && Carriage.bodyMassRange.contains(bodyMass)) {
+            return .failure(.bodyMass(bodyMass))
+        }
+        if let load, !(load.isFinite && Carriage.loadRange.contains(load)) { return .failure(.load(load)) }
+        return .success(CarriageOverride(bodyMass: bodyMass, load: load))
+    }
+
+    private init(bodyMass: Double?, load: Double?) {
+        self.bodyMass = bodyMass
+        self.load = load
+    }
+
+    public var isEmpty: Bool { bodyMass == nil && load == nil }
+
+    /// The carriage a session starts with: these values over the configured ones; nil while no
+    /// body mass is known.
+    public func applied(bodyMass configuredBody: Double?, load configuredLoad: Double) -> Carriage? {
+        guard let body = bodyMass ?? configuredBody else { return nil }
+        return try? Carriage.checked(bodyMass: body, load: load ?? configuredLoad).get()
+    }
+}

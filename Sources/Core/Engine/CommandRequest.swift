@@ -1,3 +1,4 @@
+import Energy
 import RaceCore
 import SessionCore
 import TrackCore
@@ -19,6 +20,8 @@ public struct CommandRequest: Sendable, Equatable {
     public var indoor: Bool?
     /// For `calibrate`: the distance run since the mark (m); nil marks.
     public var metres: Double?
+    /// For `start`: the body mass and load that override the configured ones.
+    public var carriage: CarriageOverride
     public var token: ReplyToken
     public var origin: Origin
     /// A race's command: the race it arms or cancels, or the partner's event.
@@ -30,6 +33,7 @@ public struct CommandRequest: Sendable, Equatable {
         activity: Activity? = nil,
         indoor: Bool? = nil,
         metres: Double? = nil,
+        carriage: CarriageOverride = .none,
         token: ReplyToken,
         origin: Origin = .local,
         race: RaceInstruction? = nil
@@ -40,6 +44,7 @@ public struct CommandRequest: Sendable, Equatable {
         self.activity = activity
         self.indoor = indoor
         self.metres = metres
+        self.carriage = carriage
         self.token = token
         self.origin = origin
     }

@@ -91,6 +91,7 @@ extension SessionEngine {
                     id: id,
                     activity: request.activity,
                     indoor: request.indoor,
+                    carriage: request.carriage,
                     receivedAt: first.receivedAt,
                     systemTime: first.systemTime,
                     into: &output

@@ -50,7 +50,9 @@ extension SessionEngine {
             gpsTime: status.figures == nil ? nil : lastFix?.time?.seconds,
             zoneFloors: zones.map { zones in
                 zones.lowerBounds.map { Int(($0 * zones.maxHeartRate).rounded(.up)) }
-            } ?? []
+            } ?? [],
+            energy: figures?.energy.map { $0.kilocalories.rounded() },
+            climbed: figures?.elevation.map { $0.gain.rounded() }
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot

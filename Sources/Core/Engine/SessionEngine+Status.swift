@@ -44,7 +44,10 @@ extension SessionEngine {
                 fixesAccepted: summary.accepted,
                 fixesRejected: summary.rejectedTotal,
                 distanceSource: summary.distanceSource,
-                elevation: summary.elevation
+                elevation: summary.elevation,
+                energy: summary.energy,
+                energyUnavailable: summary.energy != nil
+                    ? nil : session.track.energy == nil ? .noBodyMass : .noModel
             )
         }
         var link: SessionStatus.Link?

@@ -21,6 +21,17 @@ public struct SessionStatus: Sendable, Equatable {
         public var distanceSource: DistanceSource = .gps
         /// Altitude, gain and loss, grade: nil while no fix has carried an altitude.
         public var elevation: SessionSummary.ElevationFigures? = nil
+        /// Energy spent; nil with `energyUnavailable` saying why.
+        public var energy: SessionSummary.EnergyFigures? = nil
+        public var energyUnavailable: EnergyUnavailable? = nil
+    }
+
+    /// Why a session has no energy figure.
+    public enum EnergyUnavailable: String, Sendable, Equatable {
+        /// Neither the config nor the start command gave the wearer's body mass.
+        case noBodyMass = "no_body_mass"
+        /// No published equation costs this activity (a ride).
+        case noModel = "no_model"
     }
 
     public struct GPS: Sendable, Equatable {

@@ -23,6 +23,8 @@ public struct LiveReading: Sendable, Equatable {
     public var cadence: Int? = nil
     /// Elevation gain so far (m), when the session has altitudes.
     public var climbed: Double? = nil
+    /// Energy spent so far (kcal), when the session costs it.
+    public var energy: Double? = nil
     /// From the summary the session ended with.
     public var isFinal: Bool
     /// In a virtual race: the partner's name and the gap to them (m, positive when I lead).
@@ -80,6 +82,7 @@ public struct LiveReading: Sendable, Equatable {
             at: at
         )
         climbed = summary.elevation?.gain
+        energy = summary.energy?.kilocalories
     }
 
     /// The reading a session ended with: its recorded summary.

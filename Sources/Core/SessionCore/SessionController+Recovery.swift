@@ -1,3 +1,4 @@
+import Energy
 import TrackCore
 
 /// A session a crash or power loss left open, as the log gives it back.
@@ -11,6 +12,8 @@ public struct RecoveredSession: Sendable {
     public var nextSeq: Int
     /// gps, or for an indoor session its footpod or treadmill.
     public var distanceSource: DistanceSource
+    /// The body mass, load and walking model it began with; nil: it costs no energy.
+    public var energy: EnergySettings?
 
     public init(
         id: String,
@@ -18,7 +21,8 @@ public struct RecoveredSession: Sendable {
         startedAt: TimeAnchor,
         journal: [SessionController.JournalEntry],
         nextSeq: Int,
-        distanceSource: DistanceSource = .gps
+        distanceSource: DistanceSource = .gps,
+        energy: EnergySettings? = nil
     ) {
         self.id = id
         self.activity = activity
@@ -26,6 +30,7 @@ public struct RecoveredSession: Sendable {
         self.journal = journal
         self.nextSeq = nextSeq
         self.distanceSource = distanceSource
+        self.energy = energy
     }
 }
 
@@ -47,7 +52,8 @@ extension SessionController {
             startedAt: recovered.startedAt,
             track: makeTrack(
                 recovered.activity,
-                indoor: recovered.distanceSource == .gps ? nil : recovered.distanceSource
+                indoor: recovered.distanceSource == .gps ? nil : recovered.distanceSource,
+                energy: recovered.energy
             ),
             lastSample: restartedAt,
             downSince: nil,

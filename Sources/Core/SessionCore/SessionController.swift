@@ -1,3 +1,4 @@
+import Energy
 import StrideCalibration
 import TrackCore
 
@@ -28,6 +29,13 @@ public struct SessionController: Sendable {
         /// The footpod's factors as a logged session applied them, instead of the stretches' (an
         /// export or a recovery gives the session the distance it had).
         public var footpodFactors: StrideFactors?
+        /// The wearer's body mass and usual load (kg, the config's `[wearer]`); no body mass: no
+        /// energy unless a start command gives it.
+        public var bodyMass: Double?
+        public var load: Double
+        public var walkingModel: WalkingModel
+        /// A logged session's energy settings as it began, instead of these (exports, recovery).
+        public var sessionEnergy: EnergySettings?
 
         public init(
             activity: Activity = .running,
@@ -39,7 +47,11 @@ public struct SessionController: Sendable {
             indoorSource: DistanceSource? = nil,
             footpodStretches: [CalibrationStretch] = [],
             calibration: CalibrationSettings = CalibrationSettings(),
-            footpodFactors: StrideFactors? = nil
+            footpodFactors: StrideFactors? = nil,
+            bodyMass: Double? = nil,
+            load: Double = 0,
+            walkingModel: WalkingModel = .lcda,
+            sessionEnergy: EnergySettings? = nil
         ) {
             self.activity = activity
             self.autostart = autostart
@@ -51,6 +63,16 @@ public struct SessionController: Sendable {
             self.footpodStretches = footpodStretches
             self.calibration = calibration
             self.footpodFactors = footpodFactors
+            self.bodyMass = bodyMass
+            self.load = load
+            self.walkingModel = walkingModel
+            self.sessionEnergy = sessionEnergy
+        }
+
+        /// What a session started with `override` costs its energy by.
+        public func energy(with override: CarriageOverride) -> EnergySettings? {
+            if let sessionEnergy { return sessionEnergy }
+            return override.applied(bodyMass: bodyMass, load: load).map { EnergySettings(carriage: $0, walking: walkingModel) }
         }
     }
 
@@ -109,6 +131,7 @@ public struct SessionController: Sendable {
         id: String,
         activity: Activity? = nil,
         indoor: Bool? = nil,
+        carriage: CarriageOverride = .none,
         receivedAt: Double,
         systemTime: Double,
         into output: inout SessionOutput
@@ -143,6 +166,7 @@ public struct SessionController: Sendable {
                 transition,
                 activity: activity,
                 indoor: indoor,
+                carriage: carriage,
                 receivedAt: receivedAt,
                 systemTime: systemTime,
                 into: &produced
@@ -221,7 +245,12 @@ public struct SessionController: Sendable {
         }
         if session == nil, lifecycle.state == .idle, configuration.autostart, fix.isUsable, let time = fix.time {
             let anchor = TimeAnchor(source: .gps, seconds: time.seconds)
-            let id = begin(activity: configuration.activity, at: anchor, into: &output)
+            let id = begin(
+                activity: configuration.activity,
+                at: anchor,
+                energy: configuration.energy(with: .none),
+                into: &output
+            )
             lifecycle = SessionLifecycle(state: .starting)
             lifecycle.confirmStart()
             output.rows.append(.state(sessionID: id, lifecycle.state))
@@ -372,18 +401,24 @@ public struct SessionController: Sendable {
 
     // MARK: Steps
 
-    func makeTrack(_ activity: Activity, indoor: DistanceSource? = nil) -> TrackSession {
+    func makeTrack(_ activity: Activity, indoor: DistanceSource? = nil, energy: EnergySettings? = nil) -> TrackSession {
         var profile = activity.profile
         if let lost = configuration.gpsLostAfter { profile.gpsLostAfter = lost }
         guard let indoor else {
-            return TrackSession(activity: activity, profile: profile, heartRateZones: configuration.heartRateZones)
+            return TrackSession(
+                activity: activity,
+                profile: profile,
+                heartRateZones: configuration.heartRateZones,
+                energy: energy
+            )
         }
         return TrackSession(
             indoor: activity,
             source: indoor,
             factors: indoor == .footpod ? configuration.footpodFactors ?? footpodCalibration.factors : .uncalibrated,
             profile: profile,
-            heartRateZones: configuration.heartRateZones
+            heartRateZones: configuration.heartRateZones,
+            energy: energy
         )
     }
 
@@ -391,6 +426,7 @@ public struct SessionController: Sendable {
         _ transition: SessionLifecycle.Transition,
         activity: Activity?,
         indoor: Bool,
+        carriage: CarriageOverride,
         receivedAt: Double,
         systemTime: Double,
         into output: inout SessionOutput
@@ -401,7 +437,13 @@ public struct SessionController: Sendable {
                 clock.gpsTime(atReceive: receivedAt).map { TimeAnchor(source: .gps, seconds: $0.seconds) }
                 ?? TimeAnchor(source: .system, seconds: systemTime)
             let source = indoor ? configuration.indoorSource : nil
-            let id = begin(activity: activity ?? configuration.activity, at: anchor, indoor: source, into: &output)
+            let id = begin(
+                activity: activity ?? configuration.activity,
+                at: anchor,
+                indoor: source,
+                energy: configuration.energy(with: carriage),
+                into: &output
+            )
             session?.lastSample = receivedAt
             if source != nil { session?.indoorClock = (anchor.seconds, receivedAt) }
             lifecycle.confirmStart()
@@ -440,13 +482,14 @@ public struct SessionController: Sendable {
         activity: Activity,
         at anchor: TimeAnchor,
         indoor: DistanceSource? = nil,
+        energy: EnergySettings? = nil,
         into output: inout SessionOutput
     ) -> String {
         let id = ids.next()
         session = OpenSession(
             id: id,
             startedAt: anchor,
-            track: makeTrack(activity, indoor: indoor),
+            track: makeTrack(activity, indoor: indoor, energy: energy),
             lastSample: 0,
             downSince: nil,
             recovering: false
@@ -458,7 +501,8 @@ public struct SessionController: Sendable {
                 activity: activity,
                 startedAt: anchor,
                 source: indoor ?? .gps,
-                factors: indoor == .footpod ? session?.track.footpodFactors : nil
+                factors: indoor == .footpod ? session?.track.footpodFactors : nil,
+                energy: energy
             )
         )
         let time = anchor.source == .gps ? GPSTime(seconds: anchor.seconds) : nil

@@ -4,13 +4,15 @@ import TrackCore
 /// One row of the data log, typed until Store writes it. A session's rows share one sequence
 /// (`seq`), so that its fixes, beats, commands and events are totally ordered.
 public enum SessionRow: Sendable, Equatable {
-    /// `factors`: an indoor footpod session's calibration as applied (kept for exports and recovery).
+    /// `factors`: an indoor footpod session's calibration as applied; `energy`: the body mass,
+    /// load and walking model its energy is costed by (both kept for exports and recovery).
     case begin(
         sessionID: String,
         activity: Activity,
         startedAt: TimeAnchor,
         source: DistanceSource = .gps,
-        factors: StrideFactors? = nil
+        factors: StrideFactors? = nil,
+        energy: EnergySettings? = nil
     )
     case fix(sessionID: String, seq: Int, Fix, LoggedVerdict)
     /// An event of an open session; the announcement carries the same session id.

@@ -26,8 +26,8 @@ public struct SessionSummary: Sendable, Equatable {
     /// Energy spent, with what costed it: nil without the wearer's body mass, or for a ride.
     public struct EnergyFigures: Sendable, Equatable {
         public var joules: Double
-        /// The model that costed most of it.
-        public var model: EnergyModel
+        /// The model that costed most of it; nil before any moving time.
+        public var model: EnergyModel?
         public var carriage: Carriage
 
         public var kilocalories: Double { joules / EnergyModel.joulesPerKilocalorie }
@@ -73,7 +73,7 @@ public struct SessionSummary: Sendable, Equatable {
             ElevationFigures(source: track.source, altitude: $0, gain: track.gain, loss: track.loss, grade: track.grade)
         }
         energy = session.energy.flatMap { meter in
-            meter.mainModel.map { EnergyFigures(joules: meter.joules, model: $0, carriage: meter.carriage) }
+            meter.applies ? EnergyFigures(joules: meter.joules, model: meter.mainModel, carriage: meter.carriage) : nil
         }
         heartRate = session.heartRate.map {
             HeartRate(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Energy
 import Foundation
 import PhoneServer
 import ProcessClock
@@ -20,6 +21,9 @@ enum PhoneSessionCommand {
         static let configuration = CommandConfiguration(commandName: "start", abstract: "Start a session.")
         @OptionGroup var common: Options
         @Option(help: "running, walking or cycling (default: the wearable's).") var activity: String?
+        @Option(name: .customLong("body-mass"), help: "Your body mass (kg), for the energy (default: the wearable's).")
+        var bodyMass: Double?
+        @Option(help: "The load you carry, a ruck or a vest (kg; default: the wearable's).") var load: Double?
         func run() async throws {
             var chosen: Activity?
             if let activity {
@@ -29,7 +33,14 @@ enum PhoneSessionCommand {
                 }
                 chosen = known
             }
-            try await send(.start, activity: chosen, common)
+            let carriage: CarriageOverride
+            switch CarriageOverride.checked(bodyMass: bodyMass, load: load) {
+            case .success(let checked): carriage = checked
+            case .failure(let error):
+                Output.error("wearbridge-phone: \(error.message)")
+                throw ExitCode(64)
+            }
+            try await send(.start, activity: chosen, body: carriage.commandBody, common)
         }
     }
 
@@ -51,7 +62,12 @@ enum PhoneSessionCommand {
         func run() async throws { try await send(.end, activity: nil, common) }
     }
 
-    static func send(_ kind: SessionCommand, activity: Activity?, _ common: Options) async throws {
+    static func send(
+        _ kind: SessionCommand,
+        activity: Activity?,
+        body: [UInt8]? = nil,
+        _ common: Options
+    ) async throws {
         let config = try common.options.load()
         let wearable: String
         if let name = common.wearable {
@@ -79,7 +95,8 @@ enum PhoneSessionCommand {
                     activity: activity,
                     issuedAt: now,
                     validFor: config.commandValidFor,
-                    deadline: deadline
+                    deadline: deadline,
+                    body: body
                 )
             )
         }

@@ -42,6 +42,12 @@ struct ControlCommand: AsyncParsableCommand {
     )
     var metres: Double?
 
+    @Option(name: .customLong("body-mass"), help: "For start: your body mass (kg), over [wearer] body_mass_kg.")
+    var bodyMass: Double?
+
+    @Option(help: "For start: the load you carry, a ruck or a vest (kg), over [wearer] load_kg.")
+    var load: Double?
+
     @Option(help: "Seconds to wait for the daemon's reply before giving up (exit 69).")
     var timeout: Double = 15
 
@@ -54,7 +60,9 @@ struct ControlCommand: AsyncParsableCommand {
             id: command == .status ? nil : (id ?? UUID().uuidString.lowercased()),
             activity: activity,
             indoor: indoor,
-            metres: metres
+            metres: metres,
+            bodyMass: bodyMass,
+            load: load
         )
         let reply: ControlReply
         do {
@@ -97,6 +105,21 @@ struct ControlCommand: AsyncParsableCommand {
                     + " loss \(TextFormat.format(elevation.loss, 0)) m"
                 if let grade = elevation.grade { text += ", grade \(TextFormat.format(grade, 1)) %" }
                 lines.append("elevation \(text) (\(elevation.source))")
+            }
+            if let energy = status.energy {
+                if let kilocalories = energy.kilocalories, let kilojoules = energy.kilojoules {
+                    var text = "\(TextFormat.format(kilocalories, 0)) kcal (\(TextFormat.format(kilojoules, 0)) kJ)"
+                    if let body = energy.bodyMass {
+                        text += ", \(TextFormat.format(body, 1)) kg"
+                        if let load = energy.load, load > 0 { text += " + \(TextFormat.format(load, 1)) kg load" }
+                    }
+                    if let model = energy.model { text += " (\(model))" }
+                    lines.append("energy    \(text)")
+                } else if energy.unavailable == "no_body_mass" {
+                    lines.append("energy    not estimated: no body mass ([wearer] body_mass_kg or start --body-mass)")
+                } else {
+                    lines.append("energy    not estimated for this activity")
+                }
             }
         }
         let gps = status.gps

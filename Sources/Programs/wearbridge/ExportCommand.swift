@@ -110,7 +110,8 @@ struct ExportCommand: ParsableCommand {
             startedAt: try startTime(stored, log),
             smoothed: track == .smoothed,
             distanceSource: DistanceSource(rawValue: stored.distanceSource) ?? .gps,
-            footpodFactors: stored.footpodFactors
+            footpodFactors: stored.footpodFactors,
+            energy: stored.energy
         )
         do {
             let file = try OutputFile(target: target)

@@ -1,4 +1,5 @@
 import DashboardCore
+import Energy
 import Foundation
 import Hummingbird
 import Logging
@@ -61,6 +62,22 @@ struct CommandRoutes: Sendable {
             }
             activity = parsed
         }
+        let bodyMass = object["body_mass_kg"]
+        let load = object["load_kg"]
+        guard kind == .start || (bodyMass == nil && load == nil) else {
+            return JSONText.error(.badRequest, "bad_carriage", "body_mass_kg and load_kg go with start only")
+        }
+        guard bodyMass == nil || bodyMass is NSNumber, load == nil || load is NSNumber else {
+            return JSONText.error(.badRequest, "bad_carriage", "body_mass_kg and load_kg are numbers of kilograms")
+        }
+        let carriage: CarriageOverride
+        switch CarriageOverride.checked(
+            bodyMass: (bodyMass as? NSNumber)?.doubleValue,
+            load: (load as? NSNumber)?.doubleValue
+        ) {
+        case .success(let checked): carriage = checked
+        case .failure(let error): return JSONText.error(.badRequest, "bad_carriage", error.message)
+        }
         if let existing = try inbox.commands.identity(id.description) {
             // The same click again: its standing; another command under this id: refused.
             guard existing.wearable == wearable, existing.kind == kind.rawValue else {
@@ -94,7 +111,8 @@ struct CommandRoutes: Sendable {
                     activity: activity,
                     issuedAt: now,
                     validFor: validFor,
-                    deadline: now + deadline
+                    deadline: now + deadline,
+                    body: carriage.commandBody
                 )
             )
         } catch {

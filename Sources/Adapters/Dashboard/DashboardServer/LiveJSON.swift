@@ -51,7 +51,9 @@ enum LiveJSON {
             zone: snapshot.zone == 0 ? nil : Int(snapshot.zone),
             zoneFloorsBpm: snapshot.zoneFloorsBpm.map { Int($0) },
             gps: gps(snapshot.gps),
-            strapLost: snapshot.strapLost
+            strapLost: snapshot.strapLost,
+            energyKcal: snapshot.energyKcal == 0 ? nil : Int(snapshot.energyKcal),
+            climbedM: snapshot.climbedM == 0 ? nil : Int(snapshot.climbedM)
         )
     }
 

@@ -38,7 +38,10 @@ enum MessageJSON {
                     pausedS: ended.pausedS,
                     splits: Int(ended.splits),
                     avgHeartRate: ended.avgHeartRate == 0 ? nil : Int(ended.avgHeartRate),
-                    maxHeartRate: ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate)
+                    maxHeartRate: ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate),
+                    energyKcal: ended.energyKcal > 0 ? (ended.energyKcal * 10).rounded() / 10 : nil,
+                    elevationGainM: ended.elevationGainM > 0 ? (ended.elevationGainM * 10).rounded() / 10 : nil,
+                    elevationLossM: ended.elevationLossM > 0 ? (ended.elevationLossM * 10).rounded() / 10 : nil
                 )
             )
         case .split(let split):

@@ -545,33 +545,42 @@ public nonisolated struct Wearbridge_Link_V1_Ack: Sendable {
   public init() {}
 }
 
-public nonisolated struct Wearbridge_Link_V1_Envelope: Sendable {
+public nonisolated struct Wearbridge_Link_V1_Envelope: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var seq: UInt64 = 0
+  public var seq: UInt64 {
+    get {_storage._seq}
+    set {_uniqueStorage()._seq = newValue}
+  }
 
-  public var `class`: Wearbridge_Link_V1_MessageClass = .unspecified
+  public var `class`: Wearbridge_Link_V1_MessageClass {
+    get {_storage._class}
+    set {_uniqueStorage()._class = newValue}
+  }
 
   /// When the wearable committed it: Unix time in ms on the wearable's clock (it may have no
   /// real-time clock: for display only).
-  public var createdAtMs: Int64 = 0
+  public var createdAtMs: Int64 {
+    get {_storage._createdAtMs}
+    set {_uniqueStorage()._createdAtMs = newValue}
+  }
 
   public var payload: Wearbridge_Link_V1_Payload {
-    get {_payload ?? Wearbridge_Link_V1_Payload()}
-    set {_payload = newValue}
+    get {_storage._payload ?? Wearbridge_Link_V1_Payload()}
+    set {_uniqueStorage()._payload = newValue}
   }
   /// Returns true if `payload` has been explicitly set.
-  public var hasPayload: Bool {self._payload != nil}
+  public var hasPayload: Bool {_storage._payload != nil}
   /// Clears the value of `payload`. Subsequent reads from it will return its default value.
-  public mutating func clearPayload() {self._payload = nil}
+  public mutating func clearPayload() {_uniqueStorage()._payload = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _payload: Wearbridge_Link_V1_Payload? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Wearbridge_Link_V1_Payload: Sendable {
@@ -711,6 +720,12 @@ public nonisolated struct Wearbridge_Link_V1_Snapshot: Sendable {
   /// lower bounds of heart-rate zones 1..n, bpm; none = no zones
   public var zoneFloorsBpm: [UInt32] = []
 
+  /// energy spent so far; 0 = not estimated (no body mass, or a ride)
+  public var energyKcal: UInt32 = 0
+
+  /// elevation gain so far, whole metres
+  public var climbedM: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -806,6 +821,13 @@ public nonisolated struct Wearbridge_Link_V1_SessionEnded: Sendable {
 
   public var endedAtMs: Int64 = 0
 
+  /// 0 = not estimated
+  public var energyKcal: Double = 0
+
+  public var elevationGainM: Double = 0
+
+  public var elevationLossM: Double = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -892,6 +914,18 @@ public nonisolated struct Wearbridge_Link_V1_Command: @unchecked Sendable {
   public var hasPartnerEvent: Bool {_storage._partnerEvent != nil}
   /// Clears the value of `partnerEvent`. Subsequent reads from it will return its default value.
   public mutating func clearPartnerEvent() {_uniqueStorage()._partnerEvent = nil}
+
+  /// START only: the wearer's body mass and load (kg) the session's energy is costed by; 0 = the
+  /// wearable's configured value. Out of range (body 25-250, load 0-120) is refused.
+  public var bodyMassKg: Double {
+    get {_storage._bodyMassKg}
+    set {_uniqueStorage()._bodyMassKg = newValue}
+  }
+
+  public var loadKg: Double {
+    get {_storage._loadKg}
+    set {_uniqueStorage()._loadKg = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1218,6 +1252,9 @@ public nonisolated struct Wearbridge_Link_V1_BackfillChunk: Sendable {
   public var distanceSource: String = String()
 
   public var strideFactorsJson: String = String()
+
+  /// The body mass, load and walking model its energy is costed by (JSON); empty = none.
+  public var energyJson: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1833,46 +1870,88 @@ nonisolated extension Wearbridge_Link_V1_Envelope: SwiftProtobuf.Message, SwiftP
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}class\0\u{3}created_at_ms\0\u{1}payload\0")
 
+  fileprivate class _StorageClass {
+    var _seq: UInt64 = 0
+    var _class: Wearbridge_Link_V1_MessageClass = .unspecified
+    var _createdAtMs: Int64 = 0
+    var _payload: Wearbridge_Link_V1_Payload? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _seq = source._seq
+      _class = source._class
+      _createdAtMs = source._createdAtMs
+      _payload = source._payload
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
-      case 2: try { try decoder.decodeSingularEnumField(value: &self.`class`) }()
-      case 3: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
-      case 4: try { try decoder.decodeSingularMessageField(value: &self._payload) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._seq) }()
+        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._class) }()
+        case 3: try { try decoder.decodeSingularInt64Field(value: &_storage._createdAtMs) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._payload) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.seq != 0 {
-      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._seq != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._seq, fieldNumber: 1)
+      }
+      if _storage._class != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._class, fieldNumber: 2)
+      }
+      if _storage._createdAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._createdAtMs, fieldNumber: 3)
+      }
+      try { if let v = _storage._payload {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
     }
-    if self.`class` != .unspecified {
-      try visitor.visitSingularEnumField(value: self.`class`, fieldNumber: 2)
-    }
-    if self.createdAtMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.createdAtMs, fieldNumber: 3)
-    }
-    try { if let v = self._payload {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Wearbridge_Link_V1_Envelope, rhs: Wearbridge_Link_V1_Envelope) -> Bool {
-    if lhs.seq != rhs.seq {return false}
-    if lhs.`class` != rhs.`class` {return false}
-    if lhs.createdAtMs != rhs.createdAtMs {return false}
-    if lhs._payload != rhs._payload {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._seq != rhs_storage._seq {return false}
+        if _storage._class != rhs_storage._class {return false}
+        if _storage._createdAtMs != rhs_storage._createdAtMs {return false}
+        if _storage._payload != rhs_storage._payload {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2066,7 +2145,7 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0\u{3}energy_kcal\0\u{3}climbed_m\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2087,6 +2166,8 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
       case 11: try { try decoder.decodeSingularBoolField(value: &self.strapLost) }()
       case 12: try { try decoder.decodeSingularInt64Field(value: &self.gpsTimeMs) }()
       case 13: try { try decoder.decodeRepeatedUInt32Field(value: &self.zoneFloorsBpm) }()
+      case 14: try { try decoder.decodeSingularUInt32Field(value: &self.energyKcal) }()
+      case 15: try { try decoder.decodeSingularUInt32Field(value: &self.climbedM) }()
       default: break
       }
     }
@@ -2132,6 +2213,12 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if !self.zoneFloorsBpm.isEmpty {
       try visitor.visitPackedUInt32Field(value: self.zoneFloorsBpm, fieldNumber: 13)
     }
+    if self.energyKcal != 0 {
+      try visitor.visitSingularUInt32Field(value: self.energyKcal, fieldNumber: 14)
+    }
+    if self.climbedM != 0 {
+      try visitor.visitSingularUInt32Field(value: self.climbedM, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2149,6 +2236,8 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if lhs.strapLost != rhs.strapLost {return false}
     if lhs.gpsTimeMs != rhs.gpsTimeMs {return false}
     if lhs.zoneFloorsBpm != rhs.zoneFloorsBpm {return false}
+    if lhs.energyKcal != rhs.energyKcal {return false}
+    if lhs.climbedM != rhs.climbedM {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2296,7 +2385,7 @@ nonisolated extension Wearbridge_Link_V1_SessionResumed: SwiftProtobuf.Message, 
 
 nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionEnded"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}reason\0\u{3}distance_m\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}paused_s\0\u{1}splits\0\u{3}avg_heart_rate\0\u{3}max_heart_rate\0\u{3}ended_at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}reason\0\u{3}distance_m\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}paused_s\0\u{1}splits\0\u{3}avg_heart_rate\0\u{3}max_heart_rate\0\u{3}ended_at_ms\0\u{3}energy_kcal\0\u{3}elevation_gain_m\0\u{3}elevation_loss_m\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2314,6 +2403,9 @@ nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, Sw
       case 8: try { try decoder.decodeSingularUInt32Field(value: &self.avgHeartRate) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.maxHeartRate) }()
       case 10: try { try decoder.decodeSingularInt64Field(value: &self.endedAtMs) }()
+      case 11: try { try decoder.decodeSingularDoubleField(value: &self.energyKcal) }()
+      case 12: try { try decoder.decodeSingularDoubleField(value: &self.elevationGainM) }()
+      case 13: try { try decoder.decodeSingularDoubleField(value: &self.elevationLossM) }()
       default: break
       }
     }
@@ -2350,6 +2442,15 @@ nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, Sw
     if self.endedAtMs != 0 {
       try visitor.visitSingularInt64Field(value: self.endedAtMs, fieldNumber: 10)
     }
+    if self.energyKcal.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.energyKcal, fieldNumber: 11)
+    }
+    if self.elevationGainM.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.elevationGainM, fieldNumber: 12)
+    }
+    if self.elevationLossM.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.elevationLossM, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2364,6 +2465,9 @@ nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, Sw
     if lhs.avgHeartRate != rhs.avgHeartRate {return false}
     if lhs.maxHeartRate != rhs.maxHeartRate {return false}
     if lhs.endedAtMs != rhs.endedAtMs {return false}
+    if lhs.energyKcal != rhs.energyKcal {return false}
+    if lhs.elevationGainM != rhs.elevationGainM {return false}
+    if lhs.elevationLossM != rhs.elevationLossM {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2421,7 +2525,7 @@ nonisolated extension Wearbridge_Link_V1_SplitCompleted: SwiftProtobuf.Message, 
 
 nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{1}activity\0\u{3}issued_at_ms\0\u{3}age_ms\0\u{3}valid_for_ms\0\u{1}race\0\u{3}partner_event\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{1}activity\0\u{3}issued_at_ms\0\u{3}age_ms\0\u{3}valid_for_ms\0\u{1}race\0\u{3}partner_event\0\u{3}body_mass_kg\0\u{3}load_kg\0")
 
   fileprivate class _StorageClass {
     var _commandID: String = String()
@@ -2432,6 +2536,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
     var _validForMs: UInt64 = 0
     var _race: Wearbridge_Link_V1_RaceOrder? = nil
     var _partnerEvent: Wearbridge_Link_V1_PartnerEvent? = nil
+    var _bodyMassKg: Double = 0
+    var _loadKg: Double = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2450,6 +2556,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
       _validForMs = source._validForMs
       _race = source._race
       _partnerEvent = source._partnerEvent
+      _bodyMassKg = source._bodyMassKg
+      _loadKg = source._loadKg
     }
   }
 
@@ -2476,6 +2584,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
         case 6: try { try decoder.decodeSingularUInt64Field(value: &_storage._validForMs) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._race) }()
         case 8: try { try decoder.decodeSingularMessageField(value: &_storage._partnerEvent) }()
+        case 9: try { try decoder.decodeSingularDoubleField(value: &_storage._bodyMassKg) }()
+        case 10: try { try decoder.decodeSingularDoubleField(value: &_storage._loadKg) }()
         default: break
         }
       }
@@ -2512,6 +2622,12 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
       try { if let v = _storage._partnerEvent {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
       } }()
+      if _storage._bodyMassKg.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._bodyMassKg, fieldNumber: 9)
+      }
+      if _storage._loadKg.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._loadKg, fieldNumber: 10)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2529,6 +2645,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
         if _storage._validForMs != rhs_storage._validForMs {return false}
         if _storage._race != rhs_storage._race {return false}
         if _storage._partnerEvent != rhs_storage._partnerEvent {return false}
+        if _storage._bodyMassKg != rhs_storage._bodyMassKg {return false}
+        if _storage._loadKg != rhs_storage._loadKg {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -2938,7 +3056,7 @@ nonisolated extension Wearbridge_Link_V1_BackfillRequest: SwiftProtobuf.Message,
 
 nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BackfillChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{3}after_seq\0\u{1}rows\0\u{1}done\0\u{3}unknown_session\0\u{3}distance_source\0\u{3}stride_factors_json\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{3}after_seq\0\u{1}rows\0\u{1}done\0\u{3}unknown_session\0\u{3}distance_source\0\u{3}stride_factors_json\0\u{3}energy_json\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2953,6 +3071,7 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
       case 5: try { try decoder.decodeSingularBoolField(value: &self.unknownSession) }()
       case 6: try { try decoder.decodeSingularStringField(value: &self.distanceSource) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.strideFactorsJson) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.energyJson) }()
       default: break
       }
     }
@@ -2980,6 +3099,9 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
     if !self.strideFactorsJson.isEmpty {
       try visitor.visitSingularStringField(value: self.strideFactorsJson, fieldNumber: 7)
     }
+    if !self.energyJson.isEmpty {
+      try visitor.visitSingularStringField(value: self.energyJson, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2991,6 +3113,7 @@ nonisolated extension Wearbridge_Link_V1_BackfillChunk: SwiftProtobuf.Message, S
     if lhs.unknownSession != rhs.unknownSession {return false}
     if lhs.distanceSource != rhs.distanceSource {return false}
     if lhs.strideFactorsJson != rhs.strideFactorsJson {return false}
+    if lhs.energyJson != rhs.energyJson {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -55,7 +55,7 @@ extension LinkMessage {
     /// The message a lifecycle row means: a session begun or finished (with its summary).
     public init?(reporting row: SessionRow) {
         switch row {
-        case .begin(let id, let activity, let anchor, let source, _):
+        case .begin(let id, let activity, let anchor, let source, _, _):
             self = .started(sessionID: id, activity: activity, startedAt: anchor, source: source)
         case .finish(let id, let summary, let reason, let endedAt):
             self = .ended(sessionID: id, reason: reason, summary: summary, endedAt: endedAt)

@@ -109,6 +109,10 @@ public struct LinkSnapshot: Sendable, Equatable {
     /// Lower bounds of heart-rate zones 1...n in bpm (the wearable's configured zones): the
     /// phone's heart-rate chart draws its bands from them. Empty when no zones are configured.
     public var zoneFloors: [Int]
+    /// Energy spent so far (kcal); nil while not estimated.
+    public var energy: Double?
+    /// Elevation gain so far (m); nil without altitudes.
+    public var climbed: Double?
 
     public init(
         sessionID: String?,
@@ -123,8 +127,12 @@ public struct LinkSnapshot: Sendable, Equatable {
         gps: GPSQuality = .none,
         strapLost: Bool = false,
         gpsTime: Double? = nil,
-        zoneFloors: [Int] = []
+        zoneFloors: [Int] = [],
+        energy: Double? = nil,
+        climbed: Double? = nil
     ) {
+        self.energy = energy
+        self.climbed = climbed
         self.gpsTime = gpsTime
         self.zoneFloors = zoneFloors
         self.sessionID = sessionID

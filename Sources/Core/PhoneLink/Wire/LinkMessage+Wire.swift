@@ -45,6 +45,9 @@ extension LinkMessage {
                 $0.avgHeartRate = UInt32((summary.heartRate?.average ?? 0).rounded())
                 $0.maxHeartRate = UInt32(summary.heartRate?.maximum ?? 0)
                 $0.endedAtMs = endedAt.map { Int64(($0.seconds * 1000).rounded()) } ?? 0
+                $0.energyKcal = summary.energy?.kilocalories ?? 0
+                $0.elevationGainM = summary.elevation?.gain ?? 0
+                $0.elevationLossM = summary.elevation?.loss ?? 0
             }
         case .split(let id, let split):
             payload.split = .with {
@@ -109,6 +112,8 @@ extension LinkSnapshot {
             $0.strapLost = strapLost
             $0.gpsTimeMs = gpsTime.map { $0.isFinite ? Int64(($0 * 1000).rounded()) : 0 } ?? 0
             $0.zoneFloorsBpm = zoneFloors.map { UInt32(clamping: $0) }
+            $0.energyKcal = energy.map { $0.isFinite ? UInt32(clamping: Int($0.rounded())) : 0 } ?? 0
+            $0.climbedM = climbed.map { $0.isFinite ? UInt32(clamping: Int($0.rounded())) : 0 } ?? 0
         }
     }
 }

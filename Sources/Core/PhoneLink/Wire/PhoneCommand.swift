@@ -1,3 +1,4 @@
+import Energy
 import PhoneLinkContract
 import RaceCore
 import SessionCore
@@ -14,6 +15,8 @@ public struct PhoneCommand: Sendable, Equatable {
     public var id: String
     public var kind: SessionCommand
     public var activity: Activity?
+    /// A start's body mass and load over the wearable's configured ones.
+    public var carriage: CarriageOverride
     /// Seconds of validity left when it arrived (negative: expired on the way); nil: no limit.
     public var validityLeft: Double?
     /// A race's command: the race (arm, follow, cancel) or the partner's event.
@@ -23,10 +26,12 @@ public struct PhoneCommand: Sendable, Equatable {
         id: String,
         kind: SessionCommand,
         activity: Activity? = nil,
+        carriage: CarriageOverride = .none,
         validityLeft: Double? = nil,
         race: RaceInstruction? = nil
     ) {
         self.race = race
+        self.carriage = carriage
         self.id = id
         self.kind = kind
         self.activity = activity
@@ -46,11 +51,20 @@ public struct PhoneCommand: Sendable, Equatable {
             }
             activity = known
         }
+        let carriage: CarriageOverride
+        switch CarriageOverride.checked(
+            bodyMass: command.bodyMassKg == 0 ? nil : command.bodyMassKg,
+            load: command.loadKg == 0 ? nil : command.loadKg
+        ) {
+        case .success(let checked): carriage = checked
+        case .failure(let error): throw UnreadableCommand(error.message)
+        }
         let validFor = command.validForMs == 0 ? Self.defaultValidity : Double(command.validForMs) / 1000
         self.init(
             id: command.commandID,
             kind: kind,
             activity: activity,
+            carriage: carriage,
             validityLeft: validFor - Double(command.ageMs) / 1000,
             race: try Self.race(command, kind)
         )
@@ -130,6 +144,7 @@ extension Wearbridge_Link_V1_Command {
         id: String,
         kind: SessionCommand,
         activity: Activity?,
+        carriage: CarriageOverride = .none,
         issuedAt: Double,
         validFor: Double,
         now: Double
@@ -138,8 +153,22 @@ extension Wearbridge_Link_V1_Command {
         commandID = id
         self.kind = kind.wire
         self.activity = activity?.rawValue ?? ""
+        bodyMassKg = carriage.bodyMass ?? 0
+        loadKg = carriage.load ?? 0
         issuedAtMs = Int64((issuedAt * 1000).rounded())
         ageMs = UInt64(max(0, (now - issuedAt) * 1000).rounded())
         validForMs = UInt64((validFor * 1000).rounded())
+    }
+}
+
+extension CarriageOverride {
+    /// A start's body mass and load as the wire's `Command` fields, for a queued command's body;
+    /// nil when it says nothing.
+    public var commandBody: [UInt8]? {
+        guard !isEmpty else { return nil }
+        var fields = Wearbridge_Link_V1_Command()
+        fields.bodyMassKg = bodyMass ?? 0
+        fields.loadKg = load ?? 0
+        return try? fields.serializedBytes()
     }
 }

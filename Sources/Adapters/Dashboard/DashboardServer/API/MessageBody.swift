@@ -28,6 +28,9 @@ struct MessageBody: StampedBody {
         var splits: Int
         var avgHeartRate: Int?
         var maxHeartRate: Int?
+        var energyKcal: Double?
+        var elevationGainM: Double?
+        var elevationLossM: Double?
     }
 
     var seq: Int
@@ -42,6 +45,7 @@ struct MessageBody: StampedBody {
         case activity, startedAtMs, commandID, auto, distanceM, elapsedS, movingS, pausedS, reason, splits
         case avgHeartRate, maxHeartRate, index, durationS, ok, message, state, detail, batteryPercent
         case run, startOffsetMs, clock
+        case energyKcal, elevationGainM, elevationLossM
     }
 
     /// Flat, as the page reads it: the kind's fields beside the common ones; a missing reading
@@ -71,6 +75,9 @@ struct MessageBody: StampedBody {
             try container.encode(ended.splits, forKey: .splits)
             try container.encode(Nullable(wrappedValue: ended.avgHeartRate), forKey: .avgHeartRate)
             try container.encode(Nullable(wrappedValue: ended.maxHeartRate), forKey: .maxHeartRate)
+            try container.encode(Nullable(wrappedValue: ended.energyKcal), forKey: .energyKcal)
+            try container.encode(Nullable(wrappedValue: ended.elevationGainM), forKey: .elevationGainM)
+            try container.encode(Nullable(wrappedValue: ended.elevationLossM), forKey: .elevationLossM)
         case .split(let index, let distanceM, let durationS, let avgHeartRate):
             try container.encode(index, forKey: .index)
             try container.encode(distanceM, forKey: .distanceM)

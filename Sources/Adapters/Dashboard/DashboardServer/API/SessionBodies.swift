@@ -13,6 +13,10 @@ struct SessionItem: DocumentedBody {
         var avgHeartRate: Int?
         var maxHeartRate: Int?
         var splits: Int
+        /// Energy spent (kcal) and climbed and descended (m); nil where not measured.
+        var energyKcal: Double? = nil
+        var elevationGainM: Double? = nil
+        var elevationLossM: Double? = nil
 
         /// Seconds per kilometre over the moving time, when there was distance and motion.
         var avgPaceSPerKm: Double? {
@@ -34,6 +38,7 @@ struct SessionItem: DocumentedBody {
     private enum CodingKeys: String, CodingKey {
         case wearable, session, activity, distanceSource, startedAtMs, ended, backfill, backfillRows, exportable
         case distanceM, elapsedS, movingS, avgPaceSPerKm, avgHeartRate, maxHeartRate, splits
+        case energyKcal, elevationGainM, elevationLossM
     }
 
     /// The ended session's figures sit beside the rest; every one of them is written (null where a
@@ -57,6 +62,9 @@ struct SessionItem: DocumentedBody {
         try container.encode(Nullable(wrappedValue: figures.avgHeartRate), forKey: .avgHeartRate)
         try container.encode(Nullable(wrappedValue: figures.maxHeartRate), forKey: .maxHeartRate)
         try container.encode(figures.splits, forKey: .splits)
+        try container.encode(Nullable(wrappedValue: figures.energyKcal), forKey: .energyKcal)
+        try container.encode(Nullable(wrappedValue: figures.elevationGainM), forKey: .elevationGainM)
+        try container.encode(Nullable(wrappedValue: figures.elevationLossM), forKey: .elevationLossM)
     }
 
 }

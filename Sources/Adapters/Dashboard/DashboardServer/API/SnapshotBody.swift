@@ -30,4 +30,8 @@ struct SnapshotBody: StampedBody {
     var zoneFloorsBpm: [Int]
     var gps: GPS
     var strapLost: Bool
+    /// Energy spent so far (kcal); null while the wearable does not estimate it.
+    @Nullable var energyKcal: Int? = nil
+    /// Elevation gain so far (m); null before any.
+    @Nullable var climbedM: Int? = nil
 }

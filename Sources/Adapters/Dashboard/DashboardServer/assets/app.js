@@ -121,6 +121,8 @@
     const hr = $("t-hr");
     hr.className = "tile hr" + (snap.zone ? " z" + Math.min(5, snap.zone) : "");
     text("v-gps", snap.gps);
+    text("v-energy", snap.energy_kcal == null ? "–" : String(snap.energy_kcal));
+    text("v-climbed", snap.climbed_m == null ? "–" : String(snap.climbed_m));
     text("v-strap", snap.strap_lost ? "lost" : (state.contact || (snap.heart_rate == null ? "–" : "ok")));
     $("t-distance").dataset.value = snap.distance_m;
     $("t-elapsed").dataset.value = snap.elapsed_s;
@@ -191,6 +193,13 @@
     }
     settle(button, record);
     const body = { id: record.id, kind };
+    if (kind === "start") {
+      // Body mass and load for the energy; empty leaves the wearable's own.
+      for (const [field, input] of [["body_mass_kg", "start-body"], ["load_kg", "start-load"]]) {
+        const value = $(input).value.trim();
+        if (value !== "") body[field] = Number(value);
+      }
+    }
     const result = await api(`/api/wearables/${encodeURIComponent(state.wearable)}/commands`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
@@ -582,6 +591,8 @@
       state.activity = s.activity;
       row.insertCell().textContent = pace(s.avg_pace_s_per_km);
       row.insertCell().textContent = s.avg_heart_rate == null ? "–" : String(s.avg_heart_rate);
+      row.insertCell().textContent = s.energy_kcal == null ? "–" : String(Math.round(s.energy_kcal));
+      row.insertCell().textContent = s.elevation_gain_m == null ? "–" : `${Math.round(s.elevation_gain_m)} m`;
       const files = row.insertCell();
       if (s.exportable) {
         for (const format of ["gpx", "tcx", "fit", "csv"]) {

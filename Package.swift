@@ -458,13 +458,14 @@ let package = Package(
         // core's tests and the accuracy benchmark.
         .target(
             name: "SyntheticReceivers",
-            dependencies: ["TrackCore", "Elevation", "Harness", "UTCFormat"],
+            dependencies: ["TrackCore", "Elevation", "Energy", "Harness", "UTCFormat"],
             path: "Sources/Tools/SyntheticReceivers"
         ),
         .executableTarget(
             name: "wearbridge-bench",
             dependencies: [
                 "Elevation",
+                "Energy",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",
@@ -501,11 +502,14 @@ let package = Package(
             ],
             path: "Sources/Tools/wearbridge-fuzz"
         ),
-        .testTarget(name: "TrackCoreTests", dependencies: ["TrackCore", "Elevation", "Harness", "SyntheticReceivers"]),
+        .testTarget(
+            name: "TrackCoreTests",
+            dependencies: ["TrackCore", "Elevation", "Energy", "Harness", "SyntheticReceivers"]
+        ),
         .testTarget(
             name: "SessionCoreTests",
             dependencies: [
-                "SyntheticReceivers", "Harness", "SessionCore", "TrackCore", "HeartRate", "SpeedSensors",
+                "SyntheticReceivers", "Harness", "SessionCore", "TrackCore", "Energy", "HeartRate", "SpeedSensors",
                 "StrideCalibration",
             ]
         ),
@@ -520,7 +524,7 @@ let package = Package(
         .testTarget(
             name: "PhoneLinkWireTests",
             dependencies: [
-                "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire", "SessionCore", "TrackCore",
+                "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire", "SessionCore", "TrackCore", "Energy",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
@@ -616,7 +620,7 @@ let package = Package(
         .testTarget(
             name: "ControlTests",
             dependencies: [
-                "Control", "ControlProtocol", "Harness", "UnixSockets",
+                "Control", "ControlProtocol", "Energy", "Engine", "Harness", "UnixSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

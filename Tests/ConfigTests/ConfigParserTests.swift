@@ -99,6 +99,10 @@ struct ConfigParserTests {
         ("[barometer]\ndevice = \"bmp 280\"", "barometer.device = \"bmp 280\"", "an IIO driver's name"),
         ("[barometer]\ninterval = 60", "barometer.interval = 60", "10"),
         ("[barometer]\nrate = 1", "barometer.rate", "device, interval"),
+        ("[wearer]\nbody_mass_kg = 7.5", "wearer.body_mass_kg = 7.5", "250"),
+        ("[wearer]\nload_kg = 300", "wearer.load_kg = 300", "120"),
+        ("[wearer]\nwalking_model = \"met\"", "wearer.walking_model = \"met\"", "lcda"),
+        ("[wearer]\nweight = 80", "wearer.weight", "body_mass_kg"),
     ])
     func aBadConfigurationIsRefusedByName(text: String, names: String, allowed: String) {
         do {
@@ -118,6 +122,15 @@ struct ConfigParserTests {
         let named = try parser.parse("[barometer]\ndevice = \"bmp280\"\ninterval = 0.5").barometer
         #expect(named.choice == .named("bmp280"))
         #expect(named.interval == 0.5)
+    }
+
+    @Test func theWearersBodyMassAndLoadReachTheSessions() throws {
+        #expect(try parser.parse("").controller.bodyMass == nil)
+        let wearer = try parser.parse("[wearer]\nbody_mass_kg = 78.5\nload_kg = 15\nwalking_model = \"pandolf\"")
+        #expect(wearer.controller.bodyMass == 78.5)
+        #expect(wearer.controller.load == 15)
+        #expect(wearer.controller.walkingModel == .pandolf)
+        #expect(wearer.controller.energy(with: .none)?.carriage.totalMass == 93.5)
     }
 
     @Test func aStrapIsChosenByAddressOrAsTheFirstSeen() throws {

@@ -102,7 +102,7 @@ struct SessionEngineCommandTests {
     @Test func startIsAnchoredOnGPSTimeOnceFixesHaveTaughtIt() {
         var idle = EngineHarness()
         idle.command(.start, id: "a", activity: .walking)
-        guard case .begin(_, .walking, let systemAnchor, _, _)? = idle.disk.first else {
+        guard case .begin(_, .walking, let systemAnchor, _, _, _)? = idle.disk.first else {
             Issue.record("no begin: \(idle.disk)")
             return
         }
@@ -112,7 +112,7 @@ struct SessionEngineCommandTests {
         taught.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 3))
         taught.now.monotonic = StraightLine.received(StraightLine.t0 + 10)
         taught.command(.start, id: "a")
-        guard case .begin(_, _, let anchor, _, _)? = taught.disk.first else {
+        guard case .begin(_, _, let anchor, _, _, _)? = taught.disk.first else {
             Issue.record("no begin")
             return
         }

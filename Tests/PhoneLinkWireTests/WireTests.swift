@@ -1,3 +1,4 @@
+import Energy
 import Foundation
 import PhoneLinkContract
 import PhoneLinkMessages
@@ -97,6 +98,23 @@ struct WireTests {
         #expect(reason { $0.kind = .unspecified } == "unknown command")
         #expect(reason { $0.kind = .UNRECOGNIZED(42) } == "unknown command")
         #expect(reason { $0.activity = "swimming" } == Activity.refusal(forUnknown: "swimming"))
+        #expect(reason { $0.bodyMassKg = 900 } == "body mass 900.0 kg is outside 25-250 kg")
+        #expect(reason { $0.loadKg = -.infinity } != nil)
+        #expect(reason { $0.loadKg = .nan } != nil)
+    }
+
+    /// A start's body mass and load ride in the queued command's body and come out as sent; a
+    /// start that says neither carries no body.
+    @Test func aStartsCarriageTravelsInTheCommandsBody() throws {
+        let carriage = try CarriageOverride.checked(bodyMass: 81.5, load: 22).get()
+        var wire = Wearbridge_Link_V1_Command(id: "c2", kind: .start, activity: .walking, issuedAt: 0, validFor: 60, now: 0)
+        try wire.merge(serializedBytes: try #require(carriage.commandBody))
+        #expect(try PhoneCommand(wire: wire).carriage == carriage)
+        #expect(CarriageOverride.none.commandBody == nil)
+        let loadOnly = try CarriageOverride.checked(bodyMass: nil, load: 10).get()
+        var ruck = Wearbridge_Link_V1_Command(id: "c3", kind: .start, activity: nil, issuedAt: 0, validFor: 60, now: 0)
+        try ruck.merge(serializedBytes: try #require(loadOnly.commandBody))
+        #expect(try PhoneCommand(wire: ruck).carriage == loadOnly)
     }
 
     @Test func everyMessageIsListedUnderTheSameKindOnBothEndsOfTheWire() {

@@ -246,7 +246,7 @@ struct IndoorBackfillTests {
         _ = controller.handle(.end, id: "c2", receivedAt: 400, systemTime: 1_750_000_300, into: &output)
         let log = try SessionLog.open(directory: try temporaryDirectory("indoor-wearable"))
         try await log.write(WriteBatch(id: 1, rows: output.rows.map(LogRow.session)))
-        guard case .begin(let id, _, _, _, _)? = output.rows.first,
+        guard case .begin(let id, _, _, _, _, _)? = output.rows.first,
             let started = output.rows.first.flatMap(LinkMessage.init(reporting:))
         else {
             Issue.record("no begin row: \(output.rows.prefix(2))")

@@ -53,7 +53,7 @@ struct IndoorSessionTests {
             into: &output
         )
         #expect(reply.accepted && reply.message == "indoor session started (distance from the treadmill)")
-        guard case .begin(_, .running, let anchor, .treadmill, nil)? = output.rows.first else {
+        guard case .begin(_, .running, let anchor, .treadmill, nil, _)? = output.rows.first else {
             Issue.record("no indoor begin row: \(output.rows)")
             return
         }

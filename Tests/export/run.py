@@ -46,6 +46,7 @@ class Logged:
         row = self.db.execute("SELECT id, distance_m, elapsed_s, moving_s, summary FROM session").fetchone()
         self.id, self.distance, self.elapsed, self.moving = row[:4]
         self.summary = json.loads(row[4])
+        self.kcal = (self.summary.get("energy") or {}).get("kcal")
         stops = self.db.execute("SELECT kind, time FROM event WHERE kind IN "
                                 "('paused','resumed','auto_paused','auto_resumed') ORDER BY seq").fetchall()
         self.pauses, start = [], None
@@ -135,13 +136,21 @@ def check_tcx(path, logged):
     assert len(laps) in (len(logged.splits), len(logged.splits) + 1)
     timer = sum(float(lap.find(f"{TCX}TotalTimeSeconds").text) for lap in laps)
     assert abs(timer - logged.moving) < 0.01, (timer, logged.moving)
+    calories = [int(lap.find(f"{TCX}Calories").text) for lap in laps]
+    if logged.kcal is None:
+        assert set(calories) == {0}, calories
+    else:
+        # Each lap's own energy, rounded: together the session's, within a rounding a lap.
+        assert abs(sum(calories) - logged.kcal) <= 0.5 * len(laps) + 0.1, (calories, logged.kcal)
+        assert all(c > 0 for c in calories[:-1]), calories
     from tcxreader.tcxreader import TCXReader
     read = TCXReader().read(path)
     assert logged.exported(len(read.trackpoints))
     assert all(point.elevation is not None for point in read.trackpoints)
     assert abs(read.distance - logged.distance) < 0.01, (read.distance, logged.distance)
     assert abs(read.trackpoints[0].time.timestamp() - logged.moving_fixes[0]) < 0.002
-    return {"laps": len(laps), "trackpoints": len(read.trackpoints), "distance_m": read.distance}
+    return {"laps": len(laps), "trackpoints": len(read.trackpoints), "distance_m": read.distance,
+            "calories": sum(calories)}
 
 
 def check_fit(path, logged):
@@ -161,6 +170,11 @@ def check_fit(path, logged):
     laps = messages["lap_mesgs"]
     assert session["num_laps"] == len(laps)
     assert abs(sum(lap["total_distance"] for lap in laps) - logged.distance) < 0.05
+    if logged.kcal is None:
+        assert "total_calories" not in session and all("total_calories" not in lap for lap in laps)
+    else:
+        assert session["total_calories"] == round(logged.kcal), (session["total_calories"], logged.kcal)
+        assert abs(sum(lap["total_calories"] for lap in laps) - logged.kcal) <= 0.5 * len(laps) + 0.1
     if logged.hr_avg is not None:
         assert session["avg_heart_rate"] == round(logged.hr_avg) and session["max_heart_rate"] == logged.hr_max
         rr = [t for m in messages.get("hrv_mesgs", []) for t in m["time"] if t is not None]
@@ -203,14 +217,17 @@ def session_from(work, name, recording, *args):
 
 def every_format_reads_back(work):
     cases = [
-        ("strap_pauses_outage", f"{DATA}/gps/park_loop_run.jsonl", ["--beats", "--pause-at", "600", "--pause-at", "1200"]),
-        ("no_strap_auto_pauses", f"{DATA}/gps/dog_walk_stops.jsonl", ["--activity-name", "walking"]),
+        ("strap_pauses_outage", f"{DATA}/gps/park_loop_run.jsonl",
+         ["--beats", "--pause-at", "600", "--pause-at", "1200", "--body-mass", "68"]),
+        ("no_strap_auto_pauses", f"{DATA}/gps/dog_walk_stops.jsonl",
+         ["--activity-name", "walking", "--body-mass", "80", "--load", "15"]),
         ("ride", f"{DATA}/gps/commute_ride.jsonl", ["--activity-name", "cycling", "--beats"]),
     ]
     for name, recording, args in cases:
         directory = session_from(work, name, recording, *args)
         logged = Logged(directory)
-        figures = {"fixes": logged.fixes, "distance_m": round(logged.distance, 2), "splits": len(logged.splits)}
+        figures = {"fixes": logged.fixes, "distance_m": round(logged.distance, 2), "splits": len(logged.splits),
+                   "kcal": logged.kcal}
         figures["gpx"] = check_gpx(export(directory, logged.id, "gpx", f"{work}/{name}.gpx"), logged)
         figures["tcx"] = check_tcx(export(directory, logged.id, "tcx", f"{work}/{name}.tcx"), logged)
         figures["fit"] = check_fit(export(directory, logged.id, "fit", f"{work}/{name}.fit"), logged)

@@ -10,6 +10,24 @@ struct StoredSummary: Codable {
     var trackPoints: Int
     var heartRate: HeartRateFigures?
     var elevation: ElevationFigures?
+    var energy: EnergyFigures?
+
+    /// Energy spent, what costed most of it, and the body mass and load it was costed for.
+    struct EnergyFigures: Codable {
+        var kilocalories: Double
+        var kilojoules: Double
+        var model: String?
+        var bodyMass: Double
+        var load: Double
+
+        enum CodingKeys: String, CodingKey {
+            case kilocalories = "kcal"
+            case kilojoules = "kj"
+            case model
+            case bodyMass = "body_mass_kg"
+            case load = "load_kg"
+        }
+    }
 
     /// Climbed and descended, and where the altitude came from (gps or barometer).
     struct ElevationFigures: Codable {
@@ -53,6 +71,15 @@ struct StoredSummary: Codable {
                 loss: ($0.loss * 10).rounded() / 10
             )
         }
+        energy = summary.energy.map {
+            EnergyFigures(
+                kilocalories: ($0.kilocalories * 10).rounded() / 10,
+                kilojoules: ($0.kilojoules * 10).rounded() / 10,
+                model: $0.model?.rawValue,
+                bodyMass: $0.carriage.bodyMass,
+                load: $0.carriage.load
+            )
+        }
         heartRate = summary.heartRate.flatMap {
             $0.samples == 0
                 ? nil
@@ -74,5 +101,6 @@ struct StoredSummary: Codable {
         case trackPoints = "track_points"
         case heartRate = "heart_rate"
         case elevation
+        case energy
     }
 }

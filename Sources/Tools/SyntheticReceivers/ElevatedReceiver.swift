@@ -1,4 +1,5 @@
 import Elevation
+import Energy
 import Foundation
 import Harness
 import TrackCore
@@ -40,6 +41,9 @@ public enum ElevatedReceiver {
 
     public struct Session: Sendable {
         public var fixes: [Fix]
+        /// The true distance along the way at each fix (m), and the profile it climbs.
+        public var along: [Double]
+        public var profile: Profile
         /// (GPS time, kPa), one a second.
         public var pressures: [(time: GPSTime, kilopascal: Double)]
         public var gain: Double
@@ -87,6 +91,8 @@ public enum ElevatedReceiver {
         let (gain, loss) = truth(profile, along: draw.along)
         return Session(
             fixes: fixes,
+            along: draw.along,
+            profile: profile,
             pressures: pressures.map { (time: $0.0, kilopascal: $0.1) },
             gain: gain,
             loss: loss
@@ -99,9 +105,10 @@ public enum ElevatedReceiver {
         _ session: Session,
         activity: Activity,
         barometer: Bool,
-        settings: ElevationTrack.Settings = .init()
+        settings: ElevationTrack.Settings = .init(),
+        energy: EnergySettings? = nil
     ) -> TrackSession {
-        var track = TrackSession(activity: activity, elevation: settings)
+        var track = TrackSession(activity: activity, elevation: settings, energy: energy)
         var next = 0
         for fix in session.fixes {
             _ = track.ingest(fix)
@@ -139,4 +146,21 @@ public enum ElevatedReceiver {
             profile: .rolling
         ),
     ]
+}
+
+extension ElevatedReceiver.Session {
+    /// The energy `model` gives the true way: each interval between fixes at its true speed and
+    /// grade, moving intervals only (faster than `movingAbove` m/s), in joules.
+    public func trueEnergy(_ model: EnergyModel, carriage: Carriage, movingAbove: Double = 0.3) -> Double {
+        var joules = 0.0
+        for i in 1..<min(fixes.count, along.count) {
+            guard let t0 = fixes[i - 1].time, let t1 = fixes[i].time else { continue }
+            let dt = t1.since(t0)
+            let run = along[i] - along[i - 1]
+            guard dt > 0, run / dt > movingAbove else { continue }
+            let grade = (profile.altitude(along[i]) - profile.altitude(along[i - 1])) / run
+            joules += model.power(speed: run / dt, grade: grade, carriage: carriage) * dt
+        }
+        return joules
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Energy
 import Engine
 import Foundation
 import Harness
@@ -53,6 +54,20 @@ struct MakeSession: AsyncParsableCommand {
     @Option(help: "Indoors: minutes of running.")
     var minutes = 30.0
 
+    @Option(name: .customLong("body-mass"), help: "The wearer's body mass (kg): the session costs its energy.")
+    var bodyMass: Double?
+
+    @Option(help: "The load carried (kg).")
+    var load: Double?
+
+    private var carriage: CarriageOverride {
+        get throws {
+            do { return try CarriageOverride.checked(bodyMass: bodyMass, load: load).get() } catch {
+                throw ValidationError(error.message)
+            }
+        }
+    }
+
     func validate() throws {
         guard Activity(rawValue: activityName) != nil else {
             throw ValidationError("--activity-name: running, walking or cycling")
@@ -95,6 +110,7 @@ struct MakeSession: AsyncParsableCommand {
             .start,
             id: "make-start",
             activity: activity,
+            carriage: try carriage,
             receivedAt: first,
             systemTime: systemClock ?? first,
             into: &output

@@ -38,7 +38,9 @@ enum APIExamples {
             zone: full ? 3 : nil,
             zoneFloorsBpm: full ? [98, 117, 137, 156, 176] : [],
             gps: full ? .good : .lost,
-            strapLost: !full
+            strapLost: !full,
+            energyKcal: full ? 412 : nil,
+            climbedM: full ? 38 : nil
         )
     }
 
@@ -117,13 +119,19 @@ enum APIExamples {
         pausedS: 50.5,
         splits: 5,
         avgHeartRate: 150,
-        maxHeartRate: 178
+        maxHeartRate: 178,
+        energyKcal: 405.2,
+        elevationGainM: 38.4,
+        elevationLossM: 37.9
     )
 
     static var messages: [MessageBody] {
         var bare = ended
         bare.avgHeartRate = nil
         bare.maxHeartRate = nil
+        bare.energyKcal = nil
+        bare.elevationGainM = nil
+        bare.elevationLossM = nil
         return [
             message(.snapshot, nil, session: nil),
             message(.sessionStarted, .started(activity: "running", startedAtMs: 1_795_000_000_000, commandID: "c1")),
@@ -196,7 +204,10 @@ enum APIExamples {
                         movingS: 1750,
                         avgHeartRate: 150,
                         maxHeartRate: 178,
-                        splits: 5
+                        splits: 5,
+                        energyKcal: 405.2,
+                        elevationGainM: 38.4,
+                        elevationLossM: 37.9
                     ),
                     known: true
                 ),

@@ -204,7 +204,7 @@ struct EngineHarness {
         var maxSeq = 0
         for row in disk {
             switch row {
-            case .begin(session, let activity, let anchor, _, _): start = (activity, anchor)
+            case .begin(session, let activity, let anchor, _, _, _): start = (activity, anchor)
             case .fix(session, let seq, let fix, _):
                 entries.append((seq, .fix(fix)))
                 maxSeq = max(maxSeq, seq)

@@ -634,7 +634,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "Engine", "SessionCore", "TrackCore", "ATT", "HeartRate", "SpeedSensors", "Harness",
+                "Store", "Energy", "Engine", "SessionCore", "TrackCore", "ATT", "HeartRate", "SpeedSensors", "Harness",
                 "SyntheticReceivers",
             ]
         ),

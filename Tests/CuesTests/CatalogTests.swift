@@ -33,6 +33,10 @@ struct CatalogTests {
                 == "Session ended, 8 kilometres in 45 minutes."
         )
         #expect(
+            say(.sessionEnded(distance: 8000, moving: 2700, averagePace: nil, averageHeartRate: nil, energy: 612.6))
+                == "Session ended, 8 kilometres in 45 minutes, 613 kilocalories."
+        )
+        #expect(
             say(.summary([.distance(640), .averagePace(300)])) == "640 metres, average pace 5 minutes per kilometre."
         )
         #expect(say(.summary([.distance(1000)])) == "1 kilometre.")

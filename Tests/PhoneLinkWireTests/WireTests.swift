@@ -11,7 +11,7 @@ import TrackCore
 /// The wire form of link messages: compact snapshots, names both ends share.
 @Suite("Phone link: wire format")
 struct WireTests {
-    @Test func aSnapshotWithEveryFieldAtItsLargestPlausibleValueFitsIn64Bytes() throws {
+    @Test func aSnapshotWithEveryFieldAtItsLargestPlausibleValueFitsIn80Bytes() throws {
         let snapshot = LinkSnapshot(
             sessionID: "685330d3-b4ce-489e-980f-696cef78dabe",
             state: .paused(.auto),
@@ -23,11 +23,16 @@ struct WireTests {
             heartRate: 220,
             zone: 5,
             gps: .poor,
-            strapLost: true
+            strapLost: true,
+            gpsTime: 1_795_000_000.123,
+            zoneFloors: [98, 117, 137, 156, 176],
+            energy: 9999,  // a day's ruck
+            climbed: 4999
         )
         let payload = LinkMessage.snapshot(snapshot).payload
         let bytes: [UInt8] = try payload.snapshot.serializedBytes()
-        #expect(bytes.count <= 64, "snapshot is \(bytes.count) bytes")
+        #expect(bytes.count <= 80, "snapshot is \(bytes.count) bytes")
+        #expect(payload.snapshot.energyKcal == 9999 && payload.snapshot.climbedM == 4999)
         let decoded = try Wearbridge_Link_V1_Payload(serializedBytes: try payload.serializedBytes() as [UInt8])
         #expect(uuidText(decoded.snapshot.session) == snapshot.sessionID)
         #expect(decoded.snapshot.distanceDm == 2_500_000 && decoded.snapshot.state == .autoPaused)

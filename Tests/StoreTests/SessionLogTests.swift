@@ -1,3 +1,4 @@
+import Energy
 import Engine
 import Foundation
 import Harness
@@ -150,6 +151,23 @@ struct SessionLogTests {
         let journal = try log.journal(of: "in")
         #expect(journal.entries == samples.map { .speed($0) } && journal.nextSeq == 3)
         #expect(try log.sessions().first?.distanceSource == "treadmill")
+    }
+
+    /// The body mass, load and walking model a session began with are in its row: recovery and
+    /// exports cost its energy as the live session did.
+    @Test func aSessionsEnergySettingsComeBack() async throws {
+        let directory = try temporaryDirectory("energy")
+        let log = try SessionLog.open(directory: directory)
+        let settings = EnergySettings(carriage: try Carriage.checked(bodyMass: 81.5, load: 22.5).get(), walking: .pandolf)
+        let rows: [SessionRow] = [
+            .begin(sessionID: "e", activity: .walking, startedAt: TimeAnchor(source: .gps, seconds: 1), energy: settings),
+            .begin(sessionID: "n", activity: .cycling, startedAt: TimeAnchor(source: .gps, seconds: 2)),
+        ]
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
+        let sessions = Dictionary(uniqueKeysWithValues: try log.sessions().map { ($0.id, $0) })
+        #expect(sessions["e"]?.energy == settings)
+        #expect(sessions["n"]?.energy == nil)
+        #expect(try log.openSessions().first { $0.id == "e" }?.energy == settings)
     }
 
     /// A batch is one transaction: when SQLite cannot take it (here `max_page_count`, as a full

@@ -680,7 +680,7 @@ public nonisolated struct Wearbridge_Link_V1_Payload: Sendable {
   public init() {}
 }
 
-/// The live figures, at most 64 bytes encoded. Units are chosen so that varints stay short.
+/// The live figures, at most 80 bytes encoded with every field set. Units are chosen so that varints stay short.
 public nonisolated struct Wearbridge_Link_V1_Snapshot: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -83,7 +83,7 @@ public struct LinkNotice: Sendable, Equatable {
     }
 }
 
-/// The live figures the phone shows (at most 64 bytes on the wire).
+/// The live figures the phone shows (at most 80 bytes on the wire, every field set).
 public struct LinkSnapshot: Sendable, Equatable {
     public enum GPSQuality: String, Sendable {
         case none

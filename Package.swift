@@ -403,7 +403,8 @@ let package = Package(
             dependencies: [
                 "ProcessClock",
                 "DashboardServer",
-                "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Energy", "Identity", "JournalLog", "Export",
+                "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Energy", "Identity", "JournalLog",
+                "Export",
                 "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "RelayPump", "TOMLConfig", "Release",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -80,10 +80,16 @@ import Testing
         for model in [EnergyModel.lcda, .pandolf] {
             let grades = stride(from: -0.20, through: 0.0, by: 0.005).map { $0 }
             let cheapest = try #require(
-                grades.min { model.power(speed: 1.34, grade: $0, carriage: walker) < model.power(speed: 1.34, grade: $1, carriage: walker) }
+                grades.min {
+                    model.power(speed: 1.34, grade: $0, carriage: walker)
+                        < model.power(speed: 1.34, grade: $1, carriage: walker)
+                }
             )
             #expect((-0.12 ... -0.07).contains(cheapest), "\(model): cheapest at \(cheapest)")
-            #expect(model.power(speed: 1.34, grade: -0.08, carriage: walker) < model.power(speed: 1.34, grade: 0, carriage: walker))
+            #expect(
+                model.power(speed: 1.34, grade: -0.08, carriage: walker)
+                    < model.power(speed: 1.34, grade: 0, carriage: walker)
+            )
         }
     }
 

@@ -112,7 +112,14 @@ struct WireTests {
     /// start that says neither carries no body.
     @Test func aStartsCarriageTravelsInTheCommandsBody() throws {
         let carriage = try CarriageOverride.checked(bodyMass: 81.5, load: 22).get()
-        var wire = Wearbridge_Link_V1_Command(id: "c2", kind: .start, activity: .walking, issuedAt: 0, validFor: 60, now: 0)
+        var wire = Wearbridge_Link_V1_Command(
+            id: "c2",
+            kind: .start,
+            activity: .walking,
+            issuedAt: 0,
+            validFor: 60,
+            now: 0
+        )
         try wire.merge(serializedBytes: try #require(carriage.commandBody))
         #expect(try PhoneCommand(wire: wire).carriage == carriage)
         #expect(CarriageOverride.none.commandBody == nil)

@@ -13,7 +13,14 @@ import TrackCore
     ) -> (SessionController, SessionOutput) {
         var controller = SessionController(configuration: configuration, ids: SessionIDGenerator(seed: 1))
         var output = SessionOutput()
-        _ = controller.handle(.start, id: "s", carriage: carriage, receivedAt: 1, systemTime: 1_750_000_000, into: &output)
+        _ = controller.handle(
+            .start,
+            id: "s",
+            carriage: carriage,
+            receivedAt: 1,
+            systemTime: 1_750_000_000,
+            into: &output
+        )
         return (controller, output)
     }
 
@@ -23,7 +30,12 @@ import TrackCore
     }
 
     @Test func theStartsValuesStandOverTheConfiguredOnes() throws {
-        let configured = SessionController.Configuration(activity: .walking, bodyMass: 70, load: 5, walkingModel: .pandolf)
+        let configured = SessionController.Configuration(
+            activity: .walking,
+            bodyMass: 70,
+            load: 5,
+            walkingModel: .pandolf
+        )
         let both = try CarriageOverride.checked(bodyMass: 82, load: 25).get()
         let (_, output) = start(configured, both)
         let logged = try #require(loggedEnergy(output) ?? nil)

@@ -172,7 +172,14 @@ struct SessionControllerTests {
         #expect(next != old)
         #expect(
             output.rows.contains {
-                if case .begin(next, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0 + 86_400), .gps, _, _) =
+                if case .begin(
+                    next,
+                    .running,
+                    TimeAnchor(source: .gps, seconds: StraightLine.t0 + 86_400),
+                    .gps,
+                    _,
+                    _
+                ) =
                     $0
                 {
                     true
@@ -192,7 +199,8 @@ struct SessionControllerTests {
         #expect(recorder.controller.session == nil)
         recorder.feed(StraightLine.fixes(from: StraightLine.t0, seconds: 5))
         guard
-            case .begin(_, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0), .gps, _, _)? = recorder.rows.first
+            case .begin(_, .running, TimeAnchor(source: .gps, seconds: StraightLine.t0), .gps, _, _)? = recorder.rows
+                .first
         else {
             Issue.record("\(recorder.rows.first.map { "\($0)" } ?? "nothing")")
             return

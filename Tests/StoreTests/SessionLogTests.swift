@@ -158,9 +158,17 @@ struct SessionLogTests {
     @Test func aSessionsEnergySettingsComeBack() async throws {
         let directory = try temporaryDirectory("energy")
         let log = try SessionLog.open(directory: directory)
-        let settings = EnergySettings(carriage: try Carriage.checked(bodyMass: 81.5, load: 22.5).get(), walking: .pandolf)
+        let settings = EnergySettings(
+            carriage: try Carriage.checked(bodyMass: 81.5, load: 22.5).get(),
+            walking: .pandolf
+        )
         let rows: [SessionRow] = [
-            .begin(sessionID: "e", activity: .walking, startedAt: TimeAnchor(source: .gps, seconds: 1), energy: settings),
+            .begin(
+                sessionID: "e",
+                activity: .walking,
+                startedAt: TimeAnchor(source: .gps, seconds: 1),
+                energy: settings
+            ),
             .begin(sessionID: "n", activity: .cycling, startedAt: TimeAnchor(source: .gps, seconds: 2)),
         ]
         try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))

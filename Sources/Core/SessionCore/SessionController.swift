@@ -72,7 +72,9 @@ public struct SessionController: Sendable {
         /// What a session started with `override` costs its energy by.
         public func energy(with override: CarriageOverride) -> EnergySettings? {
             if let sessionEnergy { return sessionEnergy }
-            return override.applied(bodyMass: bodyMass, load: load).map { EnergySettings(carriage: $0, walking: walkingModel) }
+            return override.applied(bodyMass: bodyMass, load: load).map {
+                EnergySettings(carriage: $0, walking: walkingModel)
+            }
         }
     }
 

@@ -68,7 +68,11 @@ public struct TrackSession: Sendable {
     ) {
         elevationTrack = ElevationTrack(settings: elevation)
         energyMeter = energy.map {
-            EnergyMeter(carriage: $0.carriage, activity: activity.energyActivity, choice: ModelChoice(walking: $0.walking))
+            EnergyMeter(
+                carriage: $0.carriage,
+                activity: activity.energyActivity,
+                choice: ModelChoice(walking: $0.walking)
+            )
         }
         let profile = profile ?? activity.profile
         self.activity = activity
@@ -101,7 +105,11 @@ public struct TrackSession: Sendable {
             energyCosted = (moving, distance)
             return
         }
-        meter.add(seconds: seconds, metres: distance - energyCosted.distance, grade: indoor == nil ? elevationTrack.grade : nil)
+        meter.add(
+            seconds: seconds,
+            metres: distance - energyCosted.distance,
+            grade: indoor == nil ? elevationTrack.grade : nil
+        )
         energyCosted = (moving, distance)
         energyMeter = meter
     }

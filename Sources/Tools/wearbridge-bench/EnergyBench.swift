@@ -44,7 +44,14 @@ struct EnergyBench: ParsableCommand {
             StandardOutput.line(
                 model.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
                     + name.padding(toLength: 20, withPad: " ", startingAt: 0)
-                    + String(format: "%5.0f %5.0f %6.1f %6.2f %8.0f", body, load, watts, watts / body, watts * 3.6 / 4.184)
+                    + String(
+                        format: "%5.0f %5.0f %6.1f %6.2f %8.0f",
+                        body,
+                        load,
+                        watts,
+                        watts / body,
+                        watts * 3.6 / 4.184
+                    )
             )
         }
         let carriage = try Carriage.checked(bodyMass: bodyMass, load: load).get()

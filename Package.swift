@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "Elevation", path: "Sources/Core/Elevation"),
         // Pure: energy spent on foot, with a load or without, by published equations.
         .target(name: "Energy", path: "Sources/Core/Energy"),
+        // Pure: steps, cadence and stillness from an accelerometer, per placement.
+        .target(name: "Gait", path: "Sources/Core/Gait"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
@@ -459,7 +461,7 @@ let package = Package(
         // core's tests and the accuracy benchmark.
         .target(
             name: "SyntheticReceivers",
-            dependencies: ["TrackCore", "Elevation", "Energy", "Harness", "UTCFormat"],
+            dependencies: ["TrackCore", "Elevation", "Energy", "Gait", "Harness", "UTCFormat"],
             path: "Sources/Tools/SyntheticReceivers"
         ),
         .executableTarget(
@@ -467,6 +469,7 @@ let package = Package(
             dependencies: [
                 "Elevation",
                 "Energy",
+                "Gait",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",
@@ -585,6 +588,7 @@ let package = Package(
         .testTarget(name: "StrideCalibrationTests", dependencies: ["StrideCalibration"]),
         .testTarget(name: "ElevationTests", dependencies: ["Elevation"]),
         .testTarget(name: "EnergyTests", dependencies: ["Energy"]),
+        .testTarget(name: "GaitTests", dependencies: ["Gait", "SyntheticReceivers"]),
         .testTarget(name: "IIOTests", dependencies: ["IIO"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),

@@ -9,7 +9,8 @@ struct Bench: AsyncParsableCommand {
         abstract:
             "Accuracy, throughput and memory of the distance core; the daemon's steady state (build with -c release).",
         subcommands: [
-            Accuracy.self, EnergyBench.self, ResumeCredits.self, Throughput.self, Memory.self, DaemonBench.self,
+            Accuracy.self, EnergyBench.self, GaitBench.self, ResumeCredits.self, Throughput.self, Memory.self,
+            DaemonBench.self,
             MakeSession.self,
             RelayScale.self, FootpodBench.self, RecordRoute.self, PositionBound.self, ElevationBench.self,
         ],

@@ -117,17 +117,19 @@ public enum SyntheticGait {
                 let step = steps[j]
                 let dt = time - step.time
                 guard abs(dt) < 1.5 * step.period else { continue }
-                let strike = exp(-0.5 * pow(dt / 0.03, 2))
-                let bounce = 0.35 * cos(2 * Double.pi * dt / step.period) * exp(-0.5 * pow(dt / step.period, 2))
+                let phase: Double = dt / step.period
+                let strike: Double = exp(-0.5 * pow(dt / 0.03, 2))
+                let envelope: Double = exp(-0.5 * phase * phase)
+                let bounce: Double = 0.35 * cos(2 * Double.pi * phase) * envelope
                 switch placement {
                 case .hip:
                     vertical += step.impact * (strike + bounce)
                 case .wrist:
                     vertical += damping * step.impact * (0.7 * strike + bounce)
                     // The arm's swing peaks once a stride, forward and back: at the step rate.
-                    forward +=
-                        0.25 * step.impact * sin(Double.pi * dt / step.period) * (step.left ? 1 : -1)
-                        * exp(-0.5 * pow(dt / step.period, 2))
+                    let side: Double = step.left ? 1 : -1
+                    let swing: Double = sin(Double.pi * phase) * envelope
+                    forward += 0.25 * step.impact * side * swing
                 case .ankle:
                     let own = step.left
                     let size = own ? 2.2 : 0.25

@@ -123,7 +123,7 @@ let package = Package(
         // streamed to a file, never held whole.
         .target(
             name: "Export",
-            dependencies: ["SessionCore", "TrackCore", "HeartRate", "UTCFormat"],
+            dependencies: ["SessionCore", "TrackCore", "Energy", "HeartRate", "UTCFormat"],
             path: "Sources/Adapters/Export"
         ),
         // bluetoothd's D-Bus API (discovery, Connect, Pair with a NoInputNoOutput agent, AcquireNotify,

@@ -1,3 +1,4 @@
+import Energy
 import TrackCore
 
 /// One lap as the lap-based formats (TCX, FIT) write it: a split, or the remainder after the
@@ -93,7 +94,7 @@ struct LapTracker {
             averageHeartRate: heart,
             maximumHeartRate: maximumHeartRate > 0 ? maximumHeartRate : nil,
             maximumSpeed: maximumSpeed > 0 ? maximumSpeed : nil,
-            kilocalories: energy.map { max(0, $0) / 4184 },
+            kilocalories: energy.map { max(0, $0) / EnergyModel.joulesPerKilocalorie },
             bySplit: bySplit
         )
         count += 1

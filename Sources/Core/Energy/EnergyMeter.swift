@@ -10,7 +10,7 @@ public struct EnergyMeter: Sendable, Equatable {
     public let activity: EnergyActivity
     /// Joules by model, for the figures' sources.
     public private(set) var joulesByModel: [EnergyModel: Double] = [:]
-    public private(set) var joules = 0.0
+    public var joules: Double { joulesByModel.values.reduce(0, +) }
 
     public init(carriage: Carriage, activity: EnergyActivity, choice: ModelChoice = ModelChoice()) {
         self.carriage = carriage
@@ -29,9 +29,7 @@ public struct EnergyMeter: Sendable, Equatable {
         guard let model = choice.model(for: activity, speed: speed) else { return }
         let slope = min(Self.gradeLimit, max(-Self.gradeLimit, grade ?? 0))
         let watts = max(0, model.power(speed: speed, grade: slope.isFinite ? slope : 0, carriage: carriage))
-        let spent = watts * seconds
-        joules += spent
-        joulesByModel[model, default: 0] += spent
+        joulesByModel[model, default: 0] += watts * seconds
     }
 
     public var kilocalories: Double { joules / EnergyModel.joulesPerKilocalorie }

@@ -38,9 +38,9 @@ struct HistoryRoutes: Sendable {
                         avgHeartRate: ended.avgHeartRate == 0 ? nil : Int(ended.avgHeartRate),
                         maxHeartRate: ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate),
                         splits: Int(ended.splits),
-                        energyKcal: ended.energyKcal > 0 ? (ended.energyKcal * 10).rounded() / 10 : nil,
-                        elevationGainM: ended.elevationGainM > 0 ? (ended.elevationGainM * 10).rounded() / 10 : nil,
-                        elevationLossM: ended.elevationLossM > 0 ? (ended.elevationLossM * 10).rounded() / 10 : nil
+                        energyKcal: ended.energyFigure,
+                        elevationGainM: ended.gainFigure,
+                        elevationLossM: ended.lossFigure
                     )
                 }
             )

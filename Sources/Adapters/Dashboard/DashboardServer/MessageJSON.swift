@@ -39,9 +39,9 @@ enum MessageJSON {
                     splits: Int(ended.splits),
                     avgHeartRate: ended.avgHeartRate == 0 ? nil : Int(ended.avgHeartRate),
                     maxHeartRate: ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate),
-                    energyKcal: ended.energyKcal > 0 ? (ended.energyKcal * 10).rounded() / 10 : nil,
-                    elevationGainM: ended.elevationGainM > 0 ? (ended.elevationGainM * 10).rounded() / 10 : nil,
-                    elevationLossM: ended.elevationLossM > 0 ? (ended.elevationLossM * 10).rounded() / 10 : nil
+                    energyKcal: ended.energyFigure,
+                    elevationGainM: ended.gainFigure,
+                    elevationLossM: ended.lossFigure
                 )
             )
         case .split(let split):
@@ -84,4 +84,14 @@ enum MessageJSON {
         default: "unknown"
         }
     }
+}
+
+extension Wearbridge_Link_V1_SessionEnded {
+    /// The end's energy (kcal) and elevation gain and loss (m) as the page shows them: tenths, and
+    /// null where the wearable sent 0 (not measured).
+    var energyFigure: Double? { Self.tenths(energyKcal) }
+    var gainFigure: Double? { Self.tenths(elevationGainM) }
+    var lossFigure: Double? { Self.tenths(elevationLossM) }
+
+    private static func tenths(_ value: Double) -> Double? { value > 0 ? (value * 10).rounded() / 10 : nil }
 }

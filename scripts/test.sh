@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (docs/testing.md says what each phase proves and how long it takes): unit,
 # protocol, golden replays of the recordings in data/, the CLI, the daemon against real gpsd,
-# libFuzzer over every parser (FUZZ=0 leaves it out), the control socket under a flood, the phone
+# every kept fuzz input replayed (libFuzzer's own run with FUZZ=1), the control socket under a flood, the phone
 # link end to end (Tests/phone-link; PHONE_E2E=0), audio cues on a real PulseAudio (Tests/cues;
 # CUES_E2E=0), the relay on a real PostgreSQL (Tests/relay; RELAY_E2E=0), the dashboard in a real
 # browser (Tests/dashboard; DASHBOARD_E2E=0), exports read back (Tests/export; EXPORT_E2E=0), the demo
@@ -11,8 +11,10 @@
 # kernel's driver on an I2C stub (scripts/barometer-e2e.sh; BAROMETER_E2E=0), with footpods and
 # treadmills beside the strap
 # (scripts/sensors-e2e.sh; SENSORS_E2E=0), the unit tests on arm64 under qemu-user
-# (scripts/test-arm64.sh; ARM64_TESTS=0), and the arm64 packages on a virtual Raspberry Pi
-# (scripts/pi-e2e.sh; PI_E2E=0; the amd64 virtual wearable, scripts/wearable-e2e.sh, with
+# (scripts/test-arm64.sh; ARM64_TESTS=0). Two phases are left out unless asked for, because from
+# nothing on a 2-core machine they double the suite (docs/testing.md): libFuzzer's run over every
+# parser (FUZZ=1) and the arm64 packages on a virtual Raspberry Pi with their release build
+# (scripts/pi-e2e.sh; PI_E2E=1; the amd64 virtual wearable, scripts/wearable-e2e.sh, with
 # WEARABLE_E2E=1). Everything it needs is in the repository or comes from a registry by name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,10 +37,10 @@ fi
 scripts/embed-migrations.py --check
 swift build --build-tests
 mark "setup, lint and the build"
-# The arm64 builds (the cross toolchain, scripts/arm64-toolchain.sh, about 2 min and 1 GB the first
-# time; the deployment build of both programs, scripts/build-release.sh --arch arm64, with the
-# accuracy bench when ARM64_ACCURACY compares its table; the arm64 test bundle,
-# scripts/test-arm64.sh --build-only), started now in the background on what the phases after it
+# The arm64 builds (the cross toolchain, scripts/arm64-toolchain.sh, about 3 min and 1 GB the first
+# time; the arm64 test bundle, scripts/test-arm64.sh --build-only; with PI_E2E=1 first the
+# deployment build of both programs, scripts/build-release.sh --arch arm64, with the accuracy bench
+# when ARM64_ACCURACY compares its table), started now in the background on what the phases after it
 # leave idle: the end-to-end phases spend most of their time waiting on sockets, clocks and peers
 # (measured, share of the machine busy: phone link 6 %, relay 10 %, cues 12 %, dashboard 33 %), and
 # the strap's, bluetoothd's and the headphones' VMs mostly wait on their guests' clocks. They run in
@@ -48,17 +50,20 @@ mark "setup, lint and the build"
 # the sensors VM; without the run's mark, so no-leftovers does not count it; killed if the suite
 # stops early. A failure here is not the suite's: the arm64 phases build again and say why.
 prebuild_pid=
-# The accuracy bench's arm64 build only when its table is compared (ARM64_ACCURACY, off by default).
-arm64_products="wearbridge wearbridge-phone"
-[ "${ARM64_ACCURACY:-0}" = 0 ] || arm64_products="$arm64_products wearbridge-bench"
-export arm64_products
-if [ "${ARM64_TESTS:-1}" != 0 ] || [ "${PI_E2E:-1}" != 0 ]; then
+arm64_chain=scripts/arm64-toolchain.sh
+if [ "${PI_E2E:-0}" != 0 ]; then
+    # The accuracy bench's arm64 build only when its table is compared (ARM64_ACCURACY, off by default).
+    arm64_products="wearbridge wearbridge-phone"
+    [ "${ARM64_ACCURACY:-0}" = 0 ] || arm64_products="$arm64_products wearbridge-bench"
+    arm64_chain="$arm64_chain && RELEASE_PRODUCTS=\"$arm64_products\" scripts/build-release.sh --arch arm64"
+fi
+[ "${ARM64_TESTS:-1}" = 0 ] || arm64_chain="$arm64_chain && scripts/test-arm64.sh --build-only"
+export arm64_chain
+if [ "${ARM64_TESTS:-1}" != 0 ] || [ "${PI_E2E:-0}" != 0 ]; then
     env -u WEARBRIDGE_TEST_RUN setsid -w bash -c '
         echo 19 > /proc/self/autogroup
         began=$(date +%s)
-        nice -n 19 ionice -c 3 bash -c "scripts/arm64-toolchain.sh &&
-            RELEASE_PRODUCTS=\"$arm64_products\" scripts/build-release.sh --arch arm64 &&
-            scripts/test-arm64.sh --build-only"
+        nice -n 19 ionice -c 3 bash -c "$arm64_chain"
         echo "exit $? after $(($(date +%s) - began)) s"' > .build/arm64-prebuild.log 2>&1 &
     prebuild_pid=$!
 fi
@@ -86,8 +91,9 @@ for target in gpsd att gatt payloads control config link speech; do
 done
 [ "$status" -eq 0 ] || exit "$status"
 # libFuzzer over every parser (scripts/fuzz.sh: the sanitized build, about 8 min from scratch, then a
-# fixed number of inputs per target from a fixed seed, about 2 min; FUZZ=0 leaves it out).
-if [ "${FUZZ:-1}" != 0 ]; then
+# fixed number of inputs per target from a fixed seed, about 2 min), with FUZZ=1: it searches for
+# new inputs rather than checking known ones, which the replay above does.
+if [ "${FUZZ:-0}" != 0 ]; then
     FUZZ_RUNS=ci scripts/fuzz.sh all || status=$?
     scripts/no-leftovers.sh || status=1
     mark "libFuzzer"
@@ -222,6 +228,18 @@ if [ "${BAROMETER_E2E:-1}" != 0 ]; then
 fi
 arm64_built=
 if [ -n "$prebuild_pid" ]; then
+    # Never waited for without end: a build still running after ARM64_BUILD_WAIT seconds (30 min) of
+    # this wait is stopped, and the arm64 phases build again in the foreground and say why.
+    builds CONT
+    waited=0
+    while kill -0 "$prebuild_pid" 2>/dev/null && [ "$waited" -lt "${ARM64_BUILD_WAIT:-1800}" ]; do
+        sleep 5
+        waited=$((waited + 5))
+    done
+    kill -0 "$prebuild_pid" 2>/dev/null && {
+        echo "test.sh: the background arm64 builds were still running after $waited s of waiting: stopped"
+        kill -- "-$prebuild_pid" 2>/dev/null || true
+    }
     wait "$prebuild_pid" || true
     prebuild_pid=
     echo "test.sh: the background arm64 builds: $(tail -1 .build/arm64-prebuild.log)"
@@ -249,8 +267,9 @@ fi
 # The virtual Raspberry Pi: the arm64 packages (scripts/package.sh --arch arm64: the release build,
 # lintian) installed in a fresh Debian 13 arm64 booted under qemu-system-aarch64 with its own kernel:
 # the GPS on the Pi's UART, the strap's controller on a serial line, a sound card recorded to a WAV,
-# the arm64 phone on the host, the power cut mid-session, upgrade and purge (PI_E2E=0 leaves it out).
-if [ "${PI_E2E:-1}" != 0 ]; then
+# the arm64 phone on the host, the power cut mid-session, upgrade and purge (PI_E2E=1: from nothing
+# its release build and Debian base take about 30 min of this machine; docs/testing.md).
+if [ "${PI_E2E:-0}" != 0 ]; then
     scripts/pi-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
     mark "virtual Raspberry Pi"

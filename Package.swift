@@ -47,8 +47,8 @@ let package = Package(
         .target(
             name: "Engine",
             dependencies: [
-                "SessionCore", "TrackCore", "Energy", "HeartRate", "SpeedSensors", "ATT", "GATT", "PhoneLinkMessages",
-                "RaceCore",
+                "SessionCore", "TrackCore", "Energy", "Gait", "HeartRate", "SpeedSensors", "ATT", "GATT",
+                "PhoneLinkMessages", "RaceCore",
             ],
             path: "Sources/Core/Engine"
         ),
@@ -203,7 +203,7 @@ let package = Package(
             name: "Config",
             dependencies: [
                 "TOMLConfig",
-                "TrackCore", "Energy", "SessionCore", "GATT", "CertificateFingerprint", "Cues",
+                "TrackCore", "Energy", "Gait", "SessionCore", "GATT", "CertificateFingerprint", "Cues",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             path: "Sources/Adapters/Config"
@@ -414,13 +414,13 @@ let package = Package(
             ],
             path: "Sources/Programs/wearbridge-phone"
         ),
-        // Adapter: the kernel's Industrial I/O devices in sysfs (a barometer).
-        .target(name: "IIO", path: "Sources/Adapters/IIO"),
+        // Adapter: the kernel's Industrial I/O devices: a barometer through sysfs, an accelerometer read buffered.
+        .target(name: "IIO", dependencies: ["ProcessClock"], path: "Sources/Adapters/IIO"),
         // The service: the engine core's shell, producers and sinks, the store's writer, systemd.
         .target(
             name: "Daemon",
             dependencies: [
-                "IIO",
+                "IIO", "Gait",
                 "CertificateFingerprint",
                 "TOMLConfig",
                 "Engine",
@@ -521,7 +521,7 @@ let package = Package(
             name: "EngineTests",
             dependencies: [
                 "SyntheticReceivers", "Engine", "PhoneLinkMessages", "SessionCore", "TrackCore", "HeartRate", "ATT",
-                "RaceCore", "GATT", "SpeedSensors",
+                "RaceCore", "GATT", "SpeedSensors", "Gait",
             ]
         ),
         .testTarget(name: "PhoneLinkDeliveryTests", dependencies: ["PhoneLinkDelivery", "SessionCore"]),
@@ -621,7 +621,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "TOMLConfig", "SessionCore", "TrackCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "TOMLConfig", "SessionCore", "TrackCore", "Gait"]),
         .testTarget(
             name: "ControlTests",
             dependencies: [

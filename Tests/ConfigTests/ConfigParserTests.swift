@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Gait
 import SessionCore
 import Testing
 import TrackCore
@@ -99,6 +100,10 @@ struct ConfigParserTests {
         ("[barometer]\ndevice = \"bmp 280\"", "barometer.device = \"bmp 280\"", "an IIO driver's name"),
         ("[barometer]\ninterval = 60", "barometer.interval = 60", "10"),
         ("[barometer]\nrate = 1", "barometer.rate", "device, interval"),
+        ("[imu]\ndevice = \"bmi 160\"", "imu.device = \"bmi 160\"", "an IIO driver's name"),
+        ("[imu]\nplacement = \"pocket\"", "imu.placement = \"pocket\"", "wrist"),
+        ("[imu]\nrate = 1000", "imu.rate = 1000", "400"),
+        ("[imu]\ntrigger = \"x\"", "imu.trigger", "device, placement, rate"),
         ("[wearer]\nbody_mass_kg = 7.5", "wearer.body_mass_kg = 7.5", "250"),
         ("[wearer]\nload_kg = 300", "wearer.load_kg = 300", "120"),
         ("[wearer]\nwalking_model = \"met\"", "wearer.walking_model = \"met\"", "lcda"),
@@ -122,6 +127,19 @@ struct ConfigParserTests {
         let named = try parser.parse("[barometer]\ndevice = \"bmp280\"\ninterval = 0.5").barometer
         #expect(named.choice == .named("bmp280"))
         #expect(named.interval == 0.5)
+    }
+
+    @Test func anIMUIsLookedForOnlyWhenConfiguredAndItsStepsStandInForAFootpod() throws {
+        let none = try parser.parse("")
+        #expect(none.imu == nil && none.imuPlacement == nil && none.controller.indoorSource == nil)
+        let auto = try parser.parse("[imu]")
+        #expect(auto.imu == WearbridgeConfig.IMU(choice: .auto, placement: .hip, rate: 100))
+        #expect(auto.controller.indoorSource == .steps && auto.controller.stepsCountDistance)
+        let named = try parser.parse("[imu]\ndevice = \"bmi160\"\nplacement = \"ankle\"\nrate = 50")
+        #expect(named.imu == WearbridgeConfig.IMU(choice: .named("bmi160"), placement: .ankle, rate: 50))
+        #expect(try parser.parse("[imu]\ndevice = \"off\"").imuPlacement == nil)
+        let withFootpod = try parser.parse("[imu]\n[footpod]\naddress = \"c1:22:33:44:55:66\"")
+        #expect(withFootpod.controller.indoorSource == .footpod && !withFootpod.controller.stepsCountDistance)
     }
 
     @Test func theWearersBodyMassAndLoadReachTheSessions() throws {

@@ -178,6 +178,47 @@ struct SessionLogTests {
         #expect(try log.openSessions().first { $0.id == "e" }?.energy == settings)
     }
 
+    /// The pedometer's readings come back in the journal with their steps and stillness, beside a
+    /// footpod's that carry neither.
+    @Test func aPedometersStepsAndStillnessComeBack() async throws {
+        let directory = try temporaryDirectory("steps")
+        let log = try SessionLog.open(directory: directory)
+        let steps = SpeedSensorSample(
+            source: .steps,
+            reading: SpeedSample(
+                speed: 3.4,
+                cadence: 171,
+                strideLength: 1.21,
+                totalDistance: 512.5,
+                steps: 424,
+                still: false
+            ),
+            receivedAt: 100.25,
+            time: 1_750_000_100
+        )
+        let standing = SpeedSensorSample(
+            source: .steps,
+            reading: SpeedSample(speed: 0, totalDistance: 512.5, steps: 424, still: true),
+            receivedAt: 101.25,
+            time: 1_750_000_101
+        )
+        let footpod = SpeedSensorSample(
+            source: .footpod,
+            reading: SpeedSample(speed: 3.3, cadence: 170, totalDistance: 20),
+            receivedAt: 102,
+            time: 1_750_000_102
+        )
+        let rows: [SessionRow] = [
+            .begin(sessionID: "p", activity: .running, startedAt: TimeAnchor(source: .gps, seconds: 1)),
+            .speed(sessionID: "p", seq: 1, steps),
+            .speed(sessionID: "p", seq: 2, standing),
+            .speed(sessionID: "p", seq: 3, footpod),
+        ]
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
+        let journal = try log.journal(of: "p")
+        #expect(journal.entries == [.speed(steps), .speed(standing), .speed(footpod)])
+    }
+
     /// A batch is one transaction: when SQLite cannot take it (here `max_page_count`, as a full
     /// card), none of it is on disk, the failure says "full" with the file, and the same rows
     /// go in whole once there is room.

@@ -1,6 +1,7 @@
 import CertificateFingerprint
 import Energy
 import Foundation
+import Gait
 import TOMLConfig
 import TOMLKit
 import TrackCore
@@ -32,7 +33,7 @@ public struct ConfigParser {
             prefix: "",
             allowed: [
                 "gpsd", "storage", "control", "session", "bluetooth", "strap", "footpod", "treadmill", "phone", "cues",
-                "barometer", "wearer", "log",
+                "barometer", "imu", "wearer", "log",
             ]
         )
         if let gpsd = try fields.table(root, "gpsd") {
@@ -139,6 +140,7 @@ public struct ConfigParser {
         if let cues = try fields.table(root, "cues") { config.cues = try parseCues(cues) }
         if let barometer = try fields.table(root, "barometer") { config.barometer = try parseBarometer(barometer) }
         if let wearer = try fields.table(root, "wearer") { config.wearer = try parseWearer(wearer) }
+        if let imu = try fields.table(root, "imu") { config.imu = try parseIMU(imu) }
         if let level = try fields.logLevel(root) { config.logLevel = level }
         return config
     }
@@ -208,6 +210,32 @@ public struct ConfigParser {
             phone.staleAfter = stale
         }
         return phone
+    }
+
+    private func parseIMU(_ table: TOMLTable) throws -> WearbridgeConfig.IMU {
+        var imu = WearbridgeConfig.IMU()
+        try fields.checkKeys(table, prefix: "imu.", allowed: ["device", "placement", "rate"])
+        if let device = try fields.string(table, "imu.device", "device") {
+            switch device {
+            case "off": imu.choice = .off
+            case "auto": imu.choice = .auto
+            default:
+                guard !device.isEmpty, !device.contains(where: \.isWhitespace) else {
+                    throw ConfigError.badValue(
+                        path: path,
+                        key: "imu.device",
+                        value: fields.quoted(device),
+                        allowed: "auto, off, an IIO driver's name (bmi160) or a device's sysfs path"
+                    )
+                }
+                imu.choice = .named(device)
+            }
+        }
+        if let placement = try fields.choice(table, "imu.placement", "placement", as: Placement.self) {
+            imu.placement = placement
+        }
+        if let rate = try fields.number(table, "imu.rate", "rate", in: WearbridgeConfig.IMU.rates) { imu.rate = rate }
+        return imu
     }
 
     private func parseWearer(_ table: TOMLTable) throws -> WearbridgeConfig.Wearer {

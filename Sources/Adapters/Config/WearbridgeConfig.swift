@@ -2,6 +2,7 @@ import CertificateFingerprint
 import Cues
 import Energy
 import GATT
+import Gait
 import SessionCore
 import TrackCore
 
@@ -39,6 +40,8 @@ public struct WearbridgeConfig: Sendable, Equatable {
     public var phone: Phone?
     public var cues = CuesConfig()
     public var barometer = Barometer()
+    /// `[imu]`: an IIO accelerometer read buffered for steps; nil (no table): none looked for.
+    public var imu: IMU?
     /// `[wearer]`: body mass and usual load, which energy needs; nil body mass: no energy unless
     /// a start command gives it.
     public var wearer = Wearer()
@@ -62,6 +65,29 @@ public struct WearbridgeConfig: Sendable, Equatable {
         public var choice: Choice = .auto
         /// Seconds between readings.
         public var interval: Double = 1
+    }
+
+    /// `[imu]`: an IIO accelerometer (an IMU's), where it is worn and how fast it is read.
+    public struct IMU: Sendable, Equatable {
+        public enum Choice: Sendable, Equatable {
+            case off
+            /// The first IIO device with an accelerometer's buffered channels.
+            case auto
+            /// A driver's name (`bmi160`) or a sysfs path.
+            case named(String)
+        }
+
+        public var choice: Choice = .auto
+        public var placement: Placement = .hip
+        /// Scans a second.
+        public var rate: Double = 100
+        public static let rates = 25.0...400.0
+
+        public init(choice: Choice = .auto, placement: Placement = .hip, rate: Double = 100) {
+            self.choice = choice
+            self.placement = placement
+            self.rate = rate
+        }
     }
 
     /// Where the phone listens and which certificate it must present.
@@ -136,6 +162,12 @@ public struct WearbridgeConfig: Sendable, Equatable {
         return settings
     }
 
+    /// Where the IMU is worn, when one is looked for.
+    public var imuPlacement: Placement? {
+        guard let imu, imu.choice != .off else { return nil }
+        return imu.placement
+    }
+
     /// The pure core's settings from this configuration.
     public var controller: SessionController.Configuration {
         SessionController.Configuration(
@@ -145,7 +177,9 @@ public struct WearbridgeConfig: Sendable, Equatable {
             gpsLostAfter: gpsLostAfter,
             heartRateZones: HeartRateZones(maxHeartRate: Double(strap.maxHeartRate)),
             indoorByDefault: indoor,
-            indoorSource: treadmill.choice != .none ? .treadmill : footpod.choice != .none ? .footpod : nil,
+            indoorSource: treadmill.choice != .none
+                ? .treadmill : footpod.choice != .none ? .footpod : imuPlacement != nil ? .steps : nil,
+            stepsCountDistance: footpod.choice == .none,
             bodyMass: wearer.bodyMass,
             load: wearer.load,
             walkingModel: wearer.walkingModel

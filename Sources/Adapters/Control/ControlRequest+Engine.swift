@@ -130,6 +130,7 @@ extension StatusReport {
                 }
                 return figures.energyUnavailable.map { Energy(unavailable: $0.rawValue) }
             },
+            steps: figures?.steps,
             gps: GPS(
                 gpsdConnected: gps.gpsdConnected,
                 mode: gps.mode,
@@ -149,6 +150,24 @@ extension StatusReport {
                     lastReadingAge: $0.lastReadingAge,
                     readings: $0.readings,
                     unreadable: $0.unreadable,
+                    reason: $0.reason
+                )
+            },
+            imu: status.imu.map {
+                IMU(
+                    state: $0.state.rawValue,
+                    placement: $0.placement.rawValue,
+                    name: $0.name,
+                    device: $0.device,
+                    trigger: $0.trigger,
+                    rate: $0.rate,
+                    measuredRate: $0.measuredRate,
+                    samples: $0.samples,
+                    unreadable: $0.unreadable,
+                    steps: $0.steps,
+                    cadence: $0.cadence,
+                    still: $0.still,
+                    lastSampleAge: $0.lastSampleAge,
                     reason: $0.reason
                 )
             },

@@ -241,6 +241,38 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// The IMU; nil when none is configured.
+    public struct IMU: Sendable, Codable, Equatable {
+        /// absent, found, reading or unreadable.
+        public var state: String
+        /// wrist, hip or ankle.
+        public var placement: String
+        public var name: String?
+        public var device: String?
+        public var trigger: String?
+        public var rate: Double?
+        public var measuredRate: Double?
+        public var samples: Int
+        public var unreadable: Int
+        /// The pedometer: steps since the daemon found the IMU, steps a minute, standing still.
+        public var steps: Int
+        public var cadence: Double?
+        public var still: Bool
+        public var lastSampleAge: Double?
+        public var reason: String?
+
+        enum CodingKeys: String, CodingKey {
+            case state, placement, name, device, trigger
+            case rate = "rate_hz"
+            case measuredRate = "measured_rate_hz"
+            case samples, unreadable, steps
+            case cadence = "cadence_spm"
+            case still
+            case lastSampleAge = "last_sample_age_s"
+            case reason
+        }
+    }
+
     public var state: String
     public var sessionID: String?
     public var activity: String?
@@ -256,11 +288,14 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var distanceSource: String? = nil
     public var elevation: Elevation? = nil
     public var energy: Energy? = nil
+    /// Steps the IMU counted in this session; nil without one.
+    public var steps: Int? = nil
     public var gps: GPS
     public var heartRate: HeartRate?
     /// Footpods and treadmills; nil from a daemon older than them.
     public var speedSensors: [SpeedSensor]? = nil
     public var barometer: Barometer? = nil
+    public var imu: IMU? = nil
     /// Nil only from a daemon older than the storage figures.
     public var storage: Storage?
     public var link: Link?
@@ -281,10 +316,12 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case distanceSource = "distance_source"
         case elevation
         case energy
+        case steps
         case gps
         case heartRate = "heart_rate"
         case speedSensors = "speed_sensors"
         case barometer
+        case imu
         case storage
         case link = "phone_link"
         case race

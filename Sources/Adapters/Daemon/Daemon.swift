@@ -132,6 +132,18 @@ public struct Daemon: Service {
                     "factor": "\(FootpodCalibration(stretches: session.footpodStretches).factors.factors)",
                 ]
             )
+        } else if let placement = config.imuPlacement {
+            // The IMU's steps stand in for a footpod: their own stretches, by where it is worn.
+            let sensor = SessionEngine.stepsSensor(placement)
+            session.footpodStretches = try store.calibrationStretches(footpod: sensor)
+            logger.info(
+                "steps calibration",
+                metadata: [
+                    "sensor": "\(sensor)",
+                    "stretches": "\(session.footpodStretches.count)",
+                    "factor": "\(FootpodCalibration(stretches: session.footpodStretches).factors.factors)",
+                ]
+            )
         }
         let configuration = SessionEngine.Configuration(
             session: session,
@@ -139,7 +151,8 @@ public struct Daemon: Service {
             speedSensors: SpeedSensorKind.allCases.filter { config.speedSensor($0).choice != .none },
             phoneLink: config.phone != nil,
             readings: config.cues.enabled,
-            barometer: config.barometer.choice != .off
+            barometer: config.barometer.choice != .off,
+            imu: config.imuPlacement
         )
         var engine = SessionEngine.recovering(
             open,
@@ -246,6 +259,13 @@ public struct Daemon: Service {
         case .off: break
         case .auto: producers.append(BarometerProducer(choice: nil, interval: config.barometer.interval))
         case .named(let name): producers.append(BarometerProducer(choice: name, interval: config.barometer.interval))
+        }
+        if let imu = config.imu {
+            switch imu.choice {
+            case .off: break
+            case .auto: producers.append(IMUProducer(choice: nil, rate: imu.rate))
+            case .named(let name): producers.append(IMUProducer(choice: name, rate: imu.rate))
+            }
         }
         if let phone {
             let client = PhoneLinkClient(settings: phone, store: store, logger: logger)

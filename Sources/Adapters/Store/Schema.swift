@@ -198,6 +198,12 @@ enum Schema {
             // (`EnergySettings`); null: it costs none.
             try db.execute(sql: "ALTER TABLE session ADD COLUMN energy TEXT")
         }
+        migrator.registerMigration("v11-steps") { db in
+            // The pedometer's readings (source `steps`): its cumulative steps and whether it judged
+            // the wearer still; null from footpods and treadmills.
+            try db.execute(sql: "ALTER TABLE speed ADD COLUMN steps INTEGER")
+            try db.execute(sql: "ALTER TABLE speed ADD COLUMN still INTEGER")
+        }
         return migrator
     }
 }

@@ -155,7 +155,8 @@ extension SessionLog {
             let speeds = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT seq, received, time, source, speed, cadence, stride, total_m, incline, elapsed_s, payload
+                    SELECT seq, received, time, source, speed, cadence, stride, total_m, incline, elapsed_s, payload,
+                        steps, still
                     FROM speed WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -166,7 +167,9 @@ extension SessionLog {
                     strideLength: row[6],
                     totalDistance: row[7],
                     inclination: row[8],
-                    elapsedTime: row[9]
+                    elapsedTime: row[9],
+                    steps: row[11],
+                    still: row[12]
                 )
                 let sample = SpeedSensorSample(
                     source: DistanceSource(rawValue: row[3]) ?? .footpod,

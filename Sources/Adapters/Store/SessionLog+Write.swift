@@ -118,13 +118,13 @@ extension SessionLog {
             try db.executeCached(
                 sql: """
                     INSERT OR REPLACE INTO speed (session_id, seq, received, time, source, speed, cadence, stride,
-                        total_m, incline, elapsed_s, payload)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        total_m, incline, elapsed_s, payload, steps, still)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     id, seq, sample.receivedAt, sample.time, sample.source.rawValue, reading.speed, reading.cadence,
                     reading.strideLength, reading.totalDistance, reading.inclination, reading.elapsedTime,
-                    Data(sample.payload),
+                    Data(sample.payload), reading.steps, reading.still,
                 ]
             )
         case .pressure(let id, let seq, let sample):

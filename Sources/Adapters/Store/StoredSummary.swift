@@ -11,6 +11,8 @@ struct StoredSummary: Codable {
     var heartRate: HeartRateFigures?
     var elevation: ElevationFigures?
     var energy: EnergyFigures?
+    /// Steps the IMU counted.
+    var steps: Int?
 
     /// Energy spent, what costed most of it, and the body mass and load it was costed for.
     struct EnergyFigures: Codable {
@@ -64,6 +66,7 @@ struct StoredSummary: Codable {
         bridgedGaps = summary.bridgedGaps
         maxSpeed = summary.maxSpeed
         trackPoints = summary.trackPoints
+        steps = summary.steps
         elevation = summary.elevation.map {
             ElevationFigures(
                 source: $0.source.rawValue,
@@ -102,5 +105,6 @@ struct StoredSummary: Codable {
         case heartRate = "heart_rate"
         case elevation
         case energy
+        case steps
     }
 }

@@ -11,6 +11,8 @@ public enum EngineInput: Sendable {
     case speedSensor(SpeedSensorLinkEvent)
     /// The wearable's barometer (IIO), when one is configured.
     case barometer(BarometerEvent)
+    /// The wearable's accelerometer (IIO), when an IMU is configured.
+    case imu(IMUEvent)
     case command(CommandRequest)
     case status(ReplyToken)
     /// The writer's answer to an earlier `.persist` request.

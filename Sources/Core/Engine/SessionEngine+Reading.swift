@@ -18,6 +18,8 @@ extension SessionEngine {
             footpod.link == .streaming, (footpod.lastSampleAge ?? .infinity) < 5
         {
             reading.cadence = footpod.cadence
+        } else if let cadence = imuCadence(now: now.monotonic) {
+            reading.cadence = cadence
         }
         if let race, race.session == session.id {
             let status = race.tracker.status(now: now.monotonic)

@@ -45,6 +45,7 @@ extension SessionEngine {
                 fixesRejected: summary.rejectedTotal,
                 distanceSource: summary.distanceSource,
                 elevation: summary.elevation,
+                steps: summary.steps,
                 energy: summary.energy,
                 energyUnavailable: summary.energy != nil
                     ? nil : session.track.energy == nil ? .noBodyMass : .noModel
@@ -68,6 +69,11 @@ extension SessionEngine {
             barometer: barometerStatus.map { status in
                 var aged = status
                 aged.lastReadingAge = status.lastReadingAt.map { now.monotonic - $0 }
+                return aged
+            },
+            imu: imuStatus.map { status in
+                var aged = status
+                aged.lastSampleAge = status.lastSampleAt.map { now.monotonic - $0 }
                 return aged
             },
             storage: storage,

@@ -1,4 +1,5 @@
 import GATT
+import Gait
 import HeartRate
 import PhoneLinkMessages
 import RaceCore
@@ -31,6 +32,9 @@ public struct SessionEngine: Sendable {
         public var race: RaceSettings
         /// A barometer is configured (or looked for): `status` shows it.
         public var barometer: Bool
+        /// Where the IMU is worn, when one is configured (or looked for): its steps feed the
+        /// session as a footpod's count would, where no footpod is configured.
+        public var imu: Placement?
 
         public init(
             session: SessionController.Configuration,
@@ -41,7 +45,8 @@ public struct SessionEngine: Sendable {
             phoneLink: Bool = false,
             readings: Bool = false,
             race: RaceSettings = RaceSettings(),
-            barometer: Bool = false
+            barometer: Bool = false,
+            imu: Placement? = nil
         ) {
             self.session = session
             self.strapConfigured = strapConfigured
@@ -52,6 +57,7 @@ public struct SessionEngine: Sendable {
             self.readings = readings
             self.race = race
             self.barometer = barometer
+            self.imu = imu
         }
     }
 
@@ -78,6 +84,8 @@ public struct SessionEngine: Sendable {
     var strap: StrapStatus?
     var speedSensors: [SpeedSensorStatus]
     var barometerStatus: BarometerStatus?
+    var imuStatus: IMUStatus?
+    var pedometer: Pedometer?
     var lookups: [String: [PendingCommand]] = [:]
     var phase = Phase.running
     /// The figures last handed to the writer, so that a quiet second costs no commit.
@@ -115,6 +123,8 @@ public struct SessionEngine: Sendable {
         strap = configuration.strapConfigured ? StrapStatus() : nil
         speedSensors = configuration.speedSensors.map(SpeedSensorStatus.init(kind:))
         barometerStatus = configuration.barometer ? BarometerStatus() : nil
+        imuStatus = configuration.imu.map(IMUStatus.init(placement:))
+        pedometer = configuration.imu.map(Pedometer.init(placement:))
         // The same threshold as the session's own watch: one rule, whoever asks.
         let session = configuration.session
         standbyWatch = GPSWatch(lostAfter: session.gpsLostAfter ?? session.activity.profile.gpsLostAfter)
@@ -160,6 +170,7 @@ public struct SessionEngine: Sendable {
         case .strap(let event): strap(event, now)
         case .speedSensor(let event): speedSensor(event, now)
         case .barometer(let event): barometer(event, now)
+        case .imu(let event): imu(event, now)
         case .command(let request): command(request, now)
         case .status(let token): actions.append(.reply(token, .status(status(now))))
         case .storage(let report): storage(report, now)

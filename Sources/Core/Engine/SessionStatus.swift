@@ -21,6 +21,8 @@ public struct SessionStatus: Sendable, Equatable {
         public var distanceSource: DistanceSource = .gps
         /// Altitude, gain and loss, grade: nil while no fix has carried an altitude.
         public var elevation: SessionSummary.ElevationFigures? = nil
+        /// Steps the IMU counted in this session; nil without one.
+        public var steps: Int? = nil
         /// Energy spent; nil with `energyUnavailable` saying why.
         public var energy: SessionSummary.EnergyFigures? = nil
         public var energyUnavailable: EnergyUnavailable? = nil
@@ -118,6 +120,8 @@ public struct SessionStatus: Sendable, Equatable {
     public var speedSensors: [SpeedSensor] = []
     /// Nil when no barometer is configured.
     public var barometer: BarometerStatus? = nil
+    /// Nil when no IMU is configured.
+    public var imu: IMUStatus? = nil
     public var storage: Storage
     /// Nil when no phone is configured.
     public var link: Link? = nil

@@ -21,8 +21,11 @@ public struct SessionController: Sendable {
         /// `start` without saying begins an indoor session.
         public var indoorByDefault: Bool
         /// What an indoor session takes its distance from (the treadmill when one is configured,
-        /// else the footpod); nil: indoor sessions are refused.
+        /// else the footpod, else the IMU's steps); nil: indoor sessions are refused.
         public var indoorSource: DistanceSource?
+        /// The IMU's steps count strides (calibrated outdoors, the distance through gaps, indoors
+        /// the distance) where no footpod is configured; with one they are counted and no more.
+        public var stepsCountDistance: Bool
         /// The footpod's calibration learnt so far (stored), and what a stretch must be to teach it.
         public var footpodStretches: [CalibrationStretch]
         public var calibration: CalibrationSettings
@@ -45,6 +48,7 @@ public struct SessionController: Sendable {
             heartRateZones: HeartRateZones? = nil,
             indoorByDefault: Bool = false,
             indoorSource: DistanceSource? = nil,
+            stepsCountDistance: Bool = true,
             footpodStretches: [CalibrationStretch] = [],
             calibration: CalibrationSettings = CalibrationSettings(),
             footpodFactors: StrideFactors? = nil,
@@ -60,6 +64,7 @@ public struct SessionController: Sendable {
             self.heartRateZones = heartRateZones
             self.indoorByDefault = indoorByDefault
             self.indoorSource = indoorSource
+            self.stepsCountDistance = stepsCountDistance
             self.footpodStretches = footpodStretches
             self.calibration = calibration
             self.footpodFactors = footpodFactors
@@ -145,7 +150,7 @@ public struct SessionController: Sendable {
                 command,
                 id: id,
                 refusal: .notReady,
-                message: "no footpod or treadmill is configured: an indoor session has no distance to take",
+                message: "no footpod, treadmill or IMU is configured: an indoor session has no distance to take",
                 receivedAt: receivedAt,
                 into: &output
             )
@@ -325,12 +330,20 @@ public struct SessionController: Sendable {
         if !isRecovering {
             output.rows.append(.speed(sessionID: session!.id, seq: takeSeq(), sample))
         }
-        if sample.source == .footpod, let total = sample.reading.totalDistance, let speed = sample.reading.speed,
+        let strides = sample.source == .footpod || (sample.source == .steps && configuration.stepsCountDistance)
+        if strides, let total = sample.reading.totalDistance, let speed = sample.reading.speed,
             let learnt = footpodCalibration.footpod(total: total, speed: speed, receivedAt: sample.receivedAt)
         {
             strideLearnt(learnt, into: &output)
         }
-        let outdoorFootpod = session!.track.distanceSource == .gps && sample.source == .footpod
+        if sample.source == .steps, let time = sample.time {
+            session!.track.pedometer(
+                steps: sample.reading.steps,
+                still: sample.reading.still,
+                at: GPSTime(seconds: time)
+            )
+        }
+        let outdoorFootpod = session!.track.distanceSource == .gps && strides
         guard sample.source == session!.track.distanceSource || outdoorFootpod, let time = sample.time else { return }
         if outdoorFootpod { session!.track.useFootpod(footpodCalibration.factors) }
         if !isRecovering { session!.lastSample = sample.receivedAt }
@@ -417,7 +430,7 @@ public struct SessionController: Sendable {
         return TrackSession(
             indoor: activity,
             source: indoor,
-            factors: indoor == .footpod ? configuration.footpodFactors ?? footpodCalibration.factors : .uncalibrated,
+            factors: indoor.countsStrides ? configuration.footpodFactors ?? footpodCalibration.factors : .uncalibrated,
             profile: profile,
             heartRateZones: configuration.heartRateZones,
             energy: energy
@@ -503,7 +516,7 @@ public struct SessionController: Sendable {
                 activity: activity,
                 startedAt: anchor,
                 source: indoor ?? .gps,
-                factors: indoor == .footpod ? session?.track.footpodFactors : nil,
+                factors: indoor?.countsStrides == true ? session?.track.footpodFactors : nil,
                 energy: energy
             )
         )

@@ -1,5 +1,5 @@
-/// One reading of a footpod or a treadmill in SI units, whichever profile it came in: what the
-/// session logs (every sample) and takes its indoor distance from.
+/// One reading of a footpod, a treadmill or the wearable's own pedometer in SI units, whichever
+/// profile it came in: what the session logs (every sample) and takes its indoor distance from.
 public struct SpeedSample: Sendable, Equatable {
     /// Metres per second; nil when this notification did not carry it (a treadmill's split record).
     public var speed: Double?
@@ -14,6 +14,10 @@ public struct SpeedSample: Sendable, Equatable {
     public var inclination: Double?
     /// The treadmill's own workout clock (s).
     public var elapsedTime: Int?
+    /// The pedometer's steps since it began (its metres are `totalDistance`, uncalibrated).
+    public var steps: Int?
+    /// The pedometer's judgement that the wearer stands still.
+    public var still: Bool?
 
     public init(
         speed: Double? = nil,
@@ -21,7 +25,9 @@ public struct SpeedSample: Sendable, Equatable {
         strideLength: Double? = nil,
         totalDistance: Double? = nil,
         inclination: Double? = nil,
-        elapsedTime: Int? = nil
+        elapsedTime: Int? = nil,
+        steps: Int? = nil,
+        still: Bool? = nil
     ) {
         self.speed = speed
         self.cadence = cadence
@@ -29,6 +35,8 @@ public struct SpeedSample: Sendable, Equatable {
         self.totalDistance = totalDistance
         self.inclination = inclination
         self.elapsedTime = elapsedTime
+        self.steps = steps
+        self.still = still
     }
 
     public init(_ measurement: RSCMeasurement) {
@@ -52,6 +60,6 @@ public struct SpeedSample: Sendable, Equatable {
     /// Nothing a session could use (a treadmill record with only energy or heart rate in it).
     public var isEmpty: Bool {
         speed == nil && cadence == nil && strideLength == nil && totalDistance == nil && inclination == nil
-            && elapsedTime == nil
+            && elapsedTime == nil && steps == nil && still == nil
     }
 }

@@ -52,6 +52,8 @@ public struct SessionSummary: Sendable, Equatable {
     public var heartRate: HeartRate?
     public var elevation: ElevationFigures?
     public var energy: EnergyFigures?
+    /// Steps the wearable's accelerometer counted; nil without one.
+    public var steps: Int?
 
     init(_ session: TrackSession) {
         activity = session.activity
@@ -67,6 +69,7 @@ public struct SessionSummary: Sendable, Equatable {
         gpsLosses = session.gpsLossCount
         bridgedGaps = session.bridgedGapCount
         maxSpeed = session.maxSpeed
+        steps = session.stepCount
         trackPoints = session.storedTrackPointCount
         let track = session.elevation
         elevation = track.altitude.map {

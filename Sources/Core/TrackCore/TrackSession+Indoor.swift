@@ -26,8 +26,8 @@ struct IndoorStride: Sendable {
 }
 
 extension TrackSession {
-    /// The factors an indoor footpod session applies; nil otherwise.
-    public var footpodFactors: StrideFactors? { indoor?.source == .footpod ? indoor?.factors : nil }
+    /// The factors an indoor footpod or steps session applies; nil otherwise.
+    public var footpodFactors: StrideFactors? { indoor?.source.countsStrides == true ? indoor?.factors : nil }
 
     /// An indoor session: no fix is asked for; `stride` readings of `source` (a footpod or a
     /// treadmill) carry the distance, the timers, auto-pause and splits. `factors` scale the

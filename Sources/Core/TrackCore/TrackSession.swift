@@ -55,6 +55,10 @@ public struct TrackSession: Sendable {
     var footpod: FootpodTrail?
     /// Metres the footpod credited live since the last fix the session used (a gap under way).
     var gapCarried = 0.0
+    /// The steps the wearable's accelerometer counted in this session; nil while it has said nothing.
+    var stepTally: StepTally?
+    /// The pedometer's last word on standing still, and when: evidence for the auto-pause.
+    var motionStill: (still: Bool, at: GPSTime)?
 
     /// Where this session's distance comes from: `gps` outdoors.
     public var distanceSource: DistanceSource { indoor?.source ?? .gps }
@@ -634,7 +638,8 @@ public struct TrackSession: Sendable {
         speed filtered: Double,
         events: inout [TrackEvent]
     ) {
-        timeStep(at: time, speed: current.stillness.isStill ? 0 : filtered, events: &events)
+        let standing = current.stillness.isStill || motionSaysStill(at: time)
+        timeStep(at: time, speed: standing ? 0 : filtered, events: &events)
         track.append(TrackPoint(time: time, position: current.filter.position))
     }
 

@@ -99,6 +99,7 @@ struct ControlCommand: AsyncParsableCommand {
                 "pace      avg \(TextFormat.pace(status.averagePace))   now \(TextFormat.pace(status.currentPace))"
             )
             lines.append("fixes     \(status.fixesAccepted ?? 0) accepted, \(status.fixesRejected ?? 0) rejected")
+            if let steps = status.steps { lines.append("steps     \(steps)") }
             if let elevation = status.elevation {
                 var text =
                     "\(TextFormat.format(elevation.altitude, 0)) m, gain \(TextFormat.format(elevation.gain, 0)) m,"
@@ -158,6 +159,19 @@ struct ControlCommand: AsyncParsableCommand {
             if let age = barometer.lastReadingAge { text += ", last reading \(TextFormat.format(age, 1)) s ago" }
             if let reason = barometer.reason { text += " (\(reason))" }
             lines.append("barometer \(text)")
+        }
+        if let imu = status.imu {
+            var text = imu.state + (imu.name.map { " \($0)" } ?? "") + " (\(imu.placement))"
+            if imu.state == "reading" {
+                if let rate = imu.measuredRate { text += ", \(TextFormat.format(rate, 0)) Hz" }
+                if let trigger = imu.trigger { text += " by \(trigger)" }
+                text += ", \(imu.steps) steps"
+                if let cadence = imu.cadence { text += ", cadence \(TextFormat.format(cadence, 0))/min" }
+                if imu.still { text += ", still" }
+            }
+            if let age = imu.lastSampleAge { text += ", last sample \(TextFormat.format(age, 1)) s ago" }
+            if let reason = imu.reason { text += " (\(reason))" }
+            lines.append("imu       \(text)")
         }
         if let storage = status.storage {
             var text = storage.state

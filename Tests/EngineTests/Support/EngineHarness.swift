@@ -1,5 +1,6 @@
 import Engine
 import GATT
+import Gait
 import HeartRate
 import RaceCore
 import SessionCore
@@ -44,7 +45,8 @@ struct EngineHarness {
         startingAt monotonic: Double = 1000,
         phoneLink: Bool = false,
         readings: Bool = false,
-        speedSensors: [SpeedSensorKind] = []
+        speedSensors: [SpeedSensorKind] = [],
+        imu: Placement? = nil
     ) {
         logged = disk.map(LogRow.session)
         let engineConfiguration = SessionEngine.Configuration(
@@ -54,7 +56,8 @@ struct EngineHarness {
             retryInterval: 2,
             maxPendingRows: maxPendingRows,
             phoneLink: phoneLink,
-            readings: readings
+            readings: readings,
+            imu: imu
         )
         now = Instant(monotonic: monotonic, system: 1_700_000_000)
         engine = SessionEngine.recovering(

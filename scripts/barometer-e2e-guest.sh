@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs inside the VM (Tests/vm/hostroot.py, from scripts/barometer-e2e.sh): a BMP280 barometer made
+# Runs inside the VM (Tests/vm/hostroot.py, from scripts/iio-e2e.sh): a BMP280 barometer made
 # of the kernel's i2c-stub (a fake I2C bus whose registers userspace writes) with Debian's bmp280
 # driver bound to it, as a Pi HAT's would be. The chip id and calibration go into the stub's
 # registers, the driver probes it, and while gpsfake plays a run to a real gpsd the test writes the

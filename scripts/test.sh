@@ -7,8 +7,8 @@
 # browser (Tests/dashboard; DASHBOARD_E2E=0), exports read back (Tests/export; EXPORT_E2E=0), the demo
 # where it cannot work (Tests/demo; DEMO_E2E=0), the Bluetooth end to end on a real Linux stack in a
 # VM (scripts/ble-e2e.sh; BLE_E2E=0), beside bluetoothd (scripts/ble-coexist-e2e.sh; BLE_COEXIST=0),
-# cues in Bluetooth headphones (scripts/cues-a2dp-e2e.sh; CUES_A2DP=0), a barometer through the
-# kernel's driver on an I2C stub (scripts/barometer-e2e.sh; BAROMETER_E2E=0), with footpods and
+# cues in Bluetooth headphones (scripts/cues-a2dp-e2e.sh; CUES_A2DP=0), a barometer and an IMU
+# through the kernel's drivers on an I2C stub (scripts/iio-e2e.sh; IIO_E2E=0), with footpods and
 # treadmills beside the strap
 # (scripts/sensors-e2e.sh; SENSORS_E2E=0), the unit tests on arm64 under qemu-user
 # (scripts/test-arm64.sh; ARM64_TESTS=0). Two phases are left out unless asked for, because from
@@ -217,13 +217,15 @@ if [ "${CUES_A2DP:-1}" != 0 ]; then
     mark "cues in Bluetooth headphones"
     [ "$status" -eq 0 ] || exit "$status"
 fi
-# A barometer through the kernel's real driver, in the same VM: i2c-stub as the bus, bmp280 bound
-# to it, a climb written into its registers while gpsfake plays a run; the daemon's elevation and
-# the sensor removed and added back (scripts/barometer-e2e.sh; BAROMETER_E2E=0 leaves it out).
-if [ "${BAROMETER_E2E:-1}" != 0 ]; then
-    scripts/barometer-e2e.sh || status=$?
+# A barometer and an IMU through the kernel's real drivers, in the same VM: i2c-stub as the bus,
+# bmp280 bound to it and a climb written into its registers while gpsfake plays a run; then bmi160
+# bound to it and a gait written at 100 Hz, read buffered by the daemon through an hrtimer trigger
+# in an indoor session; each sensor removed and added back, the IMU's CPU against off
+# (scripts/iio-e2e.sh; IIO_E2E=0 leaves it out).
+if [ "${IIO_E2E:-1}" != 0 ]; then
+    scripts/iio-e2e.sh || status=$?
     scripts/no-leftovers.sh || status=1
-    mark "barometer VM"
+    mark "IIO VM: barometer and IMU"
     [ "$status" -eq 0 ] || exit "$status"
 fi
 arm64_built=

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks what scripts/barometer-e2e.sh's VM run left in OUT against the climb it wrote into the
+"""Checks what scripts/iio-e2e.sh's VM run left in OUT against the climb it wrote into the
 BMP280's registers: the driver read the pressure written, the daemon read it through sysfs, the
 session's elevation is the climb's (the barometer's, its level learnt from the receiver), and the
 barometer removed and added back was said so and read again.

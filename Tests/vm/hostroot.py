@@ -44,7 +44,7 @@ PACKAGES = ["qemu-system-x86", "busybox-static", "bluez", "dbus", "cpio", "kmod"
 # its chip's address, so the boot says "[init] insmod ...i2c-stub.ko failed": the barometer's test
 # loads it again with one.
 MODULES = ["virtio_pci", "9pnet_virtio", "9p", "overlay", "hci_vhci", "cmac", "algif_hash", "algif_skcipher", "ecb",
-           "i2c_dev", "i2c_stub", "bmp280_i2c"]
+           "i2c_dev", "i2c_stub", "bmp280_i2c", "bmi160_i2c", "iio_trig_hrtimer"]
 
 
 def say(message):

@@ -12,7 +12,8 @@ struct Bench: AsyncParsableCommand {
             Accuracy.self, EnergyBench.self, GaitBench.self, ResumeCredits.self, Throughput.self, Memory.self,
             DaemonBench.self,
             MakeSession.self,
-            RelayScale.self, FootpodBench.self, RecordRoute.self, PositionBound.self, ElevationBench.self,
+            RelayScale.self, FootpodBench.self, PedometerBench.self, RecordRoute.self, PositionBound.self,
+            ElevationBench.self,
         ],
         defaultSubcommand: Accuracy.self
     )

@@ -27,7 +27,8 @@ def load(name):
         return json.load(f)
 
 
-timings = dict(line.strip().split("=", 1) for line in open(os.path.join(out, "imu-timings")) if "=" in line)
+timings = dict(token.split("=", 1) for line in open(os.path.join(out, "imu-timings")) for token in line.split()
+               if "=" in token)
 before = load("imu-status-before.json")["status"].get("imu") or {}
 check(before.get("state") == "reading" and before.get("name") == "bmi160" and before.get("placement") == "hip",
       "ctl status: the bmi160 read, worn on the hip", json.dumps(before))

@@ -5,8 +5,8 @@ import ProcessClock
 
 /// The accelerometer's samples into the engine: the device found among the IIO devices (by name or
 /// path, or the first with an accelerometer's buffered channels), its buffer started at `rate`
-/// and drained ten times a second; looked for again every 10 s while there is none, it could not
-/// be set up, or it has gone.
+/// and drained four times a second (the kernel holds two seconds; the pedometer reads once a
+/// second); looked for again every 10 s while there is none, it could not be set up, or it has gone.
 struct IMUProducer: EngineProducer {
     let role = EngineProducerRole.source
     let name = "imu"
@@ -76,7 +76,7 @@ struct IMUProducer: EngineProducer {
                     inbox.send(.imu(.absent(reason: "\(accelerometer.device.path): \(error.description)")))
                     break
                 }
-                do { try await Task.sleep(for: .milliseconds(100)) } catch {
+                do { try await Task.sleep(for: .milliseconds(250)) } catch {
                     accelerometer.close()
                     return
                 }

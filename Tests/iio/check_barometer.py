@@ -9,20 +9,12 @@ import os
 import sqlite3
 import sys
 
+from verdict import Verdict
+
 out = sys.argv[1]
 truth = json.loads(sys.argv[2])
-failures = []
-
-
-def check(ok, what, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + (f" ({detail})" if detail else ""))
-    if not ok:
-        failures.append(what)
-
-
-def load(name):
-    with open(os.path.join(out, name)) as f:
-        return json.load(f)
+verdict = Verdict(out)
+check, load = verdict.check, verdict.load
 
 
 profile = [line.split() for line in open(os.path.join(out, "barometer-profile.txt"))]
@@ -65,7 +57,4 @@ check(loss is not None and abs(loss - truth["loss_m"]) <= 3, "loss within 3 m of
       f"{loss} m against {truth['loss_m']} m")
 print("figures:")
 print(f"  climb written {truth['gain_m']} m up, {truth['loss_m']} m down; the session: gain {gain} m, loss {loss} m")
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+verdict.finish()

@@ -11,20 +11,12 @@ import os
 import sqlite3
 import sys
 
+from verdict import Verdict
+
 out = sys.argv[1]
 truth = json.loads(sys.argv[2])
-failures = []
-
-
-def check(ok, what, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + (f" ({detail})" if detail else ""))
-    if not ok:
-        failures.append(what)
-
-
-def load(name):
-    with open(os.path.join(out, name)) as f:
-        return json.load(f)
+verdict = Verdict(out)
+check, load = verdict.check, verdict.load
 
 
 timings = dict(token.split("=", 1) for line in open(os.path.join(out, "imu-timings")) for token in line.split()
@@ -85,7 +77,4 @@ print(f"  steps {counted} of {true_steps} ({(counted - true_steps) / true_steps 
       f"distance {distance} m uncalibrated; {len(rows)} readings; rate {rate:.1f} Hz")
 print(f"  daemon CPU with the IMU at 100 Hz {on * 100:.2f} % of a core, off {off * 100:.2f} %: ratio {ratio:.2f} "
       "(in the VM, under qemu's emulation)")
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+verdict.finish()

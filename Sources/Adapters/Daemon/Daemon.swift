@@ -120,30 +120,21 @@ public struct Daemon: Service {
             )
         }
         var session = config.controller
-        // The footpod's calibration so far: learnt outdoors in earlier sessions, applied indoors.
+        // The stride's calibration so far, learnt outdoors in earlier sessions, applied indoors: the
+        // footpod's, or where none is configured the IMU's steps', by where it is worn.
         var footpod: String?
         if case .address(let address, _) = config.footpod.choice { footpod = address }
-        if config.footpod.choice != .none {
-            session.footpodStretches = try store.calibrationStretches(footpod: footpod)
-            logger.info(
-                "footpod calibration",
-                metadata: [
-                    "stretches": "\(session.footpodStretches.count)",
-                    "factor": "\(FootpodCalibration(stretches: session.footpodStretches).factors.factors)",
-                ]
-            )
-        } else if let placement = config.imuPlacement {
-            // The IMU's steps stand in for a footpod: their own stretches, by where it is worn.
-            let sensor = SessionEngine.stepsSensor(placement)
-            session.footpodStretches = try store.calibrationStretches(footpod: sensor)
-            logger.info(
-                "steps calibration",
-                metadata: [
-                    "sensor": "\(sensor)",
-                    "stretches": "\(session.footpodStretches.count)",
-                    "factor": "\(FootpodCalibration(stretches: session.footpodStretches).factors.factors)",
-                ]
-            )
+        let stride: (kind: String, sensor: String?)? =
+            config.footpod.choice != .none
+            ? ("footpod", footpod) : config.imuPlacement.map { ("steps", SessionEngine.stepsSensor($0)) }
+        if let stride {
+            session.footpodStretches = try store.calibrationStretches(footpod: stride.sensor)
+            var metadata: Logger.Metadata = [
+                "stretches": "\(session.footpodStretches.count)",
+                "factor": "\(FootpodCalibration(stretches: session.footpodStretches).factors.factors)",
+            ]
+            if stride.kind == "steps" { metadata["sensor"] = "\(stride.sensor ?? "")" }
+            logger.info("\(stride.kind) calibration", metadata: metadata)
         }
         let configuration = SessionEngine.Configuration(
             session: session,

@@ -36,6 +36,8 @@ public final class IIOAccelerometer {
     private var fd: Int32
     private var pending: [UInt8] = []
     private let node: String
+    /// The buffer's `enable` attribute, which `close()` writes 0 to.
+    private let bufferEnable: String
 
     /// Whether `device` has an accelerometer's buffered channels.
     public static func isAccelerometer(_ device: IIODevice) -> Bool {
@@ -62,6 +64,7 @@ public final class IIOAccelerometer {
         self.rate = rate
         let path = device.path
         let buffer = IIOSysfs.exists(path + "/buffer0/enable") ? path + "/buffer0" : path + "/buffer"
+        bufferEnable = buffer + "/enable"
         // A buffer a crashed run left enabled takes no new trigger or channel.
         if IIOSysfs.read(buffer + "/enable") == "1" { try IIOSysfs.write("0", to: buffer + "/enable") }
         trigger = try Self.trigger(for: device, rate: rate, root: root, configfs: configfs)
@@ -94,7 +97,7 @@ public final class IIOAccelerometer {
         }
         layout = IIOScanLayout(channels)
         func number(_ names: [String]) -> Double? {
-            names.lazy.compactMap { IIOSysfs.read(path + "/" + $0).flatMap(Double.init) }.first
+            names.lazy.compactMap { try? device.number($0) }.first
         }
         func axis(_ axis: String) throws(IIOSetupError) -> (scale: Double, offset: Double) {
             guard let scale = number(["in_accel_\(axis)_scale", "in_accel_scale"]), scale.isFinite, scale > 0 else {
@@ -127,10 +130,7 @@ public final class IIOAccelerometer {
             fd = -1
             throw error
         }
-        bufferEnable = buffer + "/enable"
     }
-
-    private var bufferEnable = ""
 
     deinit { close() }
 
@@ -199,12 +199,7 @@ public final class IIOAccelerometer {
     ) throws(IIOSetupError)
         -> String
     {
-        let triggers = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter {
-            $0.hasPrefix("trigger")
-        }.sorted()
-        let named = triggers.compactMap { entry -> (path: String, name: String)? in
-            IIOSysfs.read(root + "/" + entry + "/name").map { (root + "/" + entry, $0) }
-        }
+        let named = triggers(root: root)
         if let own = named.first(where: { $0.name.hasPrefix(device.name + "-dev") }) { return own.name }
         var software = named.first { $0.name == hrtimerName }
         if software == nil {
@@ -220,16 +215,17 @@ public final class IIOAccelerometer {
                         + "could not be made: \(String(cString: strerror(errno)))"
                 )
             }
-            let again = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter {
-                $0.hasPrefix("trigger")
-            }
-            software = again.compactMap { entry -> (path: String, name: String)? in
-                IIOSysfs.read(root + "/" + entry + "/name").map { (root + "/" + entry, $0) }
-            }.first { $0.name == hrtimerName }
+            software = triggers(root: root).first { $0.name == hrtimerName }
         }
         guard let software else { throw .noTrigger(reason: "the hrtimer trigger \(hrtimerName) did not appear") }
         try IIOSysfs.write(text(rate), to: software.path + "/sampling_frequency")
         return software.name
+    }
+
+    /// The IIO triggers under `root` (`trigger0`...), by path, with their names.
+    static func triggers(root: String) -> [(path: String, name: String)] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("trigger") }.sorted()
+            .compactMap { entry in IIOSysfs.read(root + "/" + entry + "/name").map { (root + "/" + entry, $0) } }
     }
 
     static func text(_ value: Double) -> String {

@@ -72,7 +72,7 @@ struct PedometerBench: ParsableCommand {
                     sample.time += 1000
                     next += 1
                     guard let reading = pedometer.add(sample) else { continue }
-                    controller.speed(Self.sample(reading), into: &output)
+                    controller.speed(SpeedSensorSample(pedometer: reading), into: &output)
                 }
                 if let fix = epoch.fix { controller.ingest(fix, into: &output) }
             }
@@ -94,21 +94,6 @@ struct PedometerBench: ParsableCommand {
             "indoor 5 km from steps, calibrated: \(calibrated.map { fmt($0 * 100, 2) }.joined(separator: ", ")) %; "
                 + "uncalibrated (the baseline): \(raw.map { fmt($0 * 100, 2) }.joined(separator: ", ")) %; "
                 + "ratio of worst errors \(fmt(worstCalibrated / max(1e-9, worstRaw), 3))"
-        )
-    }
-
-    static func sample(_ reading: Pedometer.Reading) -> SpeedSensorSample {
-        SpeedSensorSample(
-            source: .steps,
-            reading: SpeedSample(
-                speed: reading.speed,
-                cadence: reading.cadence.map { Int($0.rounded()) },
-                strideLength: reading.stepLength,
-                totalDistance: reading.metres,
-                steps: reading.steps,
-                still: reading.still
-            ),
-            receivedAt: reading.time
         )
     }
 
@@ -140,7 +125,9 @@ struct PedometerBench: ParsableCommand {
         var pedometer = Pedometer(placement: .hip)
         for var sample in recording.samples {
             sample.time += 2e4
-            if let reading = pedometer.add(sample) { controller.speed(Self.sample(reading), into: &output) }
+            if let reading = pedometer.add(sample) {
+                controller.speed(SpeedSensorSample(pedometer: reading), into: &output)
+            }
         }
         let distance = controller.session?.track.distance ?? 0
         _ = controller.handle(.end, id: "in-end", receivedAt: 3e4, systemTime: 3e9, into: &output)

@@ -317,17 +317,19 @@ def errors_are_clear_and_leave_nothing(work):
 
 
 def indoor_sessions_read_back(work):
-    """Indoor sessions (a treadmill, a footpod): no track, and every format's records carry the
-    distance the session measured, its speed and the footpod's cadence, read back by the same
-    independent parsers."""
-    for source in ("treadmill", "footpod"):
+    """Indoor sessions (a treadmill, a footpod, an IMU's steps): no track, and every format's records
+    carry the distance the session measured, its speed and the footpod's cadence, and the laps
+    the steps counted, read back by the same independent parsers."""
+    for source in ("treadmill", "footpod", "steps"):
         directory = f"{work}/indoor-{source}"
         run([f"{BIN}/wearbridge-bench", "make-session", "--indoor", source, "--minutes", "25", "--beats",
              "--pause-at", "400", "--out", directory])
         db = sqlite3.connect(f"file:{directory}/wearbridge.sqlite?mode=ro", uri=True)
-        sid, distance, moving, kind = db.execute(
-            "SELECT id, distance_m, moving_s, distance_source FROM session").fetchone()
+        sid, distance, moving, kind, summary = db.execute(
+            "SELECT id, distance_m, moving_s, distance_source, summary FROM session").fetchone()
         assert kind == source, kind
+        steps = json.loads(summary).get("steps")
+        assert (steps is not None) == (source == "steps"), (source, steps)
         readings = db.execute("SELECT count(*) FROM speed WHERE source = ?", (source,)).fetchone()[0]
         cadences = {c for (c,) in db.execute("SELECT DISTINCT cadence FROM speed WHERE cadence > 0")}
         figures = {"distance_m": round(distance, 1), "readings": readings}
@@ -348,8 +350,18 @@ def indoor_sessions_read_back(work):
         assert not any("position_lat" in r for r in records)
         assert abs(records[-1]["distance"] - distance) < 0.01
         assert all(r.get("heart_rate") for r in records[5:]), "heart rate on the records"
-        if source == "footpod":
+        if source != "treadmill":
             assert {r["cadence"] for r in records if r.get("cadence")} == {c // 2 for c in cadences}, "cadence (rpm)"
+        laps = messages["lap_mesgs"]
+        if steps is None:
+            assert "total_strides" not in session and all("total_strides" not in lap for lap in laps)
+        else:
+            # Strides, as FIT counts a run's cycles: steps halved, each lap rounded down.
+            assert session["total_strides"] == steps // 2, (session["total_strides"], steps)
+            lap_strides = [lap["total_strides"] for lap in laps]
+            assert steps // 2 - len(laps) <= sum(lap_strides) <= steps // 2, (lap_strides, steps)
+            assert len(laps) > 1 and all(s > 0 for s in lap_strides[:-1]), lap_strides
+            figures["fit_strides"] = session["total_strides"]
         figures["fit_records"] = len(records)
 
         from tcxreader.tcxreader import TCXReader
@@ -359,9 +371,19 @@ def indoor_sessions_read_back(work):
         assert abs(read.distance - distance) < 0.01, (read.distance, distance)
         assert len(read.trackpoints) == len(records), (len(read.trackpoints), len(records))
         assert all(p.latitude is None for p in read.trackpoints)
-        if source == "footpod":
+        if source != "treadmill":
             assert all(p.tpx_ext.get("RunCadence") == 86 for p in read.trackpoints if p.tpx_ext.get("Speed")), \
                 "RunCadence in Garmin's extension"
+        # A lap's steps in Garmin's ActivityExtension v2 (LX), after its track, as the schema orders it.
+        lx = "{http://www.garmin.com/xmlschemas/ActivityExtension/v2}"
+        laps = ET.parse(path).getroot().findall(f"{TCX}Activities/{TCX}Activity/{TCX}Lap")
+        lap_steps = [int(s.text) for lap in laps for s in lap.iter(f"{lx}Steps")]
+        if steps is None:
+            assert not lap_steps, lap_steps
+        else:
+            assert len(lap_steps) == len(laps) and sum(lap_steps) == steps, (lap_steps, steps)
+            assert all([c.tag.replace(TCX, "") for c in lap][-1] == "Extensions" for lap in laps)
+            figures["tcx_lap_steps"] = lap_steps
         figures["tcx_trackpoints"] = len(read.trackpoints)
 
         path = export(directory, sid, "gpx", f"{work}/indoor-{source}.gpx")

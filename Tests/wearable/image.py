@@ -19,8 +19,9 @@ from debian_kernel import sh  # Tests/vm (on the path run.py sets)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What the wearable runs besides wearbridge: an init, udev, gpsd, the Bluetooth tools the udev rule
-# uses, modprobe (the strap's controller module), strace for the system-call census.
-PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "gpsd", "bluez", "rfkill", "strace"]
+# uses, modprobe (the strap's controller module), strace for the system-call census; for the
+# test's IMU (guest/imu.sh) i2c-tools and python3, which write its registers.
+PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "gpsd", "bluez", "rfkill", "strace", "i2c-tools", "python3"]
 # The Pi's image also carries its kernel (and so its initramfs), as any installed Debian does.
 ARM64_PACKAGES = ["linux-image-arm64"]
 SUITE = {"amd64": "bookworm", "arm64": "trixie"}
@@ -177,6 +178,9 @@ def set_up_as_a_user(root, phone_fingerprint, phone_port, arch="amd64"):
         (r'^# port = 7370.*$', f"port = {phone_port}"),
         (r'^# fingerprint = "AB:CD:\.\.\."$', f'fingerprint = "{phone_fingerprint}"'),
         (r'^# name = "pi-vest".*$', 'name = "vest"'),
+        (r'^#\[imu\]$', "[imu]"),
+        (r'^#device = "auto"$', 'device = "auto"'),
+        (r'^#placement = "hip"$', 'placement = "hip"'),
     ])
     with open(f"{root}/etc/udev/rules.d/61-gps.rules", "w") as f:
         f.write(UART_GPS_RULE if arch == "arm64" else GPS_RULE)
@@ -216,6 +220,9 @@ def set_up_the_test(root, kernel, venv, work, world_args, census=False, arch="am
     shutil.copy(f"{HERE}/guest/probe.sh", f"{root}/usr/local/lib/wearable-probe.sh")
     os.chmod(f"{root}/usr/local/lib/wearable-probe.sh", 0o755)
     shutil.copy(f"{HERE}/guest/wearable-probe.service", f"{root}/etc/systemd/system/")
+    # The IMU bound and played by the test (run.py's imu_check), the gait Tests/iio's own.
+    shutil.copy(f"{HERE}/guest/imu.sh", f"{root}/usr/local/lib/wearable-imu.sh")
+    shutil.copy(os.path.join(HERE, "..", "iio", "bmi160.py"), f"{root}/usr/local/lib/wearable-bmi160.py")
     if arch == "amd64":
         shutil.copy(f"{HERE}/guest/virtual-strap-root.service", f"{root}/etc/systemd/system/")
         with open(f"{HERE}/guest/virtual-strap.service.in") as f:

@@ -233,6 +233,51 @@ def guest_facts(wearable, work):
     return facts
 
 
+def imu_check(wearable, report):
+    """The IMU as a user of the package meets it: an accelerometer bound while the service runs
+    (guest/imu.sh: Debian's bmi160 driver on i2c-stub), udev's rule giving its node to the
+    wearbridge group and starting wearbridge-iio@, which grants the buffer's attributes and makes
+    the hrtimer trigger, and the sandboxed daemon, as the wearbridge user, reading it buffered:
+    its steps counted from a gait of known steps (Tests/iio/bmi160.py) within 5 %."""
+    before = ctl_status(wearable).get("imu") or {}
+    assert before.get("state") == "absent", f"the IMU before one is bound: {before}"
+    bus = wearable.run("/usr/local/lib/wearable-imu.sh bind").strip().splitlines()[-1]
+    report.mark("imu_bound")
+    reading = wait_for(lambda: (s := ctl_status(wearable).get("imu") or {}).get("state") == "reading" and s, 60,
+                       "the service reading the IMU (it looks every 10 s)", every=GUEST_POLL)
+    report.mark("imu_reading")
+    name = os.path.basename(reading["device"])
+    facts = {
+        "node": wearable.run(f"stat -c '%G %a' /dev/{name}").strip(),
+        "unit": wearable.run(f"systemctl show -p Result -p ExecMainStatus --value wearbridge-iio@{name}.service "
+                             "| tr '\\n' ' '").strip(),
+        "unit_says": wearable.run(f"journalctl -b -o cat --no-pager -u wearbridge-iio@{name}.service "
+                                  "| grep wearbridge-iio-setup || true").strip(),
+        "enable": wearable.run(f"stat -c '%G %a' /sys/bus/iio/devices/{name}/buffer*/enable | sort -u").strip(),
+        "trigger": reading.get("trigger"),
+    }
+    assert facts["node"] == "wearbridge 660", f"/dev/{name}: {facts['node']}"
+    assert facts["unit"].split()[:2] == ["success", "0"], f"wearbridge-iio@{name}: {facts['unit']}"
+    assert facts["enable"] == "wearbridge 664", f"the buffer's enable: {facts['enable']}"
+    assert facts["trigger"] == "wearbridge", f"the trigger: {facts['trigger']}"
+    log = "/var/tmp/imu-steps.jsonl"
+    wearable.run(f"systemd-run --unit=imu-gait /usr/local/lib/wearable-imu.sh play {bus} {log}")
+    wait_for(lambda: "ended_uptime" in wearable.run(f"tail -1 {log} 2>/dev/null || true"), 300, "the gait played",
+             every=5)
+    time.sleep(3)
+    played = [json.loads(line) for line in wearable.run(f"cat {log}").splitlines() if line.startswith("{")]
+    status = ctl_status(wearable)["imu"]
+    truth = played[0]["steps"]
+    facts.update(steps=status.get("steps"), truth=truth, measured_rate=status.get("measured_rate_hz"),
+                 late_writes=played[-1]["late_writes"], written=played[-1]["written"])
+    error = abs(status.get("steps", 0) - truth) / truth
+    assert error <= 0.05, f"the service counted {status.get('steps')} steps of {truth}: {status}"
+    report.mark("imu_played")
+    print(f"  the IMU through the package: {status.get('steps')} steps of {truth}, "
+          f"{status.get('measured_rate_hz')} Hz, trigger {facts['trigger']}; {facts['unit_says']}")
+    return facts
+
+
 def check_everything(work, disk, session, gps, captures, phone, facts, report):
     """Everything the wearable is held to, once it is off (Tests/wearable/checks.py)."""
     path, _ = checks.extract(disk, f"{work}/final", replay_journal=False)
@@ -420,6 +465,7 @@ def main():
                 60, "the end's cue", every=GUEST_POLL)
             report.mark("end_cue_spoken")
             report.set("boot2_daemon", daemon_memory(wearable))
+            report.set("imu", imu_check(wearable, report))
             facts = guest_facts(wearable, work)
             report.set("exposure", facts["exposure"])
             report.set("power_off_s", wearable.power_off())

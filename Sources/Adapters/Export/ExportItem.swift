@@ -13,8 +13,8 @@ public enum ExportItem: Sendable, Equatable {
     /// The timer started again at this GPS time.
     case start(at: Double)
     /// A split completed at this GPS time (the same object as the split row), with the session's
-    /// energy so far (J; nil when it costs none).
-    case split(Split, at: Double, energy: Double? = nil)
+    /// energy so far (J; nil when it costs none) and its steps so far (nil when no pedometer counted).
+    case split(Split, at: Double, energy: Double? = nil, steps: Int? = nil)
 }
 
 /// One fix, as logged and as the core judged it.

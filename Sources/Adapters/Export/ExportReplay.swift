@@ -150,7 +150,8 @@ public struct ExportReplay {
                 try emit(.start(at: at))
             case .track(.split(let split)):
                 guard !starts else { continue }
-                try emit(.split(split, at: at, energy: controller.session?.track.energy?.joules))
+                let track = controller.session?.track
+                try emit(.split(split, at: at, energy: track?.energy?.joules, steps: track?.stepCount))
             default:
                 continue
             }

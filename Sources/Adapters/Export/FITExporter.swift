@@ -92,6 +92,7 @@ public struct FITExporter: Exporter {
                 summary.elevation.map { UInt64(min(65534, max(0, $0.gain).rounded())) },
                 summary.elevation.map { UInt64(min(65534, max(0, $0.loss).rounded())) },
                 summary.energy.map { UInt64(min(65534, max(0, $0.kilocalories).rounded())) },
+                strides(summary.steps),
             ])
         )
         try file.write(FIT.activity.definition)
@@ -108,6 +109,7 @@ public struct FITExporter: Exporter {
                 lap.maximumHeartRate.map(UInt64.init), UInt64(lap.index), 9, 1, lap.bySplit ? 2 : 7, sport,
                 lap.maximumSpeed.flatMap { FIT.scaled($0, 1000) },
                 lap.kilocalories.map { UInt64(min(65534, $0.rounded())) },
+                strides(lap.steps),
             ])
         )
     }
@@ -126,6 +128,13 @@ public struct FITExporter: Exporter {
         var crc = FITCRC()
         try file.readBack { bytes in crc.add(bytes) }
         try file.write([UInt8(crc.value & 0xFF), UInt8(crc.value >> 8)])
+    }
+
+    /// total_cycles: FIT's total_strides on a run or a walk (a stride is two steps, as its cadence
+    /// is strides a minute); nothing on a ride, where the field counts pedal strokes.
+    private func strides(_ steps: Int?) -> UInt64? {
+        guard let steps, sport != 2 else { return nil }
+        return UInt64(max(0, steps) / 2)
     }
 
     private static func sport(_ activity: Activity) -> UInt64 {

@@ -118,7 +118,7 @@ enum FIT {
     static let hrv = FITMessage(global: 78, local: 4, fields: [.init(number: 0, type: .uint16, count: 5)])
     /// timestamp, start time, elapsed and timer time (s * 1000), distance (m * 100), avg and max
     /// heart rate, message index, event (lap), event type (stop), lap trigger, sport, max speed,
-    /// total calories (kcal).
+    /// total calories (kcal), total cycles (a run's or a walk's strides: steps halved, as cadence is).
     static let lap = FITMessage(
         global: 19,
         local: 5,
@@ -129,11 +129,12 @@ enum FIT {
             .init(number: 0, type: .enumeration), .init(number: 1, type: .enumeration),
             .init(number: 24, type: .enumeration), .init(number: 25, type: .enumeration),
             .init(number: 111, type: .uint32), .init(number: 11, type: .uint16),
+            .init(number: 10, type: .uint32),
         ]
     )
     /// timestamp, start time, elapsed and timer time, distance, sport, avg and max heart rate,
     /// laps, first lap, event (session), event type (stop), message index, enhanced avg and max speed,
-    /// sub sport, total ascent and descent (m), total calories (kcal).
+    /// sub sport, total ascent and descent (m), total calories (kcal), total cycles (strides).
     static let session = FITMessage(
         global: 18,
         local: 6,
@@ -146,6 +147,7 @@ enum FIT {
             .init(number: 124, type: .uint32), .init(number: 125, type: .uint32),
             .init(number: 6, type: .enumeration), .init(number: 22, type: .uint16),
             .init(number: 23, type: .uint16), .init(number: 11, type: .uint16),
+            .init(number: 10, type: .uint32),
         ]
     )
     /// timestamp, total timer time, sessions, type (manual), event (activity), event type (stop).

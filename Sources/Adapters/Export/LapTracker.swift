@@ -16,6 +16,8 @@ public struct ExportLap: Sendable, Equatable {
     public var maximumSpeed: Double?
     /// Energy spent over the lap (kcal); nil when the session costs none.
     public var kilocalories: Double?
+    /// Steps taken over the lap; nil when no pedometer counted.
+    public var steps: Int? = nil
     /// Ended by its distance (a split) or by the session's end.
     public var bySplit: Bool
 }
@@ -27,8 +29,9 @@ struct LapTracker {
     private var maximumSpeed = 0.0
     private var distanceDone = 0.0
     private var timerDone = 0.0
-    /// The session's energy (J) at the last split.
+    /// The session's energy (J) and steps at the last split.
     private var energyDone = 0.0
+    private var stepsDone = 0
     private(set) var count = 0
 
     /// Takes an item; the lap it completed, if any.
@@ -40,8 +43,8 @@ struct LapTracker {
             if let bpm = point.heartRate { maximumHeartRate = max(maximumHeartRate, bpm) }
             if let speed = point.speed, speed.isFinite { maximumSpeed = max(maximumSpeed, speed) }
             return nil
-        case .split(let split, let at, let energy):
-            let lap = make(
+        case .split(let split, let at, let energy, let steps):
+            var lap = make(
                 end: at,
                 timer: split.duration,
                 distance: split.distance,
@@ -49,7 +52,9 @@ struct LapTracker {
                 energy: energy.map { $0 - energyDone },
                 bySplit: true
             )
+            lap.steps = steps.map { max(0, $0 - stepsDone) }
             if let energy { energyDone = energy }
+            if let steps { stepsDone = steps }
             distanceDone += split.distance
             timerDone = split.endTimer
             return lap
@@ -67,7 +72,7 @@ struct LapTracker {
     mutating func finish(_ totals: ExportTotals) -> ExportLap? {
         let remainder = totals.summary.distance - distanceDone
         guard remainder > 0.5 || count == 0 else { return nil }
-        return make(
+        var lap = make(
             end: totals.lastTime,
             timer: max(0, totals.summary.moving - timerDone),
             distance: max(0, remainder),
@@ -75,6 +80,8 @@ struct LapTracker {
             energy: totals.summary.energy.map { $0.joules - energyDone },
             bySplit: false
         )
+        lap.steps = totals.summary.steps.map { max(0, $0 - stepsDone) }
+        return lap
     }
 
     private mutating func make(

@@ -120,6 +120,13 @@ public struct TCXExporter: Exporter {
     private mutating func closeLap(_ file: OutputFile) throws(ExportError) {
         guard lap >= 0, lap < laps.count else { return }
         try closeTrack(file)
+        // Garmin's ActivityExtension v2 carries a lap's steps (an unsigned short).
+        if let steps = laps[lap].steps {
+            try file.write(
+                "    <Extensions><LX xmlns=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\">"
+                    + "<Steps>\(min(65535, max(0, steps)))</Steps></LX></Extensions>\n"
+            )
+        }
         try file.write("   </Lap>\n")
     }
 

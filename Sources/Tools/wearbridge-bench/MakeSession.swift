@@ -48,7 +48,9 @@ struct MakeSession: AsyncParsableCommand {
     @Option(help: "The storage directory (created).")
     var out: String
 
-    @Option(help: "Instead of GPS: an indoor session on a treadmill (a workout of speed steps) or a footpod.")
+    @Option(
+        help: "Instead of GPS: an indoor session on a treadmill (a workout of speed steps), a footpod or an IMU."
+    )
     var indoor: DistanceSource?
 
     @Option(help: "Indoors: minutes of running.")
@@ -153,8 +155,9 @@ struct MakeSession: AsyncParsableCommand {
     }
 
     /// An indoor session: a reading a second from the treadmill (steps of 2.5, 3.3, 4.0, 0 and 3.0
-    /// m/s, five minutes each, over and over) or the footpod (a 7 % long count, cadence 172, the
-    /// same paces), with beats and pauses as outdoors.
+    /// m/s, five minutes each, over and over), the footpod (a 7 % long count, cadence 172, the
+    /// same paces) or the pedometer (the footpod's metres, 172 steps a minute counted, still at 0
+    /// m/s), with beats and pauses as outdoors.
     private func runIndoors(_ source: DistanceSource) async throws {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let log = try SessionLog.open(directory: out)
@@ -181,6 +184,7 @@ struct MakeSession: AsyncParsableCommand {
         var resumeAt: Double?
         var generator = SplitMix(seed: 11)
         var total = 0.0
+        var steps = 0.0
         let seconds = Int(minutes * 60)
         for k in 0...seconds {
             let now = first + Double(k)
@@ -201,15 +205,28 @@ struct MakeSession: AsyncParsableCommand {
                 let beat = HeartRateSample(bpm: bpm, contact: .detected, rrIntervals: [rr], receivedAt: now - 0.7)
                 controller.heartRate(beat, into: &output)
             }
+            if speed > 0 { steps += 172.0 / 60 }
             let reading =
-                source == .treadmill
-                ? SpeedSample(speed: speed, totalDistance: total.rounded(.down), inclination: 1.0, elapsedTime: k)
-                : SpeedSample(
-                    speed: speed * 1.07,
-                    cadence: speed > 0 ? 172 : 0,
-                    strideLength: speed * 1.07 * 60 / 172,
-                    totalDistance: (total * 1.07 * 10).rounded(.down) / 10
-                )
+                switch source {
+                case .treadmill:
+                    SpeedSample(speed: speed, totalDistance: total.rounded(.down), inclination: 1.0, elapsedTime: k)
+                case .steps:
+                    SpeedSample(
+                        speed: speed * 1.07,
+                        cadence: speed > 0 ? 172 : nil,
+                        strideLength: speed * 1.07 * 60 / 172,
+                        totalDistance: total * 1.07,
+                        steps: Int(steps),
+                        still: speed == 0
+                    )
+                default:
+                    SpeedSample(
+                        speed: speed * 1.07,
+                        cadence: speed > 0 ? 172 : 0,
+                        strideLength: speed * 1.07 * 60 / 172,
+                        totalDistance: (total * 1.07 * 10).rounded(.down) / 10
+                    )
+                }
             controller.speed(SpeedSensorSample(source: source, reading: reading, receivedAt: now), into: &output)
         }
         let last = first + Double(seconds)

@@ -640,7 +640,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "Store", "Energy", "Engine", "SessionCore", "TrackCore", "ATT", "HeartRate", "SpeedSensors", "Harness",
-                "SyntheticReceivers",
+                "SyntheticReceivers", "PhoneLinkContract",
             ]
         ),
         .testTarget(name: "UTCFormatTests", dependencies: ["UTCFormat"]),

@@ -149,4 +149,19 @@ struct WireTests {
         }
         #expect(Set(messages.map(\.kind)).count == messages.count, "one kind per message")
     }
+
+    /// The end carries the steps an IMU counted (0 where none did, which the phone shows as none).
+    @Test func theEndCarriesTheSessionsSteps() {
+        let id = "685330d3-b4ce-489e-980f-696cef78dabe"
+        var summary = TrackSession(activity: .walking).summary
+        #expect(
+            LinkMessage.ended(sessionID: id, reason: .command, summary: summary, endedAt: nil)
+                .payload.sessionEnded.steps == 0
+        )
+        summary.steps = 6_412
+        #expect(
+            LinkMessage.ended(sessionID: id, reason: .command, summary: summary, endedAt: nil)
+                .payload.sessionEnded.steps == 6_412
+        )
+    }
 }

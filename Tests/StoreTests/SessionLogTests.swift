@@ -2,6 +2,7 @@ import Energy
 import Engine
 import Foundation
 import Harness
+import PhoneLinkContract
 import SessionCore
 import SpeedSensors
 import SyntheticReceivers
@@ -179,7 +180,8 @@ struct SessionLogTests {
     }
 
     /// The pedometer's readings come back in the journal with their steps and stillness, beside a
-    /// footpod's that carry neither.
+    /// footpod's that carry neither, and go to the phone's backfill with them (its replay's
+    /// auto-pause and steps are the wearable's).
     @Test func aPedometersStepsAndStillnessComeBack() async throws {
         let directory = try temporaryDirectory("steps")
         let log = try SessionLog.open(directory: directory)
@@ -217,6 +219,10 @@ struct SessionLogTests {
         try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
         let journal = try log.journal(of: "p")
         #expect(journal.entries == [.speed(steps), .speed(standing), .speed(footpod)])
+        let chunk = try #require(try log.backfillChunk(session: "p", after: 0, limit: 10))
+        let speeds = chunk.rows.compactMap { if case .speed(let row) = $0.row { row } else { nil } }
+        #expect(speeds.map { $0.hasSteps ? Int($0.steps) : nil } == [424, 424, nil])
+        #expect(speeds.map { $0.hasStill ? $0.still : nil } == [false, true, nil])
     }
 
     /// A batch is one transaction: when SQLite cannot take it (here `max_page_count`, as a full

@@ -74,7 +74,8 @@ extension SessionLog {
             }
             try collect(
                 """
-                SELECT seq, time, received, source, speed, cadence, stride, total_m, incline, elapsed_s, payload
+                SELECT seq, time, received, source, speed, cadence, stride, total_m, incline, elapsed_s, payload,
+                    steps, still
                 FROM speed WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?
                 """
             ) { entry, row in
@@ -89,6 +90,8 @@ extension SessionLog {
                     $0.incline = row["incline"] ?? .nan
                     if let elapsed = row["elapsed_s"] as Int? { $0.elapsedS = UInt32(clamping: elapsed) }
                     $0.payload = row["payload"] ?? Data()
+                    if let steps = row["steps"] as Int? { $0.steps = UInt32(clamping: steps) }
+                    if let still = row["still"] as Bool? { $0.still = still }
                 }
             }
             try collect(

@@ -122,7 +122,8 @@ enum APIExamples {
         maxHeartRate: 178,
         energyKcal: 405.2,
         elevationGainM: 38.4,
-        elevationLossM: 37.9
+        elevationLossM: 37.9,
+        steps: 6_412
     )
 
     static var messages: [MessageBody] {
@@ -132,6 +133,7 @@ enum APIExamples {
         bare.energyKcal = nil
         bare.elevationGainM = nil
         bare.elevationLossM = nil
+        bare.steps = nil
         return [
             message(.snapshot, nil, session: nil),
             message(.sessionStarted, .started(activity: "running", startedAtMs: 1_795_000_000_000, commandID: "c1")),
@@ -207,7 +209,8 @@ enum APIExamples {
                         splits: 5,
                         energyKcal: 405.2,
                         elevationGainM: 38.4,
-                        elevationLossM: 37.9
+                        elevationLossM: 37.9,
+                        steps: 6_412
                     ),
                     known: true
                 ),

@@ -40,7 +40,8 @@ struct HistoryRoutes: Sendable {
                         splits: Int(ended.splits),
                         energyKcal: ended.energyFigure,
                         elevationGainM: ended.gainFigure,
-                        elevationLossM: ended.lossFigure
+                        elevationLossM: ended.lossFigure,
+                        steps: ended.stepsFigure
                     )
                 }
             )

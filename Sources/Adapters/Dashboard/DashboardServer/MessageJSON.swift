@@ -41,7 +41,8 @@ enum MessageJSON {
                     maxHeartRate: ended.maxHeartRate == 0 ? nil : Int(ended.maxHeartRate),
                     energyKcal: ended.energyFigure,
                     elevationGainM: ended.gainFigure,
-                    elevationLossM: ended.lossFigure
+                    elevationLossM: ended.lossFigure,
+                    steps: ended.stepsFigure
                 )
             )
         case .split(let split):
@@ -92,6 +93,8 @@ extension Wearbridge_Link_V1_SessionEnded {
     var energyFigure: Double? { Self.tenths(energyKcal) }
     var gainFigure: Double? { Self.tenths(elevationGainM) }
     var lossFigure: Double? { Self.tenths(elevationLossM) }
+    /// The steps the wearable's IMU counted; null where none did.
+    var stepsFigure: Int? { steps > 0 ? Int(steps) : nil }
 
     private static func tenths(_ value: Double) -> Double? { value > 0 ? (value * 10).rounded() / 10 : nil }
 }

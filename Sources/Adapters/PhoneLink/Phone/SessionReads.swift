@@ -192,7 +192,9 @@ public struct SessionReads: Sendable {
             strideLength: value(row.stride),
             totalDistance: value(row.totalM),
             inclination: value(row.incline),
-            elapsedTime: row.hasElapsedS ? Int(row.elapsedS) : nil
+            elapsedTime: row.hasElapsedS ? Int(row.elapsedS) : nil,
+            steps: row.hasSteps ? Int(row.steps) : nil,
+            still: row.hasStill ? row.still : nil
         )
         return SpeedSensorSample(
             source: source,

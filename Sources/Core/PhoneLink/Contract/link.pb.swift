@@ -828,6 +828,9 @@ public nonisolated struct Wearbridge_Link_V1_SessionEnded: Sendable {
 
   public var elevationLossM: Double = 0
 
+  /// counted by the wearable's IMU; 0 = none counted
+  public var steps: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1400,8 +1403,8 @@ public nonisolated struct Wearbridge_Link_V1_BeatRow: Sendable {
   public init() {}
 }
 
-/// A footpod's or treadmill's reading, as the session logged it (indoors its distance, outdoors
-/// what carries the distance through a tunnel).
+/// A footpod's, treadmill's or the IMU's pedometer's reading, as the session logged it (indoors its
+/// distance, outdoors what carries the distance through a tunnel).
 public nonisolated struct Wearbridge_Link_V1_SpeedRow: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1413,7 +1416,7 @@ public nonisolated struct Wearbridge_Link_V1_SpeedRow: Sendable {
   /// the wearable's monotonic receive instant; NaN = none
   public var received: Double = 0
 
-  /// footpod or treadmill
+  /// footpod, treadmill or steps
   public var source: String = String()
 
   /// m/s; NaN = none
@@ -1451,12 +1454,34 @@ public nonisolated struct Wearbridge_Link_V1_SpeedRow: Sendable {
   /// the notification as the sensor sent it
   public var payload: Data = Data()
 
+  /// the pedometer's cumulative steps
+  public var steps: UInt32 {
+    get {_steps ?? 0}
+    set {_steps = newValue}
+  }
+  /// Returns true if `steps` has been explicitly set.
+  public var hasSteps: Bool {self._steps != nil}
+  /// Clears the value of `steps`. Subsequent reads from it will return its default value.
+  public mutating func clearSteps() {self._steps = nil}
+
+  /// the pedometer judged the wearer still (auto-pause evidence)
+  public var still: Bool {
+    get {_still ?? false}
+    set {_still = newValue}
+  }
+  /// Returns true if `still` has been explicitly set.
+  public var hasStill: Bool {self._still != nil}
+  /// Clears the value of `still`. Subsequent reads from it will return its default value.
+  public mutating func clearStill() {self._still = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _cadence: UInt32? = nil
   fileprivate var _elapsedS: UInt32? = nil
+  fileprivate var _steps: UInt32? = nil
+  fileprivate var _still: Bool? = nil
 }
 
 public nonisolated struct Wearbridge_Link_V1_EventRow: Sendable {
@@ -2385,7 +2410,7 @@ nonisolated extension Wearbridge_Link_V1_SessionResumed: SwiftProtobuf.Message, 
 
 nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionEnded"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}reason\0\u{3}distance_m\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}paused_s\0\u{1}splits\0\u{3}avg_heart_rate\0\u{3}max_heart_rate\0\u{3}ended_at_ms\0\u{3}energy_kcal\0\u{3}elevation_gain_m\0\u{3}elevation_loss_m\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}reason\0\u{3}distance_m\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}paused_s\0\u{1}splits\0\u{3}avg_heart_rate\0\u{3}max_heart_rate\0\u{3}ended_at_ms\0\u{3}energy_kcal\0\u{3}elevation_gain_m\0\u{3}elevation_loss_m\0\u{1}steps\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2406,6 +2431,7 @@ nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, Sw
       case 11: try { try decoder.decodeSingularDoubleField(value: &self.energyKcal) }()
       case 12: try { try decoder.decodeSingularDoubleField(value: &self.elevationGainM) }()
       case 13: try { try decoder.decodeSingularDoubleField(value: &self.elevationLossM) }()
+      case 14: try { try decoder.decodeSingularUInt32Field(value: &self.steps) }()
       default: break
       }
     }
@@ -2451,6 +2477,9 @@ nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, Sw
     if self.elevationLossM.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.elevationLossM, fieldNumber: 13)
     }
+    if self.steps != 0 {
+      try visitor.visitSingularUInt32Field(value: self.steps, fieldNumber: 14)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2468,6 +2497,7 @@ nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, Sw
     if lhs.energyKcal != rhs.energyKcal {return false}
     if lhs.elevationGainM != rhs.elevationGainM {return false}
     if lhs.elevationLossM != rhs.elevationLossM {return false}
+    if lhs.steps != rhs.steps {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3394,7 +3424,7 @@ nonisolated extension Wearbridge_Link_V1_BeatRow: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Wearbridge_Link_V1_SpeedRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SpeedRow"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}received\0\u{1}source\0\u{1}speed\0\u{1}cadence\0\u{1}stride\0\u{3}total_m\0\u{1}incline\0\u{3}elapsed_s\0\u{1}payload\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}received\0\u{1}source\0\u{1}speed\0\u{1}cadence\0\u{1}stride\0\u{3}total_m\0\u{1}incline\0\u{3}elapsed_s\0\u{1}payload\0\u{1}steps\0\u{1}still\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3412,6 +3442,8 @@ nonisolated extension Wearbridge_Link_V1_SpeedRow: SwiftProtobuf.Message, SwiftP
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.incline) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self._elapsedS) }()
       case 10: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
+      case 11: try { try decoder.decodeSingularUInt32Field(value: &self._steps) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self._still) }()
       default: break
       }
     }
@@ -3452,6 +3484,12 @@ nonisolated extension Wearbridge_Link_V1_SpeedRow: SwiftProtobuf.Message, SwiftP
     if !self.payload.isEmpty {
       try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 10)
     }
+    try { if let v = self._steps {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 11)
+    } }()
+    try { if let v = self._still {
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 12)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3466,6 +3504,8 @@ nonisolated extension Wearbridge_Link_V1_SpeedRow: SwiftProtobuf.Message, SwiftP
     if lhs.incline != rhs.incline {return false}
     if lhs._elapsedS != rhs._elapsedS {return false}
     if lhs.payload != rhs.payload {return false}
+    if lhs._steps != rhs._steps {return false}
+    if lhs._still != rhs._still {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

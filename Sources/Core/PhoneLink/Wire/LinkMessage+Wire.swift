@@ -48,6 +48,7 @@ extension LinkMessage {
                 $0.energyKcal = summary.energy?.kilocalories ?? 0
                 $0.elevationGainM = summary.elevation?.gain ?? 0
                 $0.elevationLossM = summary.elevation?.loss ?? 0
+                $0.steps = UInt32(clamping: summary.steps ?? 0)
             }
         case .split(let id, let split):
             payload.split = .with {

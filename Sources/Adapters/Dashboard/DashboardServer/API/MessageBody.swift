@@ -31,6 +31,7 @@ struct MessageBody: StampedBody {
         var energyKcal: Double?
         var elevationGainM: Double?
         var elevationLossM: Double?
+        var steps: Int?
     }
 
     var seq: Int
@@ -45,7 +46,7 @@ struct MessageBody: StampedBody {
         case activity, startedAtMs, commandID, auto, distanceM, elapsedS, movingS, pausedS, reason, splits
         case avgHeartRate, maxHeartRate, index, durationS, ok, message, state, detail, batteryPercent
         case run, startOffsetMs, clock
-        case energyKcal, elevationGainM, elevationLossM
+        case energyKcal, elevationGainM, elevationLossM, steps
     }
 
     /// Flat, as the page reads it: the kind's fields beside the common ones; a missing reading
@@ -78,6 +79,7 @@ struct MessageBody: StampedBody {
             try container.encode(Nullable(wrappedValue: ended.energyKcal), forKey: .energyKcal)
             try container.encode(Nullable(wrappedValue: ended.elevationGainM), forKey: .elevationGainM)
             try container.encode(Nullable(wrappedValue: ended.elevationLossM), forKey: .elevationLossM)
+            try container.encode(Nullable(wrappedValue: ended.steps), forKey: .steps)
         case .split(let index, let distanceM, let durationS, let avgHeartRate):
             try container.encode(index, forKey: .index)
             try container.encode(distanceM, forKey: .distanceM)

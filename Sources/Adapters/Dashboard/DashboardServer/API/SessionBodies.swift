@@ -17,6 +17,8 @@ struct SessionItem: DocumentedBody {
         var energyKcal: Double? = nil
         var elevationGainM: Double? = nil
         var elevationLossM: Double? = nil
+        /// Steps the wearable's IMU counted; nil where none did.
+        var steps: Int? = nil
 
         /// Seconds per kilometre over the moving time, when there was distance and motion.
         var avgPaceSPerKm: Double? {
@@ -38,7 +40,7 @@ struct SessionItem: DocumentedBody {
     private enum CodingKeys: String, CodingKey {
         case wearable, session, activity, distanceSource, startedAtMs, ended, backfill, backfillRows, exportable
         case distanceM, elapsedS, movingS, avgPaceSPerKm, avgHeartRate, maxHeartRate, splits
-        case energyKcal, elevationGainM, elevationLossM
+        case energyKcal, elevationGainM, elevationLossM, steps
     }
 
     /// The ended session's figures sit beside the rest; every one of them is written (null where a
@@ -65,6 +67,7 @@ struct SessionItem: DocumentedBody {
         try container.encode(Nullable(wrappedValue: figures.energyKcal), forKey: .energyKcal)
         try container.encode(Nullable(wrappedValue: figures.elevationGainM), forKey: .elevationGainM)
         try container.encode(Nullable(wrappedValue: figures.elevationLossM), forKey: .elevationLossM)
+        try container.encode(Nullable(wrappedValue: figures.steps), forKey: .steps)
     }
 
 }

@@ -593,6 +593,7 @@
       row.insertCell().textContent = s.avg_heart_rate == null ? "–" : String(s.avg_heart_rate);
       row.insertCell().textContent = s.energy_kcal == null ? "–" : String(Math.round(s.energy_kcal));
       row.insertCell().textContent = s.elevation_gain_m == null ? "–" : `${Math.round(s.elevation_gain_m)} m`;
+      row.insertCell().textContent = s.steps == null ? "–" : String(s.steps);
       const files = row.insertCell();
       if (s.exportable) {
         for (const format of ["gpx", "tcx", "fit", "csv"]) {

@@ -37,6 +37,14 @@ struct CatalogTests {
                 == "Session ended, 8 kilometres in 45 minutes, 613 kilocalories."
         )
         #expect(
+            say(.sessionEnded(distance: 2100, moving: 1500, averagePace: nil, averageHeartRate: nil, steps: 3_120))
+                == "Session ended, 2.1 kilometres in 25 minutes, 3120 steps."
+        )
+        #expect(
+            say(.sessionEnded(distance: 2100, moving: 1500, averagePace: nil, averageHeartRate: nil, steps: 0))
+                == "Session ended, 2.1 kilometres in 25 minutes."
+        )
+        #expect(
             say(.summary([.distance(640), .averagePace(300)])) == "640 metres, average pace 5 minutes per kilometre."
         )
         #expect(say(.summary([.distance(1000)])) == "1 kilometre.")

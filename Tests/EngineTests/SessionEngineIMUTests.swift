@@ -1,5 +1,6 @@
 import Engine
 import Gait
+import PhoneLinkMessages
 import SessionCore
 import SpeedSensors
 import SyntheticReceivers
@@ -55,6 +56,25 @@ struct SessionEngineIMUTests {
             if case .speed(_, _, let sample) = row { sample } else { nil }
         }
         #expect(rows.count > 250 && rows.allSatisfy { $0.source == .steps && $0.reading.steps != nil })
+    }
+
+    /// The phone sees the steps: in the live snapshots as they are counted, and in the end's summary.
+    @Test func theStepsGoToThePhone() throws {
+        var harness = EngineHarness(.init(indoorByDefault: true, indoorSource: .steps), phoneLink: true, imu: .hip)
+        harness.send(
+            .imu(.found(name: "bmi160", device: "/sys/bus/iio/devices/iio:device0", trigger: "wearbridge", rate: 100))
+        )
+        harness.command(.start, id: "s")
+        let recording = SyntheticGait.recording(Self.run, placement: .hip, seed: 9)
+        play(recording, into: &harness, from: harness.now.monotonic + 1)
+        let counted = try #require(harness.status()?.figures?.steps)
+        harness.command(.end, id: "e")
+        let messages = harness.logged.compactMap { if case .outbox(let message, _) = $0 { message } else { nil } }
+        let snapshots = messages.compactMap { if case .snapshot(let snapshot) = $0 { snapshot } else { nil } }
+        let live = snapshots.compactMap(\.steps)
+        #expect(live.count > 10 && live == live.sorted() && live.last == counted, "\(live.suffix(3)) of \(counted)")
+        let ended = messages.compactMap { if case .ended(_, _, let summary, _) = $0 { summary } else { nil } }
+        #expect(ended.map(\.steps) == [counted])
     }
 
     @Test func withAFootpodTheStepsAreCountedButCarryNoDistance() throws {

@@ -27,12 +27,14 @@ struct WireTests {
             gpsTime: 1_795_000_000.123,
             zoneFloors: [98, 117, 137, 156, 176],
             energy: 9999,  // a day's ruck
-            climbed: 4999
+            climbed: 4999,
+            steps: 99_999  // a day's walking
         )
         let payload = LinkMessage.snapshot(snapshot).payload
         let bytes: [UInt8] = try payload.snapshot.serializedBytes()
         #expect(bytes.count <= 80, "snapshot is \(bytes.count) bytes")
         #expect(payload.snapshot.energyKcal == 9999 && payload.snapshot.climbedM == 4999)
+        #expect(payload.snapshot.steps == 99_999)
         let decoded = try Wearbridge_Link_V1_Payload(serializedBytes: try payload.serializedBytes() as [UInt8])
         #expect(uuidText(decoded.snapshot.session) == snapshot.sessionID)
         #expect(decoded.snapshot.distanceDm == 2_500_000 && decoded.snapshot.state == .autoPaused)

@@ -6,6 +6,7 @@ public struct CueCatalog: Sendable, Equatable {
     /// Every text a catalog must have: `{name}` marks a value filled in.
     public static let requiredTexts = [
         "session_started", "session_ended", "totals", "average_pace", "average_heart_rate", "climbed", "energy",
+        "steps",
         "paused", "resumed", "auto_paused", "auto_resumed",
         "split", "split_pace", "split_heart_rate",
         "summary_distance_in", "summary_distance", "summary_elapsed", "summary_average_pace", "summary_current_pace",
@@ -66,7 +67,7 @@ public struct CueCatalog: Sendable, Equatable {
         let parts: [String]
         switch message {
         case .sessionStarted: parts = [fill("session_started")]
-        case .sessionEnded(let distance, let moving, let pace, let heartRate, let climbed, let energy):
+        case .sessionEnded(let distance, let moving, let pace, let heartRate, let climbed, let energy, let steps):
             var said = [fill("session_ended")]
             if distance > 0 {
                 said.append(fill("totals", ["distance": say.distance(distance), "time": say.duration(moving)]))
@@ -79,6 +80,7 @@ public struct CueCatalog: Sendable, Equatable {
             if let energy, energy >= 1 {
                 said.append(fill("energy", ["kilocalories": say.number(energy, decimals: 0)]))
             }
+            if let steps, steps > 0 { said.append(fill("steps", ["steps": say.number(Double(steps), decimals: 0)])) }
             parts = said
         case .paused: parts = [fill("paused")]
         case .resumed: parts = [fill("resumed")]

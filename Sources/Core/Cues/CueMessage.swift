@@ -3,14 +3,15 @@
 public enum CueMessage: Sendable, Equatable {
     case sessionStarted
     /// `climbed`: the elevation gain (m), when the session had altitudes; `energy`: kcal spent,
-    /// when the session costed it.
+    /// when the session costed it; `steps`: what an IMU counted, when one did.
     case sessionEnded(
         distance: Double,
         moving: Double,
         averagePace: Double?,
         averageHeartRate: Double?,
         climbed: Double? = nil,
-        energy: Double? = nil
+        energy: Double? = nil,
+        steps: Int? = nil
     )
     case paused
     case resumed

@@ -126,7 +126,8 @@ public struct CueRules: Sendable {
             averagePace: reading.averagePace,
             averageHeartRate: reading.averageHeartRate,
             climbed: reading.climbed,
-            energy: reading.energy
+            energy: reading.energy,
+            steps: reading.steps
         )
     }
 

@@ -52,7 +52,8 @@ extension SessionEngine {
                 zones.lowerBounds.map { Int(($0 * zones.maxHeartRate).rounded(.up)) }
             } ?? [],
             energy: figures?.energy.map { $0.kilocalories.rounded() },
-            climbed: figures?.elevation.map { $0.gain.rounded() }
+            climbed: figures?.elevation.map { $0.gain.rounded() },
+            steps: figures?.steps
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot

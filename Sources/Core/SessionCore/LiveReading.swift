@@ -25,6 +25,8 @@ public struct LiveReading: Sendable, Equatable {
     public var climbed: Double? = nil
     /// Energy spent so far (kcal), when the session costs it.
     public var energy: Double? = nil
+    /// Steps an IMU counted so far, when one did.
+    public var steps: Int? = nil
     /// From the summary the session ended with.
     public var isFinal: Bool
     /// In a virtual race: the partner's name and the gap to them (m, positive when I lead).
@@ -83,6 +85,7 @@ public struct LiveReading: Sendable, Equatable {
         )
         climbed = summary.elevation?.gain
         energy = summary.energy?.kilocalories
+        steps = summary.steps
     }
 
     /// The reading a session ended with: its recorded summary.

@@ -40,7 +40,8 @@ enum APIExamples {
             gps: full ? .good : .lost,
             strapLost: !full,
             energyKcal: full ? 412 : nil,
-            climbedM: full ? 38 : nil
+            climbedM: full ? 38 : nil,
+            steps: full ? 3_120 : nil
         )
     }
 

@@ -53,7 +53,8 @@ enum LiveJSON {
             gps: gps(snapshot.gps),
             strapLost: snapshot.strapLost,
             energyKcal: snapshot.energyKcal == 0 ? nil : Int(snapshot.energyKcal),
-            climbedM: snapshot.climbedM == 0 ? nil : Int(snapshot.climbedM)
+            climbedM: snapshot.climbedM == 0 ? nil : Int(snapshot.climbedM),
+            steps: snapshot.steps == 0 ? nil : Int(snapshot.steps)
         )
     }
 

@@ -726,6 +726,9 @@ public nonisolated struct Wearbridge_Link_V1_Snapshot: Sendable {
   /// elevation gain so far, whole metres
   public var climbedM: UInt32 = 0
 
+  /// steps the IMU counted so far; 0 = none counted
+  public var steps: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2170,7 +2173,7 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0\u{3}energy_kcal\0\u{3}climbed_m\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0\u{3}energy_kcal\0\u{3}climbed_m\0\u{1}steps\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2193,6 +2196,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
       case 13: try { try decoder.decodeRepeatedUInt32Field(value: &self.zoneFloorsBpm) }()
       case 14: try { try decoder.decodeSingularUInt32Field(value: &self.energyKcal) }()
       case 15: try { try decoder.decodeSingularUInt32Field(value: &self.climbedM) }()
+      case 16: try { try decoder.decodeSingularUInt32Field(value: &self.steps) }()
       default: break
       }
     }
@@ -2244,6 +2248,9 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if self.climbedM != 0 {
       try visitor.visitSingularUInt32Field(value: self.climbedM, fieldNumber: 15)
     }
+    if self.steps != 0 {
+      try visitor.visitSingularUInt32Field(value: self.steps, fieldNumber: 16)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2263,6 +2270,7 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
     if lhs.zoneFloorsBpm != rhs.zoneFloorsBpm {return false}
     if lhs.energyKcal != rhs.energyKcal {return false}
     if lhs.climbedM != rhs.climbedM {return false}
+    if lhs.steps != rhs.steps {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

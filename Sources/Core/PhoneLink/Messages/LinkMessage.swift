@@ -113,6 +113,8 @@ public struct LinkSnapshot: Sendable, Equatable {
     public var energy: Double?
     /// Elevation gain so far (m); nil without altitudes.
     public var climbed: Double?
+    /// Steps the IMU counted so far; nil without one.
+    public var steps: Int?
 
     public init(
         sessionID: String?,
@@ -129,10 +131,12 @@ public struct LinkSnapshot: Sendable, Equatable {
         gpsTime: Double? = nil,
         zoneFloors: [Int] = [],
         energy: Double? = nil,
-        climbed: Double? = nil
+        climbed: Double? = nil,
+        steps: Int? = nil
     ) {
         self.energy = energy
         self.climbed = climbed
+        self.steps = steps
         self.gpsTime = gpsTime
         self.zoneFloors = zoneFloors
         self.sessionID = sessionID

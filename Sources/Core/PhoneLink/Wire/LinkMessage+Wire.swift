@@ -115,6 +115,7 @@ extension LinkSnapshot {
             $0.zoneFloorsBpm = zoneFloors.map { UInt32(clamping: $0) }
             $0.energyKcal = energy.map { $0.isFinite ? UInt32(clamping: Int($0.rounded())) : 0 } ?? 0
             $0.climbedM = climbed.map { $0.isFinite ? UInt32(clamping: Int($0.rounded())) : 0 } ?? 0
+            $0.steps = UInt32(clamping: steps ?? 0)
         }
     }
 }

@@ -34,4 +34,6 @@ struct SnapshotBody: StampedBody {
     @Nullable var energyKcal: Int? = nil
     /// Elevation gain so far (m); null before any.
     @Nullable var climbedM: Int? = nil
+    /// Steps the wearable's IMU counted so far; null without one.
+    @Nullable var steps: Int? = nil
 }

@@ -123,6 +123,7 @@
     text("v-gps", snap.gps);
     text("v-energy", snap.energy_kcal == null ? "–" : String(snap.energy_kcal));
     text("v-climbed", snap.climbed_m == null ? "–" : String(snap.climbed_m));
+    text("v-steps", snap.steps == null ? "–" : String(snap.steps));
     text("v-strap", snap.strap_lost ? "lost" : (state.contact || (snap.heart_rate == null ? "–" : "ok")));
     $("t-distance").dataset.value = snap.distance_m;
     $("t-elapsed").dataset.value = snap.elapsed_s;

@@ -214,14 +214,16 @@ struct BackfillStoreTests {
     }
 }
 
-/// An indoor session's copy on the phone: the footpod's readings, its distance source and factors
-/// come across, so the phone replays (and exports) the same session as the wearable.
+/// An indoor session's copy on the phone: the footpod's or the pedometer's readings (its steps and
+/// stillness), its distance source and factors come across, so the phone replays (and exports)
+/// the same session as the wearable.
 @Suite("Phone link: an indoor session's backfill")
 struct IndoorBackfillTests {
-    @Test func thePhonesCopyReplaysTheSameInputsWithTheSameSourceAndFactors() async throws {
+    @Test(arguments: [DistanceSource.footpod, .steps])
+    func thePhonesCopyReplaysTheSameInputsWithTheSameSourceAndFactors(source: DistanceSource) async throws {
         let factors = StrideFactors(edges: [3.2], factors: [0.95, 0.93])
         var controller = SessionController(
-            configuration: .init(indoorSource: .footpod, footpodFactors: factors),
+            configuration: .init(indoorSource: source, footpodFactors: factors),
             ids: SessionIDGenerator(seed: 7)
         )
         var output = SessionOutput()
@@ -229,13 +231,17 @@ struct IndoorBackfillTests {
         for k in 0..<240 {
             // A footpod speeding up through both pace bands, with and without cadence.
             let speed = 2.8 + Double(k) / 300
+            // The pedometer's count and its stillness, standing 5 s in every 40.
+            let still = k % 40 >= 35
             controller.speed(
                 SpeedSensorSample(
-                    source: .footpod,
+                    source: source,
                     reading: SpeedSample(
-                        speed: speed,
+                        speed: source == .steps && still ? 0 : speed,
                         cadence: k % 7 == 0 ? nil : 168 + k % 5,
-                        totalDistance: 3 * Double(k)
+                        totalDistance: 3 * Double(k),
+                        steps: source == .steps ? 3 * k : nil,
+                        still: source == .steps ? still : nil
                     ),
                     receivedAt: 100.25 + Double(k),
                     payload: [0x03, UInt8(k % 256)]
@@ -271,7 +277,7 @@ struct IndoorBackfillTests {
         var after = 0
         while true {
             let chunk = try #require(try log.backfillChunk(session: id, after: after, limit: 50))
-            #expect(chunk.distanceSource == "footpod" && !chunk.strideFactorsJson.isEmpty)
+            #expect(chunk.distanceSource == source.rawValue && !chunk.strideFactorsJson.isEmpty)
             try await inbox.backfill.commit(chunk, wearable: "pi")
             after = Int(chunk.rows.last?.seq ?? UInt64(after))
             if chunk.done { break }
@@ -280,7 +286,7 @@ struct IndoorBackfillTests {
         #expect(try inbox.backfill.counts(session: id)["speed"] == 240)
 
         let start = try #require(try inbox.sessions.start(id))
-        #expect(start.distanceSource == .footpod && start.footpodFactors == factors)
+        #expect(start.distanceSource == source && start.footpodFactors == factors)
         var wearable: [SessionController.JournalEntry] = []
         var wearableTimes: [Double?] = []
         try log.streamJournal(of: id) {
@@ -296,5 +302,9 @@ struct IndoorBackfillTests {
         #expect(wearable.count > 240)
         #expect(phone == wearable, "the phone's journal differs from the wearable's")
         #expect(phoneTimes == wearableTimes)
+        if source == .steps {
+            let stepped = phone.compactMap { if case .speed(let sample) = $0 { sample.reading.steps } else { nil } }
+            #expect(stepped.count == 240, "the steps on the phone: \(stepped.count)")
+        }
     }
 }

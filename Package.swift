@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "Energy", path: "Sources/Core/Energy"),
         // Pure: steps, cadence and stillness from an accelerometer, per placement.
         .target(name: "Gait", path: "Sources/Core/Gait"),
+        // Pure: a planned route, its turns and a simpler line, and the wearer followed along it.
+        .target(name: "Course", dependencies: ["TrackCore"], path: "Sources/Core/Course"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
@@ -589,6 +591,7 @@ let package = Package(
         .testTarget(name: "ElevationTests", dependencies: ["Elevation"]),
         .testTarget(name: "EnergyTests", dependencies: ["Energy"]),
         .testTarget(name: "GaitTests", dependencies: ["Gait", "SyntheticReceivers"]),
+        .testTarget(name: "CourseTests", dependencies: ["Course", "TrackCore", "SyntheticReceivers"]),
         .testTarget(name: "IIOTests", dependencies: ["IIO"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),

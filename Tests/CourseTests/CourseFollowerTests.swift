@@ -16,29 +16,32 @@ struct CourseFollowerTests {
         try #require(Course(name: shape.name, positions: shape.positions))
     }
 
-    /// Followed all the way: the distance along within 4 m rms of the truth and 15 m at worst (the
-    /// receiver's 3 m an axis along the course), never off course, finished once.
+    /// Followed all the way, on ten draws of the receiver's noise: the distance along within 4 m
+    /// rms of the truth (the receiver's 3 m an axis along the course) and 25 m at worst (at an
+    /// out-and-back's turn, where both passes are one line), never off course, finished once.
     @Test(arguments: shapes.map(\.name))
     func aRunAlongTheCourseIsFollowedToItsFinish(name: String) throws {
         let shape = try #require(Self.shapes.first { $0.name == name })
         let course = try course(shape)
         #expect(abs(course.length - shape.length) < 0.001 * shape.length, "\(course.length) vs \(shape.length)")
-        var follower = CourseFollower(course: course)
-        var events: [CourseFollower.Event] = []
-        var worst = 0.0
-        var squares: [Double] = []
-        for fix in SyntheticCourse.run(shape, seed: 7) {
-            events += follower.fix(fix.position, at: fix.time)
-            if follower.state != .finished, let along = follower.along {
-                worst = max(worst, abs(along - fix.along))
-                squares.append((along - fix.along) * (along - fix.along))
+        for seed in UInt64(1)...10 {
+            var follower = CourseFollower(course: course)
+            var events: [CourseFollower.Event] = []
+            var worst = 0.0
+            var squares: [Double] = []
+            for fix in SyntheticCourse.run(shape, seed: seed) {
+                events += follower.fix(fix.position, at: fix.time)
+                if follower.state != .finished, let along = follower.along {
+                    worst = max(worst, abs(along - fix.along))
+                    squares.append((along - fix.along) * (along - fix.along))
+                }
             }
+            let rms = (squares.reduce(0, +) / Double(squares.count)).squareRoot()
+            #expect(rms < 4 && worst < 25, "\(name), draw \(seed): off by \(rms) m rms, \(worst) m at worst")
+            #expect(!events.contains { if case .offCourse = $0 { true } else { false } }, "\(events)")
+            #expect(events.filter { $0 == .finished }.count == 1 && follower.state == .finished)
+            #expect(follower.progress().toGo == 0)
         }
-        let rms = (squares.reduce(0, +) / Double(squares.count)).squareRoot()
-        #expect(rms < 4 && worst < 15, "\(name): distance along off by \(rms) m rms, \(worst) m at worst")
-        #expect(!events.contains { if case .offCourse = $0 { true } else { false } }, "\(events)")
-        #expect(events.filter { $0 == .finished }.count == 1 && follower.state == .finished)
-        #expect(follower.progress().toGo == 0)
     }
 
     /// A way off the course (120 m to the right, then back 150 m further on, at an angle): off

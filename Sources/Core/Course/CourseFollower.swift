@@ -51,6 +51,9 @@ public struct CourseFollower: Sendable {
     /// How far the last position was from the course (m).
     public private(set) var away: Double?
     private var lastTime: Double?
+    /// The last few fixes' positions and times: the heading over the last 5 s or more (one
+    /// second's is mostly the receiver's noise) tells an out-and-back's two passes apart.
+    private var recent: [(position: GeoPoint, time: Double)] = []
     /// Metres along a second, smoothed: where the next fix is expected.
     private var rate = 0.0
     private var nextTurn = 0
@@ -65,6 +68,12 @@ public struct CourseFollower: Sendable {
         guard state != .finished, position.isPlausible else { return [] }
         let gap = lastTime.map { max(0, min(600, time - $0)) } ?? 1
         lastTime = time
+        let heading = recent.last { time - $0.time >= 5 }.flatMap { earlier in
+            let moved = LocalFrame(origin: earlier.position).project(position)
+            return moved.length >= 5 ? moved : nil
+        }
+        recent.append((position, time))
+        recent.removeAll { time - $0.time > 10 }
         var events: [Event] = []
         switch state {
         case .notStarted:
@@ -78,7 +87,9 @@ public struct CourseFollower: Sendable {
             state = .onCourse
             skipPassedTurns()
         case .onCourse, .leaving:
-            guard let previous = along, let found = window(position, after: previous, gap: gap) else { return [] }
+            guard let previous = along, let found = window(position, after: previous, gap: gap, heading: heading) else {
+                return []
+            }
             away = found.away
             if gap > 0 { rate = 0.7 * rate + 0.3 * min(10, max(-2, (found.along - previous) / gap)) }
             if found.away > settings.offDistance {
@@ -149,13 +160,16 @@ public struct CourseFollower: Sendable {
 
     /// The match within the window ahead of `previous` (up to 10 m a second of `gap` more), each
     /// metre from where the pace puts the wearer costing a tenth of a metre.
-    private func window(_ position: GeoPoint, after previous: Double, gap: Double) -> CourseMatch? {
+    /// A pass run against the wearer's heading costs up to 10 m more.
+    private func window(_ position: GeoPoint, after previous: Double, gap: Double, heading: LocalPoint?) -> CourseMatch?
+    {
         course.match(
             position,
             from: max(0, previous - 30),
             to: previous + 100 + 10 * gap,
             near: previous + rate * gap,
-            pull: 0.1
+            pull: 0.1,
+            heading: heading
         )
     }
 

@@ -17,13 +17,17 @@ extension Course {
     /// the nearest, each metre along from `near` (when given: where the wearer is expected to be)
     /// counting `pull` metres against it, so that where a course passes the same place twice (out
     /// and back, a figure eight's crossing, a track's laps) the pass nearest the wearer's progress
-    /// wins.
+    /// wins; and, given the wearer's `heading` (metres east and north since the last fix), a pass
+    /// the wearer runs against costs up to `against` metres more: on an out-and-back's shared road
+    /// the way out and the way back are the same line, and only the direction tells them apart.
     public func match(
         _ position: GeoPoint,
         from: Double = 0,
         to: Double = .infinity,
         near: Double? = nil,
-        pull: Double = 0.02
+        pull: Double = 0.02,
+        heading: LocalPoint? = nil,
+        against: Double = 10
     ) -> CourseMatch? {
         guard position.isPlausible, from <= to, from <= length else { return nil }
         let first = segment(containing: max(0, from))
@@ -31,7 +35,8 @@ extension Course {
         var best: (match: CourseMatch, cost: Double)?
         for index in first...last {
             let found = match(position, onSegment: index)
-            let cost = found.away + (near.map { pull * abs(found.along - $0) } ?? 0)
+            var cost = found.away + (near.map { pull * abs(found.along - $0) } ?? 0)
+            if let heading { cost += against * max(0, -cosine(of: heading, withSegment: index)) }
             if best == nil || cost < best!.cost { best = (found, cost) }
         }
         return best?.match
@@ -51,6 +56,14 @@ extension Course {
             }
         }
         return best
+    }
+
+    /// The cosine of the angle between `heading` and the segment's direction (0 for a point).
+    func cosine(of heading: LocalPoint, withSegment index: Int) -> Double {
+        let end = LocalFrame(origin: points[index].position).project(points[index + 1].position)
+        let lengths = end.length * heading.length
+        guard lengths > 0 else { return 0 }
+        return (end.east * heading.east + end.north * heading.north) / lengths
     }
 
     /// The nearest point to `position` of the segment from points[index] to points[index + 1], in

@@ -472,6 +472,7 @@ let package = Package(
                 "Elevation",
                 "Energy",
                 "Gait",
+                "Course",
                 "Engine",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",

@@ -13,7 +13,7 @@ struct Bench: AsyncParsableCommand {
             DaemonBench.self,
             MakeSession.self,
             RelayScale.self, FootpodBench.self, PedometerBench.self, RecordRoute.self, PositionBound.self,
-            ElevationBench.self,
+            ElevationBench.self, CourseBench.self,
         ],
         defaultSubcommand: Accuracy.self
     )

@@ -154,7 +154,8 @@ public enum SyntheticCourse {
                             east: leg.from.east + (leg.to.east - leg.from.east) * t,
                             north: leg.from.north + (leg.to.north - leg.from.north) * t
                         )
-                        fixes.append(fix(truth, time: time, along: detour.at, path: path, frame, noise, &random))
+                        let away = path.distance(from: truth)
+                        fixes.append(fix(truth, time: time, along: detour.at, away: away, frame, noise, &random))
                         covered += speed
                         time += 1
                     }
@@ -162,7 +163,7 @@ public enum SyntheticCourse {
                 along = detour.back
                 continue
             }
-            fixes.append(fix(path.point(at: along), time: time, along: along, path: path, frame, noise, &random))
+            fixes.append(fix(path.point(at: along), time: time, along: along, away: 0, frame, noise, &random))
             along += speed
             time += 1
         }
@@ -173,7 +174,7 @@ public enum SyntheticCourse {
         _ truth: LocalPoint,
         time: Double,
         along: Double,
-        path: Path,
+        away: Double,
         _ frame: LocalFrame,
         _ noise: Double,
         _ random: inout SplitMix
@@ -182,7 +183,7 @@ public enum SyntheticCourse {
             east: truth.east + noise * random.gaussian(),
             north: truth.north + noise * random.gaussian()
         )
-        return Fix(time: time, position: frame.unproject(seen), along: along, away: path.distance(from: truth))
+        return Fix(time: time, position: frame.unproject(seen), along: along, away: away)
     }
 
     /// A polyline in metres: points at distances along it, headings, the distance of a point from it
@@ -230,7 +231,9 @@ public enum SyntheticCourse {
 
         func distance(from point: LocalPoint) -> Double {
             var best = Double.infinity
-            for (a, b) in zip(points, points.dropFirst()) {
+            for i in 0..<(points.count - 1) {
+                let a = points[i]
+                let b = points[i + 1]
                 let end = LocalPoint(east: b.east - a.east, north: b.north - a.north)
                 let p = LocalPoint(east: point.east - a.east, north: point.north - a.north)
                 let squared = end.east * end.east + end.north * end.north

@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "Gait", path: "Sources/Core/Gait"),
         // Pure: a planned route, its turns and a simpler line, and the wearer followed along it.
         .target(name: "Course", dependencies: ["TrackCore"], path: "Sources/Core/Course"),
+        // Pure: the FIT protocol's parts an encoder and a decoder share (its CRC).
+        .target(name: "FITFormat", path: "Sources/Core/FITFormat"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
@@ -125,8 +127,14 @@ let package = Package(
         // streamed to a file, never held whole.
         .target(
             name: "Export",
-            dependencies: ["SessionCore", "TrackCore", "Energy", "HeartRate", "UTCFormat"],
+            dependencies: ["SessionCore", "TrackCore", "Energy", "HeartRate", "UTCFormat", "FITFormat"],
             path: "Sources/Adapters/Export"
+        ),
+        // Adapter: course files (GPX tracks and routes, FIT courses) read into courses.
+        .target(
+            name: "CourseFiles",
+            dependencies: ["Course", "TrackCore", "FITFormat"],
+            path: "Sources/Adapters/CourseFiles"
         ),
         // bluetoothd's D-Bus API (discovery, Connect, Pair with a NoInputNoOutput agent, AcquireNotify,
         // ReadValue) through systemd's sd-bus, in C where sd-bus's variadic calls live.
@@ -593,6 +601,10 @@ let package = Package(
         .testTarget(name: "EnergyTests", dependencies: ["Energy"]),
         .testTarget(name: "GaitTests", dependencies: ["Gait", "SyntheticReceivers"]),
         .testTarget(name: "CourseTests", dependencies: ["Course", "TrackCore", "SyntheticReceivers"]),
+        .testTarget(
+            name: "CourseFilesTests",
+            dependencies: ["CourseFiles", "Course", "TrackCore", "FITFormat", "Harness"]
+        ),
         .testTarget(name: "IIOTests", dependencies: ["IIO"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TrackCore", "LineFraming"]),
         .testTarget(name: "HeartRateTests", dependencies: ["HeartRate", "HexCoding", "Harness"]),

@@ -1,3 +1,4 @@
+import FITFormat
 import TrackCore
 
 /// A FIT activity file from our own encoder (no Swift FIT library exists): file_id, device_info,

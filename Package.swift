@@ -43,7 +43,9 @@ let package = Package(
         // events; neither gpsd nor Bluetooth reaches it.
         .target(
             name: "SessionCore",
-            dependencies: ["TrackCore", "Energy", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore"],
+            dependencies: [
+                "TrackCore", "Energy", "HeartRate", "SpeedSensors", "StrideCalibration", "RaceCore", "Course",
+            ],
             path: "Sources/Core/SessionCore"
         ),
         // Pure: the engine core the daemon's loop wraps (inputs and time in, typed actions out), its
@@ -52,7 +54,7 @@ let package = Package(
             name: "Engine",
             dependencies: [
                 "SessionCore", "TrackCore", "Energy", "Gait", "HeartRate", "SpeedSensors", "ATT", "GATT",
-                "PhoneLinkMessages", "RaceCore",
+                "PhoneLinkMessages", "RaceCore", "Course", "PhoneLinkWire",
             ],
             path: "Sources/Core/Engine"
         ),
@@ -192,7 +194,7 @@ let package = Package(
                 "HexCoding",
                 "PhoneLinkMessages", "Engine",
                 "TrackCore", "SessionCore", "HeartRate", "SpeedSensors", "PhoneLinkWire", "PhoneLinkContract",
-                "RaceCore", "StrideCalibration",
+                "RaceCore", "StrideCalibration", "Course",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -313,6 +315,7 @@ let package = Package(
             name: "PhoneLinkWire",
             dependencies: [
                 "HexCoding", "PhoneLinkMessages", "SessionCore", "TrackCore", "Energy", "PhoneLinkContract", "RaceCore",
+                "Course",
             ],
             path: "Sources/Core/PhoneLink/Wire"
         ),
@@ -532,7 +535,7 @@ let package = Package(
             name: "EngineTests",
             dependencies: [
                 "SyntheticReceivers", "Engine", "PhoneLinkMessages", "SessionCore", "TrackCore", "HeartRate", "ATT",
-                "RaceCore", "GATT", "SpeedSensors", "Gait",
+                "RaceCore", "GATT", "SpeedSensors", "Gait", "Course", "PhoneLinkWire", "PhoneLinkContract",
             ]
         ),
         .testTarget(name: "PhoneLinkDeliveryTests", dependencies: ["PhoneLinkDelivery", "SessionCore"]),
@@ -576,7 +579,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CueAudioTests", dependencies: ["CueAudio"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "UTCFormat", "FITFormat"]),
         .testTarget(
             name: "DashboardTests",
             dependencies: [
@@ -656,7 +659,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "Store", "Energy", "Engine", "SessionCore", "TrackCore", "ATT", "HeartRate", "SpeedSensors", "Harness",
-                "SyntheticReceivers", "PhoneLinkContract",
+                "SyntheticReceivers", "PhoneLinkContract", "Course",
             ]
         ),
         .testTarget(name: "UTCFormatTests", dependencies: ["UTCFormat"]),

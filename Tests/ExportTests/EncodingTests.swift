@@ -1,3 +1,4 @@
+import FITFormat
 import Foundation
 import Testing
 import UTCFormat

@@ -1,3 +1,4 @@
+import Course
 import Energy
 import Engine
 import Foundation
@@ -228,6 +229,39 @@ struct SessionLogTests {
     /// A batch is one transaction: when SQLite cannot take it (here `max_page_count`, as a full
     /// card), none of it is on disk, the failure says "full" with the file, and the same rows
     /// go in whole once there is room.
+    /// A course's parts are kept until the course is; then the course, under its name (a newer
+    /// version replacing it), and its parts are gone; all of it in the file after reopening.
+    @Test func courseRowsAreKeptAndTheirPartsGoOnceTheCourseIs() async throws {
+        let directory = try temporaryDirectory("courses")
+        var log = try SessionLog.open(directory: directory)
+        let parts = (0..<3).map {
+            CoursePart(
+                courseID: "c-1",
+                index: $0,
+                count: 3,
+                totalBytes: 9000,
+                bytes: [UInt8](repeating: UInt8($0), count: 10)
+            )
+        }
+        let other = CoursePart(courseID: "c-9", index: 0, count: 2, totalBytes: 5000, bytes: [7])
+        try await log.write(WriteBatch(id: 1, rows: (parts.prefix(2) + [other]).map { .session(.coursePart($0)) }))
+        #expect(try log.courseParts() == Array(parts.prefix(2)) + [other])
+        try await log.write(
+            WriteBatch(
+                id: 2,
+                rows: [
+                    .session(.coursePart(parts[2])), .session(.courseKept(id: "c-1", name: "Ring", bytes: [1, 2, 3])),
+                ]
+            )
+        )
+        #expect(try log.courseParts() == [other])
+        try await log.write(WriteBatch(id: 3, rows: [.session(.courseKept(id: "c-2", name: "Ring", bytes: [4]))]))
+        try await log.write(WriteBatch(id: 4, rows: [.session(.courseKept(id: "c-3", name: "Prater", bytes: [5]))]))
+        log = try SessionLog.open(directory: directory)
+        #expect(try log.courses().map { "\($0.name) \($0.id) \($0.bytes)" } == ["Prater c-3 [5]", "Ring c-2 [4]"])
+        #expect(try log.courseParts() == [other])
+    }
+
     @Test func aBatchTheDiskCannotTakeLeavesNothingAndSaysFull() async throws {
         let directory = try temporaryDirectory("full")
         let log = try SessionLog.open(directory: directory)

@@ -8,6 +8,7 @@ import GATT
 import GPSDLink
 import Identity
 import Logging
+import PhoneLinkWire
 import ServiceLifecycle
 import SessionCore
 import Store
@@ -149,7 +150,8 @@ public struct Daemon: Service {
             open,
             configuration: configuration,
             ids: SessionIDGenerator(seed: UInt64.random(in: .min ... .max)),
-            now: .now()
+            now: .now(),
+            courses: try courseShelf(store, logger: logger)
         )
         if let session = engine.controller.session {
             logger.info(
@@ -165,6 +167,29 @@ public struct Daemon: Service {
             }
         }
         return engine
+    }
+
+    /// The courses the log keeps and the parts of those still arriving; a kept course this build
+    /// cannot read is said and left out.
+    private static func courseShelf(_ store: SessionLog, logger: Logger) throws -> CourseShelf {
+        var kept: [CourseShelf.Kept] = []
+        for stored in try store.courses() {
+            do {
+                kept.append(
+                    CourseShelf.Kept(id: stored.id, course: try CourseWire.decode(stored.bytes), bytes: stored.bytes)
+                )
+            } catch {
+                logger.warning(
+                    "a kept course cannot be read",
+                    metadata: ["course": "\(stored.name)", "error": "\(error)"]
+                )
+            }
+        }
+        let parts = try store.courseParts()
+        if !kept.isEmpty || !parts.isEmpty {
+            logger.info("courses", metadata: ["kept": "\(kept.count)", "parts_arriving": "\(parts.count)"])
+        }
+        return CourseShelf(kept: kept, parts: parts)
     }
 
     public func run() async throws {

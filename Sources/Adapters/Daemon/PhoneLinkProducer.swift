@@ -36,7 +36,9 @@ struct PhoneLinkProducer: EngineProducer {
                     carriage: command.carriage,
                     token: token,
                     origin: .phone(expiresAt: expiresAt),
-                    race: command.race
+                    race: command.race,
+                    coursePart: command.coursePart,
+                    course: command.course
                 )
             )
         }

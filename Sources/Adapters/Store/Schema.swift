@@ -204,6 +204,20 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE speed ADD COLUMN steps INTEGER")
             try db.execute(sql: "ALTER TABLE speed ADD COLUMN still INTEGER")
         }
+        migrator.registerMigration("v12-courses") { db in
+            // Courses the phone sent, each under its name (the link's serialized `Course`), and the
+            // parts of those still arriving, by course id and index.
+            try db.execute(
+                sql: """
+                    CREATE TABLE course (
+                        name TEXT PRIMARY KEY NOT NULL, course_id TEXT NOT NULL, bytes BLOB NOT NULL,
+                        kept_at REAL NOT NULL);
+                    CREATE TABLE course_part (
+                        course_id TEXT NOT NULL, idx INTEGER NOT NULL, count INTEGER NOT NULL,
+                        total_bytes INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (course_id, idx));
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -157,6 +157,20 @@ extension SessionLog {
                     endedAt?.source.rawValue, id,
                 ]
             )
+        case .coursePart(let part):
+            try db.executeCached(
+                sql: """
+                    INSERT OR REPLACE INTO course_part (course_id, idx, count, total_bytes, bytes)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [part.courseID, part.index, part.count, part.totalBytes, Data(part.bytes)]
+            )
+        case .courseKept(let id, let name, let bytes):
+            try db.executeCached(
+                sql: "INSERT OR REPLACE INTO course (name, course_id, bytes, kept_at) VALUES (?, ?, ?, ?)",
+                arguments: [name, id, Data(bytes), Date().timeIntervalSince1970]
+            )
+            try db.executeCached(sql: "DELETE FROM course_part WHERE course_id = ?", arguments: [id])
         }
     }
 

@@ -29,6 +29,29 @@ public struct Course: Sendable, Equatable {
         self.turns = (turns ?? CourseShape.turns(points)).sorted { $0.distance < $1.distance }
     }
 
+    /// The longest course kept (m).
+    public static let maximumLength = 1_000_000.0
+
+    /// A course from points that carry their distances along it (a simplified course, as the phone
+    /// sends it; the distances are the original's, so it keeps its length). Nil unless there are two
+    /// points at least, every position plausible, the distances starting at 0, each step no shorter
+    /// than the straight line between its points (less 1 m for rounding) and the whole within
+    /// `maximumLength`, and every turn on the course.
+    public init?(name: String, points: [CoursePoint], turns: [CourseTurn]) {
+        guard points.count >= 2, let first = points.first, first.distance == 0, first.position.isPlausible else {
+            return nil
+        }
+        for (a, b) in zip(points, points.dropFirst()) {
+            guard b.position.isPlausible, b.distance.isFinite, b.distance > a.distance else { return nil }
+            let chord = LocalFrame(origin: a.position).project(b.position).length
+            guard b.distance - a.distance >= chord - 1 else { return nil }
+        }
+        guard let length = points.last?.distance, length <= Self.maximumLength,
+            turns.allSatisfy({ $0.distance.isFinite && $0.distance >= 0 && $0.distance <= length })
+        else { return nil }
+        self.init(name: name, kept: points, turns: turns.sorted { $0.distance < $1.distance })
+    }
+
     /// The position at `distance` along the course (clamped to its ends).
     public func position(at distance: Double) -> GeoPoint { Self.position(at: distance, on: points) }
 

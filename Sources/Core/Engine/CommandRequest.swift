@@ -1,3 +1,4 @@
+import Course
 import Energy
 import RaceCore
 import SessionCore
@@ -26,6 +27,10 @@ public struct CommandRequest: Sendable, Equatable {
     public var origin: Origin
     /// A race's command: the race it arms or cancels, or the partner's event.
     public var race: RaceInstruction?
+    /// For `course`: the part to keep.
+    public var coursePart: CoursePart?
+    /// For `start`: the kept course to follow (by name).
+    public var course: String?
 
     public init(
         _ command: SessionCommand,
@@ -36,9 +41,13 @@ public struct CommandRequest: Sendable, Equatable {
         carriage: CarriageOverride = .none,
         token: ReplyToken,
         origin: Origin = .local,
-        race: RaceInstruction? = nil
+        race: RaceInstruction? = nil,
+        coursePart: CoursePart? = nil,
+        course: String? = nil
     ) {
         self.race = race
+        self.coursePart = coursePart
+        self.course = course
         self.command = command
         self.id = id
         self.activity = activity

@@ -76,7 +76,11 @@ extension SessionEngine {
                 // A race's or the footpod's: answered like any command (durable, once per id),
                 // never by the lifecycle.
                 let (refusal, message) =
-                    request.command == .calibrate ? calibrationAnswer(request, now) : raceAnswer(request, now)
+                    switch request.command {
+                    case .calibrate: calibrationAnswer(request, now)
+                    case .course: courseAnswer(request)
+                    default: raceAnswer(request, now)
+                    }
                 reply = controller.answer(
                     request.command,
                     id: id,

@@ -114,10 +114,19 @@ public struct SessionEngine: Sendable {
     var raceActivity: Activity?
     /// A fixed-distance calibration under way: the footpod's count where it began.
     var calibrationMark: (total: Double, at: Double)?
+    /// The courses kept, and the parts of those still arriving.
+    public internal(set) var courses: CourseShelf
 
     /// A new engine; `startup` is what recovery produced, written at the first input.
-    public init(configuration: Configuration, controller: SessionController, startup: SessionOutput = SessionOutput()) {
+    /// `courses`: the courses the log keeps, and the parts of those still arriving.
+    public init(
+        configuration: Configuration,
+        controller: SessionController,
+        startup: SessionOutput = SessionOutput(),
+        courses: CourseShelf = CourseShelf()
+    ) {
         self.configuration = configuration
+        self.courses = courses
         self.controller = controller
         queue = WriteQueue(maxPendingRows: configuration.maxPendingRows, retryInterval: configuration.retryInterval)
         strap = configuration.strapConfigured ? StrapStatus() : nil
@@ -138,7 +147,8 @@ public struct SessionEngine: Sendable {
         _ open: [RecoveredSession],
         configuration: Configuration,
         ids: SessionIDGenerator,
-        now: Instant
+        now: Instant,
+        courses: CourseShelf = CourseShelf()
     ) -> SessionEngine {
         var controller = SessionController(configuration: configuration.session, ids: ids)
         var startup = SessionOutput()
@@ -158,7 +168,7 @@ public struct SessionEngine: Sendable {
                 controller = recovered
             }
         }
-        return SessionEngine(configuration: configuration, controller: controller, startup: startup)
+        return SessionEngine(configuration: configuration, controller: controller, startup: startup, courses: courses)
     }
 
     public var isFinished: Bool { phase == .finished }

@@ -13,12 +13,14 @@ public enum SessionCommand: String, CaseIterable, Sendable, Codable {
     /// A fixed-distance calibration of the footpod: mark its count now, or (with the distance run
     /// since) learn from it. Local only: the phone does not send it.
     case calibrate
+    /// One part of a course for the wearable to keep: applied once per id, like any command.
+    case course
 
     /// Commands the session's lifecycle answers; the others are the race's and the calibration's.
     public var isSessionCommand: Bool {
         switch self {
         case .start, .pause, .resume, .end: true
-        case .race, .cancelRace, .partnerEvent, .calibrate: false
+        case .race, .cancelRace, .partnerEvent, .calibrate, .course: false
         }
     }
 }

@@ -1,3 +1,4 @@
+import Course
 import StrideCalibration
 import TrackCore
 
@@ -31,6 +32,10 @@ public enum SessionRow: Sendable, Equatable {
     /// The lifecycle moved.
     case state(sessionID: String, SessionLifecycle.State)
     case finish(sessionID: String, summary: SessionSummary, reason: EndReason, endedAt: TimeAnchor?)
+    /// A part of a course on its way from the phone (kept until the course is whole).
+    case coursePart(CoursePart)
+    /// A course whole and kept under its name (replacing one of that name; its parts go).
+    case courseKept(id: String, name: String, bytes: [UInt8])
 
     /// What is given up first when storage is short: raw fixes, then beats, then notices; never a
     /// lifecycle row, a command or a critical event.
@@ -40,14 +45,14 @@ public enum SessionRow: Sendable, Equatable {
         case .heartRate, .speed, .pressure: .beat
         case .calibration: .notice
         case .event(_, let announcement): announcement.event.isCritical ? .critical : .notice
-        case .begin, .command, .state, .finish: .critical
+        case .begin, .command, .state, .finish, .coursePart, .courseKept: .critical
         }
     }
 
     /// Rows that change a session's life, or answer a command: written at once, not with the next batch.
     public var isUrgent: Bool {
         switch self {
-        case .begin, .state, .finish, .command: true
+        case .begin, .state, .finish, .command, .coursePart, .courseKept: true
         case .fix, .event, .heartRate, .speed, .pressure, .calibration: false
         }
     }

@@ -1,3 +1,4 @@
+import Course
 import Engine
 import GATT
 import Gait
@@ -46,7 +47,8 @@ struct EngineHarness {
         phoneLink: Bool = false,
         readings: Bool = false,
         speedSensors: [SpeedSensorKind] = [],
-        imu: Placement? = nil
+        imu: Placement? = nil,
+        courses: CourseShelf = CourseShelf()
     ) {
         logged = disk.map(LogRow.session)
         let engineConfiguration = SessionEngine.Configuration(
@@ -64,7 +66,8 @@ struct EngineHarness {
             open,
             configuration: engineConfiguration,
             ids: SessionIDGenerator(seed: 7),
-            now: now
+            now: now,
+            courses: courses
         )
     }
 
@@ -126,6 +129,15 @@ struct EngineHarness {
         let token = ReplyToken(nextToken)
         nextToken += 1
         send(.command(CommandRequest(command, id: id, token: token, origin: .phone(expiresAt: expiresAt))))
+        return token
+    }
+
+    /// A course's part from the phone.
+    @discardableResult
+    mutating func courseCommand(id: String, _ part: CoursePart) -> ReplyToken {
+        let token = ReplyToken(nextToken)
+        nextToken += 1
+        send(.command(CommandRequest(.course, id: id, token: token, origin: .phone(expiresAt: nil), coursePart: part)))
         return token
     }
 

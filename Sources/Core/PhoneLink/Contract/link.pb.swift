@@ -247,6 +247,10 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
 
   /// Something the partner did (`partner_event`): applied once per id, in the order sent.
   case partnerEvent // = 7
+
+  /// One part of a course for the wearable to keep (`course_part`): applied once per id; the course
+  /// is kept once all its parts have arrived.
+  case course // = 8
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -263,6 +267,7 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     case 5: self = .race
     case 6: self = .raceCancel
     case 7: self = .partnerEvent
+    case 8: self = .course
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -277,6 +282,7 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     case .race: return 5
     case .raceCancel: return 6
     case .partnerEvent: return 7
+    case .course: return 8
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -291,6 +297,57 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     .race,
     .raceCancel,
     .partnerEvent,
+    .course,
+  ]
+
+}
+
+public nonisolated enum Wearbridge_Link_V1_TurnDirection: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case left // = 1
+  case right // = 2
+  case sharpLeft // = 3
+  case sharpRight // = 4
+  case uTurn // = 5
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .left
+    case 2: self = .right
+    case 3: self = .sharpLeft
+    case 4: self = .sharpRight
+    case 5: self = .uTurn
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .left: return 1
+    case .right: return 2
+    case .sharpLeft: return 3
+    case .sharpRight: return 4
+    case .uTurn: return 5
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Wearbridge_Link_V1_TurnDirection] = [
+    .unspecified,
+    .left,
+    .right,
+    .sharpLeft,
+    .sharpRight,
+    .uTurn,
   ]
 
 }
@@ -933,11 +990,91 @@ public nonisolated struct Wearbridge_Link_V1_Command: @unchecked Sendable {
     set {_uniqueStorage()._loadKg = newValue}
   }
 
+  /// COURSE
+  public var coursePart: Wearbridge_Link_V1_CoursePart {
+    get {_storage._coursePart ?? Wearbridge_Link_V1_CoursePart()}
+    set {_uniqueStorage()._coursePart = newValue}
+  }
+  /// Returns true if `coursePart` has been explicitly set.
+  public var hasCoursePart: Bool {_storage._coursePart != nil}
+  /// Clears the value of `coursePart`. Subsequent reads from it will return its default value.
+  public mutating func clearCoursePart() {_uniqueStorage()._coursePart = nil}
+
+  /// START only: the name of a course the wearable keeps, to follow; empty = none.
+  public var course: String {
+    get {_storage._course}
+    set {_uniqueStorage()._course = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// A course as the wearable keeps it: simplified on the phone (no turn lost), each point with its
+/// distance along the original course, so a simplified course keeps its length. Coordinates and
+/// distances are deltas from the previous point (the first from 0): a point costs about 8 bytes.
+public nonisolated struct Wearbridge_Link_V1_Course: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// at most 64 characters, one line
+  public var name: String = String()
+
+  /// 1e-7 degree
+  public var latE7: [Int32] = []
+
+  public var lonE7: [Int32] = []
+
+  public var distanceCm: [UInt32] = []
+
+  public var turns: [Wearbridge_Link_V1_CourseTurn] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Wearbridge_Link_V1_CourseTurn: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// along the course, from its start
+  public var distanceCm: UInt32 = 0
+
+  public var direction: Wearbridge_Link_V1_TurnDirection = .unspecified
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Part `index` (0-based) of `count` of a serialized `Course`: the bytes from `index` × the
+/// phone's part size. The parts of one course share `course_id` (a UUID for this version of it);
+/// the wearable keeps the course, under its name, once every part has arrived and the whole is
+/// `total_bytes` long and a valid course. A part's command is answered once the part is durable.
+public nonisolated struct Wearbridge_Link_V1_CoursePart: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var courseID: String = String()
+
+  public var index: UInt32 = 0
+
+  public var count: UInt32 = 0
+
+  public var totalBytes: UInt32 = 0
+
+  public var bytes: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// A virtual race as the relay agreed it. Start instants are the relay's clock (UTC); the wearable
@@ -1536,7 +1673,11 @@ nonisolated extension Wearbridge_Link_V1_GpsQuality: SwiftProtobuf._ProtoNamePro
 }
 
 nonisolated extension Wearbridge_Link_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0\u{1}COMMAND_KIND_RACE\0\u{1}COMMAND_KIND_RACE_CANCEL\0\u{1}COMMAND_KIND_PARTNER_EVENT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0\u{1}COMMAND_KIND_RACE\0\u{1}COMMAND_KIND_RACE_CANCEL\0\u{1}COMMAND_KIND_PARTNER_EVENT\0\u{1}COMMAND_KIND_COURSE\0")
+}
+
+nonisolated extension Wearbridge_Link_V1_TurnDirection: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TURN_DIRECTION_UNSPECIFIED\0\u{1}TURN_DIRECTION_LEFT\0\u{1}TURN_DIRECTION_RIGHT\0\u{1}TURN_DIRECTION_SHARP_LEFT\0\u{1}TURN_DIRECTION_SHARP_RIGHT\0\u{1}TURN_DIRECTION_U_TURN\0")
 }
 
 nonisolated extension Wearbridge_Link_V1_FailReason: SwiftProtobuf._ProtoNameProviding {
@@ -2563,7 +2704,7 @@ nonisolated extension Wearbridge_Link_V1_SplitCompleted: SwiftProtobuf.Message, 
 
 nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{1}activity\0\u{3}issued_at_ms\0\u{3}age_ms\0\u{3}valid_for_ms\0\u{1}race\0\u{3}partner_event\0\u{3}body_mass_kg\0\u{3}load_kg\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}kind\0\u{1}activity\0\u{3}issued_at_ms\0\u{3}age_ms\0\u{3}valid_for_ms\0\u{1}race\0\u{3}partner_event\0\u{3}body_mass_kg\0\u{3}load_kg\0\u{3}course_part\0\u{1}course\0")
 
   fileprivate class _StorageClass {
     var _commandID: String = String()
@@ -2576,6 +2717,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
     var _partnerEvent: Wearbridge_Link_V1_PartnerEvent? = nil
     var _bodyMassKg: Double = 0
     var _loadKg: Double = 0
+    var _coursePart: Wearbridge_Link_V1_CoursePart? = nil
+    var _course: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2596,6 +2739,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
       _partnerEvent = source._partnerEvent
       _bodyMassKg = source._bodyMassKg
       _loadKg = source._loadKg
+      _coursePart = source._coursePart
+      _course = source._course
     }
   }
 
@@ -2624,6 +2769,8 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
         case 8: try { try decoder.decodeSingularMessageField(value: &_storage._partnerEvent) }()
         case 9: try { try decoder.decodeSingularDoubleField(value: &_storage._bodyMassKg) }()
         case 10: try { try decoder.decodeSingularDoubleField(value: &_storage._loadKg) }()
+        case 11: try { try decoder.decodeSingularMessageField(value: &_storage._coursePart) }()
+        case 12: try { try decoder.decodeSingularStringField(value: &_storage._course) }()
         default: break
         }
       }
@@ -2666,6 +2813,12 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
       if _storage._loadKg.bitPattern != 0 {
         try visitor.visitSingularDoubleField(value: _storage._loadKg, fieldNumber: 10)
       }
+      try { if let v = _storage._coursePart {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+      } }()
+      if !_storage._course.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._course, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2685,10 +2838,147 @@ nonisolated extension Wearbridge_Link_V1_Command: SwiftProtobuf.Message, SwiftPr
         if _storage._partnerEvent != rhs_storage._partnerEvent {return false}
         if _storage._bodyMassKg != rhs_storage._bodyMassKg {return false}
         if _storage._loadKg != rhs_storage._loadKg {return false}
+        if _storage._coursePart != rhs_storage._coursePart {return false}
+        if _storage._course != rhs_storage._course {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_Course: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Course"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}lat_e7\0\u{3}lon_e7\0\u{3}distance_cm\0\u{1}turns\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeRepeatedSInt32Field(value: &self.latE7) }()
+      case 3: try { try decoder.decodeRepeatedSInt32Field(value: &self.lonE7) }()
+      case 4: try { try decoder.decodeRepeatedUInt32Field(value: &self.distanceCm) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.turns) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.latE7.isEmpty {
+      try visitor.visitPackedSInt32Field(value: self.latE7, fieldNumber: 2)
+    }
+    if !self.lonE7.isEmpty {
+      try visitor.visitPackedSInt32Field(value: self.lonE7, fieldNumber: 3)
+    }
+    if !self.distanceCm.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.distanceCm, fieldNumber: 4)
+    }
+    if !self.turns.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.turns, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_Course, rhs: Wearbridge_Link_V1_Course) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.latE7 != rhs.latE7 {return false}
+    if lhs.lonE7 != rhs.lonE7 {return false}
+    if lhs.distanceCm != rhs.distanceCm {return false}
+    if lhs.turns != rhs.turns {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_CourseTurn: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CourseTurn"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}distance_cm\0\u{1}direction\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.distanceCm) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.direction) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.distanceCm != 0 {
+      try visitor.visitSingularUInt32Field(value: self.distanceCm, fieldNumber: 1)
+    }
+    if self.direction != .unspecified {
+      try visitor.visitSingularEnumField(value: self.direction, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_CourseTurn, rhs: Wearbridge_Link_V1_CourseTurn) -> Bool {
+    if lhs.distanceCm != rhs.distanceCm {return false}
+    if lhs.direction != rhs.direction {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_CoursePart: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CoursePart"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}course_id\0\u{1}index\0\u{1}count\0\u{3}total_bytes\0\u{1}bytes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.courseID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.index) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.count) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.totalBytes) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.bytes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.courseID.isEmpty {
+      try visitor.visitSingularStringField(value: self.courseID, fieldNumber: 1)
+    }
+    if self.index != 0 {
+      try visitor.visitSingularUInt32Field(value: self.index, fieldNumber: 2)
+    }
+    if self.count != 0 {
+      try visitor.visitSingularUInt32Field(value: self.count, fieldNumber: 3)
+    }
+    if self.totalBytes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.totalBytes, fieldNumber: 4)
+    }
+    if !self.bytes.isEmpty {
+      try visitor.visitSingularBytesField(value: self.bytes, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_CoursePart, rhs: Wearbridge_Link_V1_CoursePart) -> Bool {
+    if lhs.courseID != rhs.courseID {return false}
+    if lhs.index != rhs.index {return false}
+    if lhs.count != rhs.count {return false}
+    if lhs.totalBytes != rhs.totalBytes {return false}
+    if lhs.bytes != rhs.bytes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

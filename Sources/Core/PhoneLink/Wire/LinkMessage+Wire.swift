@@ -181,6 +181,7 @@ extension SessionCommand {
         case .race: .race
         case .cancelRace: .raceCancel
         case .partnerEvent: .partnerEvent
+        case .course: .course
         // Never sent to the phone: a local command.
         case .calibrate: .unspecified
         }
@@ -195,6 +196,7 @@ extension SessionCommand {
         case .race: self = .race
         case .raceCancel: self = .cancelRace
         case .partnerEvent: self = .partnerEvent
+        case .course: self = .course
         default: return nil
         }
     }

@@ -1,3 +1,4 @@
+import Course
 import Energy
 import PhoneLinkContract
 import RaceCore
@@ -21,6 +22,10 @@ public struct PhoneCommand: Sendable, Equatable {
     public var validityLeft: Double?
     /// A race's command: the race (arm, follow, cancel) or the partner's event.
     public var race: RaceInstruction?
+    /// A course's part, for `course`.
+    public var coursePart: CoursePart?
+    /// For `start`: the kept course to follow.
+    public var course: String?
 
     public init(
         id: String,
@@ -28,9 +33,13 @@ public struct PhoneCommand: Sendable, Equatable {
         activity: Activity? = nil,
         carriage: CarriageOverride = .none,
         validityLeft: Double? = nil,
-        race: RaceInstruction? = nil
+        race: RaceInstruction? = nil,
+        coursePart: CoursePart? = nil,
+        course: String? = nil
     ) {
         self.race = race
+        self.coursePart = coursePart
+        self.course = course
         self.carriage = carriage
         self.id = id
         self.kind = kind
@@ -60,13 +69,36 @@ public struct PhoneCommand: Sendable, Equatable {
         case .failure(let error): throw UnreadableCommand(error.message)
         }
         let validFor = command.validForMs == 0 ? Self.defaultValidity : Double(command.validForMs) / 1000
+        var course: String?
+        if kind == .start, !command.course.isEmpty {
+            guard CourseName.clean(command.course) == command.course else {
+                throw UnreadableCommand("a course's name is one line of at most \(CourseName.maximumLength) characters")
+            }
+            course = command.course
+        }
+        var part: CoursePart?
+        if kind == .course {
+            let wire = command.coursePart
+            guard !wire.courseID.isEmpty, !wire.bytes.isEmpty else {
+                throw UnreadableCommand("a course's part needs its course id and bytes")
+            }
+            part = CoursePart(
+                courseID: wire.courseID,
+                index: Int(wire.index),
+                count: Int(wire.count),
+                totalBytes: Int(wire.totalBytes),
+                bytes: [UInt8](wire.bytes)
+            )
+        }
         self.init(
             id: command.commandID,
             kind: kind,
             activity: activity,
             carriage: carriage,
             validityLeft: validFor - Double(command.ageMs) / 1000,
-            race: try Self.race(command, kind)
+            race: try Self.race(command, kind),
+            coursePart: part,
+            course: course
         )
     }
 }
@@ -81,7 +113,7 @@ extension PhoneCommand {
         _ kind: SessionCommand
     ) throws(UnreadableCommand) -> RaceInstruction? {
         switch kind {
-        case .start, .pause, .resume, .end:
+        case .start, .pause, .resume, .end, .course:
             return nil
         case .calibrate:
             throw UnreadableCommand("calibrate is the wearable's own command, not the phone's")

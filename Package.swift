@@ -102,7 +102,7 @@ let package = Package(
         // (priority, freshness, replacement, one at a time) and their words in any catalog.
         .target(
             name: "Cues",
-            dependencies: ["SessionCore", "TrackCore", "HeartRate", "RaceCore"],
+            dependencies: ["SessionCore", "TrackCore", "HeartRate", "RaceCore", "Course"],
             path: "Sources/Core/Cues"
         ),
         // The cue catalogs: English and German built in (embedded from catalogs/*.toml), more
@@ -227,7 +227,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
-                "ControlProtocol", "Engine", "Energy",
+                "ControlProtocol", "Engine", "Energy", "Course",
                 "SessionCore", "TrackCore", "LineFraming", "UnixSockets", "ProcessClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -368,7 +368,7 @@ let package = Package(
                 "PhoneLinkMessages",
                 "SessionCore", "PhoneLinkDelivery", "PhoneCore", "PhoneLinkWire", "PhoneLinkContract", "Identity",
                 "TrackCore",
-                "HeartRate", "RelayContract", "SpeedSensors", "ProcessClock",
+                "HeartRate", "RelayContract", "SpeedSensors", "ProcessClock", "Course",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -421,6 +421,7 @@ let package = Package(
                 "PhoneServer", "PhoneLinkWire", "SessionCore", "TrackCore", "Energy", "Identity", "JournalLog",
                 "Export",
                 "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "RelayPump", "TOMLConfig", "Release",
+                "Course", "CourseFiles", "PhoneLinkContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

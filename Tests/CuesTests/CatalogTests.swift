@@ -86,6 +86,28 @@ struct CatalogTests {
         #expect(german.voice == "de" && english.voice == "en-gb")
     }
 
+    /// A course's cues: where it starts, off it and back, a turn ahead (its distance as a cue says
+    /// distances, to 10 m), its end; in both languages and in miles.
+    @Test func courseCues() {
+        let metric = { (message: CueMessage) in english.text(message, units: .metric) }
+        #expect(metric(.course(.following(name: "Prater", length: 5000))) == "Following Prater, 5 kilometres.")
+        #expect(metric(.course(.off(away: 43))) == "Off course, 40 metres away.")
+        #expect(metric(.course(.back)) == "Back on course.")
+        #expect(metric(.course(.turn(.left, metres: 97))) == "In 100 metres, turn left.")
+        #expect(metric(.course(.turn(.sharpRight, metres: 92))) == "In 90 metres, turn sharp right.")
+        #expect(metric(.course(.turn(.uTurn, metres: 100))) == "In 100 metres, turn back.")
+        #expect(metric(.course(.finished(name: "Prater"))) == "Prater finished.")
+        #expect(
+            german.text(.course(.turn(.right, metres: 100)), units: .metric) == "Noch 100 Meter, dann rechts abbiegen."
+        )
+        #expect(german.text(.course(.off(away: 60)), units: .metric) == "Abseits der Strecke, 60 Meter entfernt.")
+        #expect(
+            english.text(.course(.following(name: "Loop", length: 1609.344)), units: .imperial)
+                == "Following Loop, 1 mile."
+        )
+        #expect(CueMessage.course(.turn(.left, metres: 100)).kind == .turn && CueKind.turn.group == .course)
+    }
+
     @Test func aNewLanguageIsAFileNotCode() throws {
         let directory = try temporaryDirectory("catalogs")
         var text = String(decoding: CueCatalogs.builtIn["en"]!, as: UTF8.self)

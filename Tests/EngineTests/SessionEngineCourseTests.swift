@@ -127,3 +127,90 @@ struct SessionEngineCourseTests {
         #expect(kept.id == "c-2" && kept.course.points.count == 600)
     }
 }
+
+/// A session that follows a kept course: the start names it (an unknown name is refused and starts
+/// nothing); each accepted fix moves the wearer along it; off course, back on it, each turn ahead
+/// and the finish are events of the session (logged, announced once each); status shows the way
+/// to go.
+@Suite("Engine core: following a course")
+struct SessionEngineFollowingTests {
+    static let streets = SyntheticCourse.streets()
+
+    /// The receiver's fixes of a run along the streets with a detour 120 m to the right between
+    /// 150 m and 250 m along, at 3 m/s.
+    static func fixes() -> [Fix] {
+        SyntheticCourse.run(streets, noise: 2, seed: 5, detour: .init(at: 150, out: -120, back: 250)).map { run in
+            let t = StraightLine.t0 + run.time
+            return Fix(
+                mode: 3,
+                time: GPSTime(seconds: t),
+                position: run.position,
+                errorEast: 2,
+                errorNorth: 2,
+                horizontalError: 3,
+                speed: 3,
+                speedError: 0.3,
+                receivedAt: StraightLine.received(t)
+            )
+        }
+    }
+
+    private func shelf() throws -> CourseShelf {
+        let course = try #require(Course(name: "Streets", positions: Self.streets.positions))
+        let simple = CourseShape.simplified(course, tolerance: 3)
+        let bytes = CourseWire.encode(simple)
+        return CourseShelf(kept: [CourseShelf.Kept(id: "c", course: try CourseWire.decode(bytes), bytes: bytes)])
+    }
+
+    private func reply(_ harness: EngineHarness, _ token: ReplyToken) -> CommandReply? {
+        if case .command(let reply)? = harness.reply(token) { reply } else { nil }
+    }
+
+    private func start(_ harness: inout EngineHarness, id: String, course: String) -> CommandReply? {
+        let token = ReplyToken(UInt64(900 + id.count))
+        harness.send(.command(CommandRequest(.start, id: id, token: token, course: course)))
+        return reply(harness, token)
+    }
+
+    @Test func aStartNamingAnUnknownCourseIsRefusedAndStartsNothing() throws {
+        var harness = EngineHarness(courses: try shelf())
+        let refused = try #require(start(&harness, id: "s1", course: "Ringstrasse"))
+        #expect(refused.refusal == .invalid && refused.message.hasPrefix("no course named \"Ringstrasse\""))
+        #expect(harness.sessionID == nil && harness.engine.follower == nil)
+    }
+
+    @Test func theCourseIsFollowedWithItsEventsLoggedAndAnnouncedOnce() throws {
+        var harness = EngineHarness(courses: try shelf())
+        let started = try #require(start(&harness, id: "s", course: "Streets"))
+        #expect(started.accepted, "\(started.message)")
+        let fixes = Self.fixes()
+        harness.ride(Array(fixes.prefix(30)))
+        let midway = try #require(harness.status()?.figures?.course)
+        #expect(midway.name == "Streets" && abs(midway.length - 2000) < 1 && midway.state == .onCourse)
+        #expect(abs(midway.done - 87) < 15, "\(midway.done) m done after 29 s at 3 m/s")
+        harness.ride(Array(fixes.dropFirst(30)))
+        let events = harness.announcements.compactMap { if case .course(let event) = $0.event { event } else { nil } }
+        let names = events.map { event -> String in
+            switch event {
+            case .following: "following"
+            case .offCourse: "off"
+            case .backOnCourse: "back"
+            case .turnAhead(let direction, _): direction.rawValue
+            case .finished: "finished"
+            }
+        }
+        #expect(names == ["following", "off", "back", "left", "right", "right", "right", "finished"], "\(names)")
+        for case .turnAhead(_, let metres) in events { #expect(metres > 80 && metres <= 100, "\(metres)") }
+        // Logged as the session's events, in order.
+        let logged = harness.disk.compactMap { row -> CourseEvent? in
+            if case .event(_, let announcement) = row, case .course(let event) = announcement.event {
+                event
+            } else {
+                nil
+            }
+        }
+        #expect(logged == events)
+        let end = try #require(harness.status()?.figures?.course)
+        #expect(end.state == .finished && end.toGo == 0 && end.done == end.length)
+    }
+}

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Course
 import Energy
 import Engine
 import SessionCore
@@ -42,7 +43,15 @@ extension ControlRequest {
         case .success(let checked): carriage = checked
         case .failure(let error): return .refuse(.failure(error.message, id: id))
         }
-        return .ask { [activity, indoor, metres] token in
+        if let course, CourseName.clean(course) != course {
+            return .refuse(
+                .failure(
+                    "\"course\" is a course's name: one line of at most \(CourseName.maximumLength) characters",
+                    id: id
+                )
+            )
+        }
+        return .ask { [activity, indoor, metres, course] token in
             .command(
                 CommandRequest(
                     command,
@@ -51,7 +60,8 @@ extension ControlRequest {
                     indoor: indoor,
                     metres: metres,
                     carriage: carriage,
-                    token: token
+                    token: token,
+                    course: course
                 )
             )
         }
@@ -131,6 +141,17 @@ extension StatusReport {
                 return figures.energyUnavailable.map { Energy(unavailable: $0.rawValue) }
             },
             steps: figures?.steps,
+            course: figures?.course.map {
+                Course(
+                    name: $0.name,
+                    length: $0.length,
+                    done: $0.done,
+                    toGo: $0.toGo,
+                    away: $0.away,
+                    state: $0.state.name,
+                    secondsToGo: $0.secondsToGo
+                )
+            },
             gps: GPS(
                 gpsdConnected: gps.gpsdConnected,
                 mode: gps.mode,

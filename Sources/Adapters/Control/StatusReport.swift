@@ -221,6 +221,48 @@ public struct StatusReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// The course the session follows; nil when it follows none.
+    public struct Course: Sendable, Codable, Equatable {
+        public var name: String
+        public var length: Double
+        public var done: Double
+        public var toGo: Double
+        /// How far the last position was from it (m).
+        public var away: Double?
+        /// not_started, on_course, leaving, off_course, rejoining or finished.
+        public var state: String
+        /// At the session's average speed, the time to its end (s).
+        public var secondsToGo: Double?
+
+        public init(
+            name: String,
+            length: Double,
+            done: Double,
+            toGo: Double,
+            away: Double?,
+            state: String,
+            secondsToGo: Double?
+        ) {
+            self.name = name
+            self.length = length
+            self.done = done
+            self.toGo = toGo
+            self.away = away
+            self.state = state
+            self.secondsToGo = secondsToGo
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case length = "length_m"
+            case done = "done_m"
+            case toGo = "to_go_m"
+            case away = "away_m"
+            case state
+            case secondsToGo = "to_go_s"
+        }
+    }
+
     /// The barometer; nil when none is configured.
     public struct Barometer: Sendable, Codable, Equatable {
         /// absent, found, reading or unreadable.
@@ -290,6 +332,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
     public var energy: Energy? = nil
     /// Steps the IMU counted in this session; nil without one.
     public var steps: Int? = nil
+    public var course: Course? = nil
     public var gps: GPS
     public var heartRate: HeartRate?
     /// Footpods and treadmills; nil from a daemon older than them.
@@ -317,6 +360,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
         case elevation
         case energy
         case steps
+        case course
         case gps
         case heartRate = "heart_rate"
         case speedSensors = "speed_sensors"

@@ -51,6 +51,11 @@ extension SessionEvent {
         case .cue(.spoken): "cue_spoken"
         case .cue(.dropped): "cue_dropped"
         case .race(let race): race.storedKind
+        case .course(.following): "course_following"
+        case .course(.offCourse): "off_course"
+        case .course(.backOnCourse): "back_on_course"
+        case .course(.turnAhead): "turn_ahead"
+        case .course(.finished): "course_finished"
         }
     }
 
@@ -116,6 +121,16 @@ extension SessionEvent {
             ]
         case .race(let race):
             race.storedDetail
+        case .course(.following(let name, let length)):
+            ["course": .text(name), "length_m": .number(length)]
+        case .course(.offCourse(let away)):
+            ["away_m": .number(away)]
+        case .course(.backOnCourse(let along)):
+            ["along_m": .number(along)]
+        case .course(.turnAhead(let direction, let metres)):
+            ["direction": .text(direction.rawValue), "in_m": .number(metres)]
+        case .course(.finished(let name)):
+            ["course": .text(name)]
         case .paused, .resumed, .ended, .track(.autoPaused), .track(.gpsLost), .track(.timelineReset),
             .track(.filterReset), .gpsdConnected, .gpsdDisconnected, .strap(.contactLost), .strap(.contactRegained):
             [:]

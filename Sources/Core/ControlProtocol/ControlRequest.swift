@@ -19,6 +19,8 @@ public struct ControlRequest: Sendable, Codable, Equatable {
     /// For `start`: the wearer's body mass and load (kg), over the configured ones.
     public var bodyMass: Double?
     public var load: Double?
+    /// For `start`: the name of a course the wearable keeps, to follow.
+    public var course: String?
 
     public init(
         command: Command,
@@ -27,8 +29,10 @@ public struct ControlRequest: Sendable, Codable, Equatable {
         indoor: Bool? = nil,
         metres: Double? = nil,
         bodyMass: Double? = nil,
-        load: Double? = nil
+        load: Double? = nil,
+        course: String? = nil
     ) {
+        self.course = course
         self.command = command
         self.id = id
         self.activity = activity
@@ -39,7 +43,7 @@ public struct ControlRequest: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, id, activity, indoor, metres
+        case command, id, activity, indoor, metres, course
         case bodyMass = "body_mass_kg"
         case load = "load_kg"
     }

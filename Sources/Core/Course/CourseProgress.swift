@@ -11,3 +11,17 @@ public struct CourseProgress: Sendable, Equatable {
     /// At the session's average speed, the time to the finish (s); nil without one.
     public var secondsToGo: Double?
 }
+
+extension CourseFollower.State {
+    /// The state's name in status: not_started, on_course, leaving, off_course, rejoining, finished.
+    public var name: String {
+        switch self {
+        case .notStarted: "not_started"
+        case .onCourse: "on_course"
+        case .leaving: "leaving"
+        case .offCourse: "off_course"
+        case .rejoining: "rejoining"
+        case .finished: "finished"
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import Course
+
 /// The words of one language: a text per cue and per figure, unit words with their plural, and
 /// how numbers are written for the synthesizer. Loaded from a catalog file (the built-in
 /// `Sources/Adapters/CueLanguages/catalogs/*.toml`, or one in `[cues] catalogs`), so a language is added
@@ -19,6 +21,8 @@ public struct CueCatalog: Sendable, Equatable {
         "partner_paused", "partner_resumed", "partner_split", "partner_finished", "partner_abandoned",
         "partner_lost", "partner_back", "summary_gap_ahead", "summary_gap_behind",
         "pace", "pace_even", "per_kilometre", "per_mile",
+        "course_following", "off_course", "back_on_course", "turn_ahead", "turn_left", "turn_right",
+        "turn_sharp_left", "turn_sharp_right", "turn_u", "course_finished",
     ]
     /// Unit words, each as [singular, plural].
     public static let requiredWords = ["metre", "kilometre", "mile", "foot", "hour", "minute", "second"]
@@ -114,9 +118,32 @@ public struct CueCatalog: Sendable, Equatable {
         case .raceLead(let partner, let gap):
             parts = [fill(gap >= 0 ? "lead_taken" : "lead_lost", ["partner": partner, "distance": say.gap(gap)])]
         case .partner(let cue): parts = [partner(cue, say)]
+        case .course(let cue): parts = [course(cue, say)]
         case .say(let text): return text
         }
         return parts.joined(separator: separator) + ending
+    }
+
+    private func course(_ cue: CourseCue, _ say: Phrasing) -> String {
+        switch cue {
+        case .following(let name, let length):
+            fill("course_following", ["course": name, "distance": say.distance(length)])
+        case .off(let away): fill("off_course", ["distance": say.distance(away)])
+        case .back: fill("back_on_course")
+        case .turn(let direction, let metres):
+            fill("turn_ahead", ["distance": say.distance(metres), "turn": fill(Self.turnText(direction))])
+        case .finished(let name): fill("course_finished", ["course": name])
+        }
+    }
+
+    static func turnText(_ direction: TurnDirection) -> String {
+        switch direction {
+        case .left: "turn_left"
+        case .right: "turn_right"
+        case .sharpLeft: "turn_sharp_left"
+        case .sharpRight: "turn_sharp_right"
+        case .uTurn: "turn_u"
+        }
     }
 
     private func summary(_ figure: SummaryFigure, _ say: Phrasing) -> String {

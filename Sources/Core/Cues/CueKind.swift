@@ -26,6 +26,10 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
     case partnerSplit = "partner_split"
     /// The partner's figures stopped coming, or came back.
     case partnerLink = "partner_link"
+    /// Following a course: its start, off it, back on it, its end.
+    case course
+    /// A turn of the course ahead.
+    case turn
     /// `wearbridge say`: a check of the earpiece.
     case say
 
@@ -42,6 +46,7 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
         case .linkLost, .linkBack: .link
         case .countdown, .raceLead, .partner, .partnerLink: .race
         case .partnerSplit: .partnerSplits
+        case .course, .turn: .course
         case .say: .say
         }
     }
@@ -50,7 +55,8 @@ public enum CueKind: String, Sendable, CaseIterable, Codable {
     public var priority: CuePriority {
         switch self {
         case .sessionStarted, .sessionEnded, .paused, .resumed, .autoPaused, .autoResumed, .gpsLost, .gpsRegained,
-            .strapLost, .strapRegained, .contactLost, .batteryLow, .linkLost, .linkBack, .say, .countdown:
+            .strapLost, .strapRegained, .contactLost, .batteryLow, .linkLost, .linkBack, .say, .countdown, .course,
+            .turn:
             .urgent
         case .raceLead, .partner, .partnerLink: .training
         case .partnerSplit: .periodic
@@ -96,5 +102,7 @@ public enum CueGroup: String, Sendable, CaseIterable, Codable {
     case race
     /// The partner's splits (off with `kinds` leaving it out).
     case partnerSplits = "partner_splits"
+    /// A course: off it, back on it, turns ahead, its end.
+    case course
     case say
 }

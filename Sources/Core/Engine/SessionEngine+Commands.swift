@@ -89,6 +89,15 @@ extension SessionEngine {
                     receivedAt: first.receivedAt,
                     into: &output
                 )
+            } else if request.command == .start, let name = request.course, courses.course(named: name) == nil {
+                reply = controller.answer(
+                    .start,
+                    id: id,
+                    refusal: .invalid,
+                    message: "no course named \"\(name)\" is kept here (send it first: wearbridge-phone course send)",
+                    receivedAt: first.receivedAt,
+                    into: &output
+                )
             } else {
                 reply = controller.handle(
                     request.command,
@@ -101,6 +110,7 @@ extension SessionEngine {
                     into: &output
                 )
             }
+            if request.command == .start, reply.accepted, let name = request.course { follow(course: name, now) }
             if let phone = waiting.first(where: { $0.request.isFromPhone }) { replyToPhone(reply, phone.request, now) }
             // The command's row must be in the queue before its waiters are attached to it.
             absorbOutput(at: now)

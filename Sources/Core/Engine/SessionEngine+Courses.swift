@@ -27,3 +27,35 @@ extension SessionEngine {
         }
     }
 }
+
+extension SessionEngine {
+    /// The session just started follows the kept course `name` (simplified as it came).
+    mutating func follow(course name: String, _ now: Instant) {
+        guard let course = courses.course(named: name), controller.session != nil else { return }
+        follower = CourseFollower(course: course)
+        controller.event(
+            .course(.following(name: name, length: course.length)),
+            receivedAt: now.monotonic,
+            into: &output
+        )
+    }
+
+    /// A fix the session took in: its smoothed position moves the wearer along the course.
+    mutating func followCourse(receivedAt: Double?) {
+        guard var follower, let receivedAt else { return }
+        let smoothed = output.rows.last { if case .fix = $0 { true } else { false } }
+        guard case .fix(_, _, _, .accepted(let position))? = smoothed else { return }
+        let events = follower.fix(position, at: receivedAt)
+        self.follower = follower
+        for event in events {
+            let said: CourseEvent =
+                switch event {
+                case .offCourse(let away): .offCourse(away: away)
+                case .backOnCourse(let along): .backOnCourse(at: along)
+                case .turnAhead(let turn, let metres): .turnAhead(turn.direction, metres: metres)
+                case .finished: .finished(name: follower.course.name)
+                }
+            controller.event(.course(said), receivedAt: receivedAt, into: &output)
+        }
+    }
+}

@@ -47,6 +47,7 @@ extension SessionEngine {
             return
         }
         controller.ingest(fix, into: &output)
+        followCourse(receivedAt: fix.receivedAt)
         raceFix(fix, now)
     }
 

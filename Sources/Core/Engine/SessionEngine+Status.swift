@@ -48,7 +48,8 @@ extension SessionEngine {
                 steps: summary.steps,
                 energy: summary.energy,
                 energyUnavailable: summary.energy != nil
-                    ? nil : session.track.energy == nil ? .noBodyMass : .noModel
+                    ? nil : session.track.energy == nil ? .noBodyMass : .noModel,
+                course: follower?.progress(averageSpeed: summary.moving > 0 ? summary.distance / summary.moving : nil)
             )
         }
         var link: SessionStatus.Link?

@@ -1,3 +1,4 @@
+import Course
 import GATT
 import Gait
 import HeartRate
@@ -116,6 +117,8 @@ public struct SessionEngine: Sendable {
     var calibrationMark: (total: Double, at: Double)?
     /// The courses kept, and the parts of those still arriving.
     public internal(set) var courses: CourseShelf
+    /// The course the open session follows, if it follows one.
+    public internal(set) var follower: CourseFollower?
 
     /// A new engine; `startup` is what recovery produced, written at the first input.
     /// `courses`: the courses the log keeps, and the parts of those still arriving.
@@ -214,7 +217,10 @@ public struct SessionEngine: Sendable {
     mutating func absorbOutput(at now: Instant? = nil) {
         if configuration.readings { finalReadings(at: now?.monotonic ?? 0) }
         for announcement in output.announcements {
-            if case .ended = announcement.event { raceSessionEnded(announcement.sessionID) }
+            if case .ended = announcement.event {
+                raceSessionEnded(announcement.sessionID)
+                follower = nil
+            }
         }
         for announcement in output.announcements { actions.append(.announce(announcement)) }
         let messages = configuration.phoneLink && !output.isEmpty ? outboxMessages(createdAt: now?.system ?? 0) : []

@@ -1,3 +1,4 @@
+import Course
 import HeartRate
 import RaceCore
 import SessionCore
@@ -26,6 +27,8 @@ public struct SessionStatus: Sendable, Equatable {
         /// Energy spent; nil with `energyUnavailable` saying why.
         public var energy: SessionSummary.EnergyFigures? = nil
         public var energyUnavailable: EnergyUnavailable? = nil
+        /// The course followed: distance done and to go, how far off it, the time to go.
+        public var course: CourseProgress? = nil
     }
 
     /// Why a session has no energy figure.

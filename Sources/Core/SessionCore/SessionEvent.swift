@@ -55,6 +55,11 @@ public enum SessionEvent: Sendable, Equatable {
 
     case race(RaceEvent)
 
+    // MARK: A course
+
+    /// Following a course: off it, back on it, a turn ahead, its end.
+    case course(CourseEvent)
+
     // MARK: Storage
 
     /// A commit failed: rows are held (raw fixes given up first) and retried.
@@ -71,6 +76,8 @@ extension SessionEvent {
         case .started, .paused, .resumed, .ended, .recovered, .restartGap, .storageFailed, .storageRecovered: true
         case .race(.armed), .race(.disarmed), .race(.started), .race(.partner), .race(.followed): true
         case .race(.countdown), .race(.news): false
+        case .course(.following), .course(.finished): true
+        case .course: false
         case .track(.autoPaused), .track(.autoResumed), .track(.split): true
         case .track, .gpsdConnected, .gpsdDisconnected, .deviceAdded, .deviceRemoved, .strap, .strapLocation,
             .malformedBeat, .speedSensor, .phoneLink, .cue:

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Course
 import Energy
 import Foundation
+import PhoneLinkContract
 import PhoneServer
 import ProcessClock
 import SessionCore
@@ -24,6 +26,7 @@ enum PhoneSessionCommand {
         @Option(name: .customLong("body-mass"), help: "Your body mass (kg), for the energy (default: the wearable's).")
         var bodyMass: Double?
         @Option(help: "The load you carry, a ruck or a vest (kg; default: the wearable's).") var load: Double?
+        @Option(help: "A course the wearable keeps, to follow (see `wearbridge-phone course`).") var course: String?
         func run() async throws {
             var chosen: Activity?
             if let activity {
@@ -40,7 +43,19 @@ enum PhoneSessionCommand {
                 Output.error("wearbridge-phone: \(error.message)")
                 throw ExitCode(64)
             }
-            try await send(.start, activity: chosen, body: carriage.commandBody, common)
+            var body = Wearbridge_Link_V1_Command()
+            if let fields = carriage.commandBody { try body.merge(serializedBytes: fields) }
+            if let course {
+                guard CourseName.clean(course) == course else {
+                    Output.error(
+                        "wearbridge-phone: a course's name is one line of at most \(CourseName.maximumLength) characters"
+                    )
+                    throw ExitCode(64)
+                }
+                body.course = course
+            }
+            let bytes: [UInt8] = try body.serializedBytes()
+            try await send(.start, activity: chosen, body: bytes.isEmpty ? nil : bytes, common)
         }
     }
 
@@ -62,6 +77,22 @@ enum PhoneSessionCommand {
         func run() async throws { try await send(.end, activity: nil, common) }
     }
 
+    /// The wearable named, or the only one configured; else why not, and exit 64.
+    static func chosenWearable(_ name: String?, _ config: PhoneConfig) throws -> String {
+        if let name {
+            guard config.wearables.contains(where: { $0.name == name }) else {
+                Output.error("wearbridge-phone: no wearable named \(name) is configured")
+                throw ExitCode(64)
+            }
+            return name
+        }
+        guard config.wearables.count == 1 else {
+            Output.error("wearbridge-phone: name the wearable with --wearable (\(config.wearables.count) configured)")
+            throw ExitCode(64)
+        }
+        return config.wearables[0].name
+    }
+
     static func send(
         _ kind: SessionCommand,
         activity: Activity?,
@@ -69,19 +100,7 @@ enum PhoneSessionCommand {
         _ common: Options
     ) async throws {
         let config = try common.options.load()
-        let wearable: String
-        if let name = common.wearable {
-            guard config.wearables.contains(where: { $0.name == name }) else {
-                Output.error("wearbridge-phone: no wearable named \(name) is configured")
-                throw ExitCode(64)
-            }
-            wearable = name
-        } else if config.wearables.count == 1 {
-            wearable = config.wearables[0].name
-        } else {
-            Output.error("wearbridge-phone: name the wearable with --wearable (\(config.wearables.count) configured)")
-            throw ExitCode(64)
-        }
+        let wearable = try chosenWearable(common.wearable, config)
         let inbox = try common.options.inbox(readOnly: false)
         let now = WallClock.system.now()
         let id = common.id ?? UUID().uuidString.lowercased()

@@ -17,7 +17,7 @@ struct WearbridgePhone: AsyncParsableCommand {
             PhoneSessionsCommand.self, PhoneShowCommand.self, PhoneSessionCommand.Start.self,
             PhoneSessionCommand.Pause.self, PhoneSessionCommand.Resume.self, PhoneSessionCommand.End.self,
             PhoneBackfillCommand.self, PhoneExportCommand.self, PhoneRelayCommand.self, PhoneRaceCommand.self,
-            PhoneDashboardCommand.self,
+            PhoneDashboardCommand.self, PhoneCourseCommand.self,
         ]
     )
 }

@@ -48,6 +48,9 @@ struct ControlCommand: AsyncParsableCommand {
     @Option(help: "For start: the load you carry, a ruck or a vest (kg), over [wearer] load_kg.")
     var load: Double?
 
+    @Option(help: "For start: a course the wearable keeps (sent by the phone), to follow.")
+    var course: String?
+
     @Option(help: "Seconds to wait for the daemon's reply before giving up (exit 69).")
     var timeout: Double = 15
 
@@ -62,7 +65,8 @@ struct ControlCommand: AsyncParsableCommand {
             indoor: indoor,
             metres: metres,
             bodyMass: bodyMass,
-            load: load
+            load: load,
+            course: course
         )
         let reply: ControlReply
         do {
@@ -100,6 +104,14 @@ struct ControlCommand: AsyncParsableCommand {
             )
             lines.append("fixes     \(status.fixesAccepted ?? 0) accepted, \(status.fixesRejected ?? 0) rejected")
             if let steps = status.steps { lines.append("steps     \(steps)") }
+            if let course = status.course {
+                var text =
+                    "\(course.name): \(TextFormat.format(course.toGo / 1000, 2)) km to go of "
+                    + "\(TextFormat.format(course.length / 1000, 2)), \(course.state.replacingOccurrences(of: "_", with: " "))"
+                if let away = course.away, away >= 10 { text += ", \(TextFormat.format(away, 0)) m off it" }
+                if let eta = course.secondsToGo { text += ", \(TextFormat.clock(eta)) to go" }
+                lines.append("course    \(text)")
+            }
             if let elevation = status.elevation {
                 var text =
                     "\(TextFormat.format(elevation.altitude, 0)) m, gain \(TextFormat.format(elevation.gain, 0)) m,"

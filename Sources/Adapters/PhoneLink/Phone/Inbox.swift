@@ -59,6 +59,7 @@ public final class Inbox: Sendable {
         for part in parts { part.registerMigrations(&migrator) }
         migrator.registerMigration("v5-outbox-head", migrate: LinkStore.addOutboxHead)
         migrator.registerMigration("v6-backfill-replay", migrate: BackfillStore.addReplayColumns)
+        migrator.registerMigration("v7-courses", migrate: CourseStore.createTable)
         return migrator
     }
 
@@ -73,4 +74,7 @@ public final class Inbox: Sendable {
 
     /// The commands' store in this file.
     public var commands: CommandStore { CommandStore(self) }
+
+    /// The courses' store in this file.
+    public var courses: CourseStore { CourseStore(self) }
 }

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Course
+import CourseFiles
+import Foundation
+import PhoneServer
+import ProcessClock
+
+/// `wearbridge-phone course add|list|send`: courses read from GPX or FIT files, kept on the phone
+/// simplified for the wearable, and sent to it part by part (durable: the parts not answered go
+/// when it next connects, for a week).
+struct PhoneCourseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "course",
+        abstract: "Courses to follow: add one from a GPX or FIT file, list them, send one to the wearable.",
+        subcommands: [Add.self, List.self, Send.self]
+    )
+
+    /// Points of a course kept within this of the file's line (m).
+    static let tolerance = 3.0
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read a course from a GPX (track or route) or FIT course file and keep it."
+        )
+        @OptionGroup var options: PhoneConfigOptions
+        @Argument(help: "The GPX or FIT file.") var file: String
+        @Option(help: "Its name (default: the file's own, else the file name).") var name: String?
+        @Flag(help: "Replace a course kept under the same name.") var replace = false
+
+        func run() async throws {
+            let read: CourseFile
+            let course: Course
+            do {
+                read = try CourseFile.read(path: file)
+                let fallback = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                course = try read.course(named: name, fallback: fallback)
+            } catch {
+                Output.error("wearbridge-phone: \(file): \(error)")
+                throw ExitCode(65)
+            }
+            let simple = CourseShape.simplified(course, tolerance: PhoneCourseCommand.tolerance)
+            let kept = PhoneCourse(
+                course: simple,
+                id: UUID().uuidString.lowercased(),
+                source: (file as NSString).lastPathComponent,
+                filePoints: read.positions.count,
+                addedAt: WallClock.system.now()
+            )
+            let inbox = try options.inbox(readOnly: false)
+            guard try await inbox.courses.add(kept, replacing: replace) else {
+                Output.error(
+                    "wearbridge-phone: a course named \"\(simple.name)\" is kept already (--replace replaces it)"
+                )
+                throw ExitCode(1)
+            }
+            Output.line("course \"\(simple.name)\" added: \(PhoneCourseCommand.summary(kept))")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The courses kept, one a line.")
+        @OptionGroup var options: PhoneConfigOptions
+        @Flag(help: "One JSON object per course.") var json = false
+
+        func run() throws {
+            let courses = try options.inbox().courses.all()
+            if courses.isEmpty, !json { Output.line("no course kept yet (add one: wearbridge-phone course add FILE)") }
+            for kept in courses {
+                let course = kept.course
+                if json {
+                    Output.line(
+                        Output.json([
+                            "name": course.name, "id": kept.id, "length_m": (course.length * 10).rounded() / 10,
+                            "points": course.points.count, "file_points": kept.filePoints,
+                            "turns": course.turns.count, "bytes": kept.bytes.count, "source": kept.source,
+                        ])
+                    )
+                } else {
+                    Output.line("\(course.name): \(PhoneCourseCommand.summary(kept))")
+                }
+            }
+        }
+    }
+
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a kept course to the wearable (resumable: parts not answered go when it connects)."
+        )
+        @OptionGroup var options: PhoneConfigOptions
+        @Argument(help: "The course's name.") var name: String
+        @Option(help: "The wearable's name (needed when more than one is configured).") var wearable: String?
+        @Option(help: "How long to wait for the answers (s); the parts stay queued after it.") var timeout: Double = 60
+
+        func run() async throws {
+            let config = try options.load()
+            let target = try PhoneSessionCommand.chosenWearable(wearable, config)
+            let inbox = try options.inbox(readOnly: false)
+            guard let kept = try inbox.courses.named(name) else {
+                Output.error("wearbridge-phone: no course named \"\(name)\" (see wearbridge-phone course list)")
+                throw ExitCode(64)
+            }
+            let ids = try await inbox.courses.send(kept, to: target, at: WallClock.system.now())
+            let deadline = WallClock.system.now() + timeout
+            while true {
+                var acks: [String] = []
+                for id in ids {
+                    guard let (_, answer) = try inbox.commands.standing(id), let answer else { continue }
+                    switch answer.outcome {
+                    case .ack:
+                        acks.append(answer.message)
+                    case .fail(let refusal):
+                        Output.line("FAIL \(refusal.rawValue) course \"\(name)\" part \(id): \(answer.message)")
+                        throw ExitCode(1)
+                    case .notAnswered:
+                        Output.line("NOT ANSWERED course \"\(name)\": part \(id) was not answered in a week")
+                        throw ExitCode(2)
+                    }
+                }
+                if acks.count == ids.count {
+                    // The part that completed it says what the wearable kept.
+                    let kept = acks.first { $0.hasPrefix("course ") } ?? acks.last ?? ""
+                    Output.line("SENT course \"\(name)\" to \(target) in \(ids.count) parts: \(kept)")
+                    return
+                }
+                if WallClock.system.now() >= deadline {
+                    Output.line(
+                        "QUEUED course \"\(name)\": \(acks.count) of \(ids.count) parts answered; "
+                            + "the rest go when \(target) connects (run this again to see)"
+                    )
+                    throw ExitCode(2)
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    static func summary(_ kept: PhoneCourse) -> String {
+        let course = kept.course
+        return "\((course.length / 10).rounded() / 100) km, \(kept.filePoints) points in \(kept.source) "
+            + "kept as \(course.points.count) (\(kept.bytes.count) bytes for the wearable), \(course.turns.count) turns"
+    }
+}

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
@@ -482,11 +483,116 @@ def test_python_phone():
     return {"messages": len(seqs)}
 
 
+def wiggly_gpx(path, name, kilometres=12):
+    """A GPX track a point every 2 m along a road that wanders 5 m either side every 50 m: a
+    course whose simplified form keeps about 40 points a kilometre (several parts on the link)."""
+    import math
+    lat0, lon0 = 48.2082, 16.3738
+    points = []
+    for k in range(int(kilometres * 500) + 1):
+        east = 2.0 * k
+        north = 5.0 * math.sin(2 * math.pi * east / 50)
+        points.append((lat0 + north / 111_200, lon0 + east / (111_320 * math.cos(math.radians(lat0)))))
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
+                f'<trk><name>{name}</name><trkseg>\n')
+        f.writelines(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n' for lat, lon in points)
+        f.write("</trkseg></trk></gpx>\n")
+    return len(points)
+
+
+def course_send(setup, name, timeout):
+    return run([f"{BIN}/wearbridge-phone", "course", "send", name, "--config", setup.phone_config,
+                "--timeout", str(timeout)], timeout=timeout + 20, check=False)
+
+
+def test_course_transfer():
+    """A course added on the phone and sent to the real wearable over the real link: queued while
+    the wearable is down, its parts slowed by the proxy and the wearable killed -9 once the first
+    is answered, then sent again: the wearable keeps it once, whole, each part's command applied
+    once; a start naming it follows it, one naming another is refused."""
+    setup = Setup()
+    proxy = FaultProxy(setup.phone_port)
+    setup.write_wear_config(dial_port=proxy.port)
+    with open(setup.wear_config) as f:
+        config = f.read().replace("autostart = true", "autostart = false")
+    with open(setup.wear_config, "w") as f:
+        f.write(config)
+    gpx = os.path.join(setup.dir, "wiggle.gpx")
+    file_points = wiggly_gpx(gpx, "Donau wiggle", kilometres=40)
+    added = run([f"{BIN}/wearbridge-phone", "course", "add", gpx, "--config", setup.phone_config]).stdout.strip()
+    assert added.startswith('course "Donau wiggle" added: ') and f"{file_points} points in" in added, added
+    listed = json.loads(run([f"{BIN}/wearbridge-phone", "course", "list", "--json", "--config",
+                             setup.phone_config]).stdout.splitlines()[0])
+    parts = -(-listed["bytes"] // 4096)
+    assert parts >= 3, listed
+    phone = setup.phone()
+    # The wearable is not running: the parts wait.
+    queued = course_send(setup, "Donau wiggle", 3)
+    assert queued.returncode == 2 and f"QUEUED course \"Donau wiggle\": 0 of {parts} parts answered" in queued.stdout, \
+        queued.stdout
+    setup.gpsfake(cycle="0.05")
+    proxy.delay = 0.3
+    wearable = setup.wearable()
+
+    def answered():
+        db = sqlite3.connect(f"file:{setup.phone_dir}/wearbridge-phone.sqlite?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute("SELECT count(*) FROM command WHERE kind = 'course' AND state = 'answered'").fetchone()[0]
+        finally:
+            db.close()
+
+    # Killed as soon as its data log holds a part (polled every 2 ms), or else its first answer.
+    def parts_on_disk():
+        try:
+            return setup.wear_query("SELECT count(*) FROM course_part")[0][0]
+        except sqlite3.Error:
+            return 0  # not created yet
+
+    wait_for(lambda: answered() >= 1 or parts_on_disk() >= 1, 60, "the first part on the wearable's disk",
+             every=0.002)
+    at_kill = answered()
+    kill9(wearable)
+    proxy.delay = 0.0
+    kept_before = setup.wear_query("SELECT count(*) FROM course")[0][0]
+    parts_before = setup.wear_query("SELECT count(*) FROM course_part")[0][0]
+    wearable = setup.wearable()
+    sent = course_send(setup, "Donau wiggle", 60)
+    assert sent.returncode == 0 and sent.stdout.startswith(f'SENT course "Donau wiggle" to pi in {parts} parts: '
+                                                            'course "Donau wiggle" kept: '), sent.stdout
+    assert f'{listed["points"]} points' in sent.stdout, sent.stdout
+    # Sent again: answered from the phone's own record at once, nothing applied twice.
+    again = course_send(setup, "Donau wiggle", 10)
+    assert again.returncode == 0 and again.stdout == sent.stdout, again.stdout
+    kept = setup.wear_query("SELECT name, length(bytes) FROM course")
+    assert kept == [("Donau wiggle", listed["bytes"])], kept
+    assert setup.wear_query("SELECT count(*) FROM course_part")[0][0] == 0
+    rows = setup.wear_query("SELECT id, accepted FROM command WHERE command = 'course'")
+    assert len(rows) == parts and len({cid for cid, _ in rows}) == parts and all(ok for _, ok in rows), rows
+    # A start naming another course is refused; one naming this course follows it.
+    other = run([f"{BIN}/wearbridge-phone", "start", "--course", "Ringstrasse", "--config", setup.phone_config],
+                timeout=60, check=False).stdout.strip()
+    assert other.startswith("FAIL invalid start") and 'no course named "Ringstrasse"' in other, other
+    started = run([f"{BIN}/wearbridge-phone", "start", "--course", "Donau wiggle", "--config", setup.phone_config],
+                  timeout=60, check=False).stdout.strip()
+    assert started.startswith("ACK start"), started
+    status = json.loads(run([f"{BIN}/wearbridge", "ctl", "status", "--json", "--socket",
+                             os.path.join(setup.dir, "control.sock")]).stdout)
+    status = status.get("status", status)
+    assert status["course"]["name"] == "Donau wiggle" and abs(status["course"]["length_m"] - listed["length_m"]) < 0.1, status
+    following = setup.wear_query("SELECT detail FROM event WHERE kind = 'course_following'")
+    assert len(following) == 1 and "Donau wiggle" in following[0][0], following
+    assert wearable.poll() is None and phone.poll() is None, "a program died"
+    return {"file_points": file_points, "kept_points": listed["points"], "bytes": listed["bytes"], "parts": parts,
+            "answered_when_killed": at_kill, "parts_on_disk_at_kill": parts_before, "kept_at_kill": kept_before}
+
+
 TESTS = {
     "bad_peers": test_bad_peers,
     "python_phone": test_python_phone,
     "faults_and_kills": test_faults_and_kills,
     "lossy_network": test_lossy_network,
+    "course_transfer": test_course_transfer,
 }
 
 

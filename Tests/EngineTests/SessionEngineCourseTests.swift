@@ -214,3 +214,43 @@ struct SessionEngineFollowingTests {
         #expect(end.state == .finished && end.toGo == 0 && end.done == end.length)
     }
 }
+
+/// A daemon restarted mid-course: the follower is brought back by the session's accepted positions
+/// and goes on; what it says from there is what an uninterrupted run says from there.
+@Suite("Engine core: a course followed across a restart")
+struct SessionEngineCourseRestartTests {
+    private func events(_ harness: EngineHarness) -> [CourseEvent] {
+        harness.announcements.compactMap { if case .course(let event) = $0.event { event } else { nil } }
+    }
+
+    private func harness(disk: [SessionRow] = [], open: [RecoveredSession] = []) throws -> EngineHarness {
+        let course = try #require(Course(name: "Streets", positions: SyntheticCourse.streets().positions))
+        let bytes = CourseWire.encode(CourseShape.simplified(course, tolerance: 3))
+        let shelf = CourseShelf(kept: [CourseShelf.Kept(id: "c", course: try CourseWire.decode(bytes), bytes: bytes)])
+        return EngineHarness(open: open, disk: disk, courses: shelf)
+    }
+
+    @Test func theFollowerComesBackWhereItWas() throws {
+        let fixes = SessionEngineFollowingTests.fixes()
+        var whole = try harness()
+        whole.send(.command(CommandRequest(.start, id: "s", token: ReplyToken(1), course: "Streets")))
+        whole.ride(fixes)
+        var before = try harness()
+        before.send(.command(CommandRequest(.start, id: "s", token: ReplyToken(1), course: "Streets")))
+        before.ride(Array(fixes.prefix(400)))
+        let id = try #require(before.sessionID)
+        let track = before.disk.compactMap { row -> (position: GeoPoint, at: Double)? in
+            guard case .fix(_, _, let fix, .accepted(let smoothed)) = row, let at = fix.receivedAt else { return nil }
+            return (smoothed, at)
+        }
+        var after = try harness(disk: before.disk, open: [try #require(before.journal(of: id))])
+        let followed = after.engine.follow(recovered: "Streets", track: track)
+        let unknown = after.engine.follow(recovered: "Ringstrasse", track: track)
+        #expect(followed && !unknown, "a course no longer kept is not followed")
+        let resumedAt = try #require(after.engine.follower?.along)
+        #expect(abs(resumedAt - (before.engine.follower?.along ?? 0)) < 0.001)
+        after.ride(Array(fixes.dropFirst(400)))
+        #expect(events(before).count >= 4 && !events(after).isEmpty)
+        #expect(events(before) + events(after) == events(whole), "\(events(after))")
+    }
+}

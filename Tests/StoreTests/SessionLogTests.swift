@@ -262,6 +262,25 @@ struct SessionLogTests {
         #expect(try log.courseParts() == [other])
     }
 
+    /// The course a session follows and its accepted positions, as a restart reads them back.
+    @Test func theCourseASessionFollowsComesBackWithItsAcceptedPositions() async throws {
+        let log = try SessionLog.open(directory: try temporaryDirectory("followed"))
+        let anchor = TimeAnchor(source: .gps, seconds: 1_750_000_000)
+        var rows: [SessionRow] = [.begin(sessionID: "s", activity: .running, startedAt: anchor)]
+        #expect(try log.courseFollowed(by: "s") == nil)
+        let following = Announcement(.course(.following(name: "Prater", length: 5000)), sessionID: "s", receivedAt: 999)
+        rows.append(.event(seq: 1, following))
+        for i in 0..<6 {
+            let verdict: LoggedVerdict = i == 2 ? .rejected(.outlier) : .accepted(smoothed: fix(i).position!)
+            rows.append(.fix(sessionID: "s", seq: 2 + i, fix(i), verdict))
+        }
+        try await log.write(WriteBatch(id: 1, rows: rows.map(LogRow.session)))
+        let followed = try #require(try log.courseFollowed(by: "s"))
+        #expect(followed.name == "Prater" && followed.track.count == 5)
+        #expect(followed.track.map(\.at) == [0, 1, 3, 4, 5].map { fix($0).receivedAt! })
+        #expect(followed.track[2].position == fix(3).position!)
+    }
+
     @Test func aBatchTheDiskCannotTakeLeavesNothingAndSaysFull() async throws {
         let directory = try temporaryDirectory("full")
         let log = try SessionLog.open(directory: directory)

@@ -158,6 +158,19 @@ public struct Daemon: Service {
                 "resumed",
                 metadata: ["session": "\(session.id)", "distance_m": "\(session.track.distance)"]
             )
+            if let (name, track) = try store.courseFollowed(by: session.id) {
+                if engine.follow(recovered: name, track: track) {
+                    logger.info(
+                        "following the session's course again",
+                        metadata: ["course": "\(name)", "positions": "\(track.count)"]
+                    )
+                } else {
+                    logger.warning(
+                        "the session's course is no longer kept: not followed",
+                        metadata: ["course": "\(name)"]
+                    )
+                }
+            }
             if let (race, leaderIsMe) = try store.race(of: session.id) {
                 engine.follow(recovered: race, leaderIsMe: leaderIsMe, at: .now())
                 logger.info(

@@ -1,6 +1,7 @@
 import Course
 import Foundation
 import GRDB
+import TrackCore
 
 /// A course the log keeps: its name, its id (the version the phone sent) and its serialized form.
 public struct StoredCourse: Sendable, Equatable {
@@ -36,6 +37,35 @@ extension SessionLog {
                     bytes: [UInt8](row[4] as Data)
                 )
             }
+        }
+    }
+}
+
+extension SessionLog {
+    /// The course session `id` follows (its last `course_following` event) and the session's
+    /// accepted positions (smoothed, with their receive instants), to follow it again after a
+    /// restart; nil when it follows none.
+    public func courseFollowed(by id: String) throws -> (name: String, track: [(position: GeoPoint, at: Double)])? {
+        try reader.read { db in
+            guard
+                let detail = try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT detail FROM event WHERE session_id = ? AND kind = 'course_following' ORDER BY seq DESC LIMIT 1",
+                    arguments: [id]
+                ),
+                let object = try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any],
+                let name = object["course"] as? String
+            else { return nil }
+            let track = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT smoothed_lat, smoothed_lon, received FROM fix
+                    WHERE session_id = ? AND smoothed_lat IS NOT NULL AND received IS NOT NULL ORDER BY seq
+                    """,
+                arguments: [id]
+            ).map { row in (position: GeoPoint(latitude: row[0], longitude: row[1]), at: row[2] as Double) }
+            return (name, track)
         }
     }
 }

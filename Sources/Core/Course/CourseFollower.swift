@@ -142,6 +142,14 @@ public struct CourseFollower: Sendable {
         return events
     }
 
+    /// The daemon restarted: the positions before it were replayed, the clock may be another boot's.
+    /// The heading and the pace are learnt again from the next fixes; where the wearer is stays.
+    public mutating func restarted() {
+        lastTime = nil
+        recent.removeAll()
+        rate = 0
+    }
+
     /// Where the wearer is on the course now, and, at `averageSpeed` (m/s), when they will finish.
     public func progress(averageSpeed: Double? = nil) -> CourseProgress {
         let done = state == .finished ? course.length : (along ?? 0)

@@ -1,5 +1,6 @@
 import Course
 import SessionCore
+import TrackCore
 
 extension SessionEngine {
     /// A course's part, once the log said its id is new: kept (its row in the batch of the
@@ -38,6 +39,19 @@ extension SessionEngine {
             receivedAt: now.monotonic,
             into: &output
         )
+    }
+
+    /// A restarted daemon's session followed the kept course `name`: the follower again, brought to
+    /// where the wearer was by the session's accepted positions (`track`: smoothed, with their
+    /// receive instants), its news then not said again. False when the course is not kept.
+    @discardableResult
+    public mutating func follow(recovered name: String, track: [(position: GeoPoint, at: Double)]) -> Bool {
+        guard let course = courses.course(named: name), controller.session != nil else { return false }
+        var follower = CourseFollower(course: course)
+        for point in track { _ = follower.fix(point.position, at: point.at) }
+        follower.restarted()
+        self.follower = follower
+        return true
     }
 
     /// A fix the session took in: its smoothed position moves the wearer along the course.

@@ -91,21 +91,22 @@ struct CatalogTests {
     @Test func courseCues() {
         let metric = { (message: CueMessage) in english.text(message, units: .metric) }
         #expect(metric(.course(.following(name: "Prater", length: 5000))) == "Following Prater, 5 kilometres.")
-        #expect(metric(.course(.off(away: 43))) == "Off course, 40 metres away.")
-        #expect(metric(.course(.back)) == "Back on course.")
-        #expect(metric(.course(.turn(.left, metres: 97))) == "In 100 metres, turn left.")
-        #expect(metric(.course(.turn(.sharpRight, metres: 92))) == "In 90 metres, turn sharp right.")
-        #expect(metric(.course(.turn(.uTurn, metres: 100))) == "In 100 metres, turn back.")
+        #expect(metric(.course(.offCourse(away: 43))) == "Off course, 40 metres away.")
+        #expect(metric(.course(.backOnCourse(at: 650))) == "Back on course.")
+        #expect(metric(.course(.turnAhead(.left, metres: 97))) == "In 100 metres, turn left.")
+        #expect(metric(.course(.turnAhead(.sharpRight, metres: 92))) == "In 90 metres, turn sharp right.")
+        #expect(metric(.course(.turnAhead(.uTurn, metres: 100))) == "In 100 metres, turn back.")
         #expect(metric(.course(.finished(name: "Prater"))) == "Prater finished.")
         #expect(
-            german.text(.course(.turn(.right, metres: 100)), units: .metric) == "Noch 100 Meter, dann rechts abbiegen."
+            german.text(.course(.turnAhead(.right, metres: 100)), units: .metric)
+                == "Noch 100 Meter, dann rechts abbiegen."
         )
-        #expect(german.text(.course(.off(away: 60)), units: .metric) == "Abseits der Strecke, 60 Meter entfernt.")
+        #expect(german.text(.course(.offCourse(away: 60)), units: .metric) == "Abseits der Strecke, 60 Meter entfernt.")
         #expect(
             english.text(.course(.following(name: "Loop", length: 1609.344)), units: .imperial)
                 == "Following Loop, 1 mile."
         )
-        #expect(CueMessage.course(.turn(.left, metres: 100)).kind == .turn && CueKind.turn.group == .course)
+        #expect(CueMessage.course(.turnAhead(.left, metres: 100)).kind == .turn && CueKind.turn.group == .course)
     }
 
     @Test func aNewLanguageIsAFileNotCode() throws {

@@ -167,8 +167,7 @@ struct SessionEngineFollowingTests {
     }
 
     private func start(_ harness: inout EngineHarness, id: String, course: String) -> CommandReply? {
-        let token = ReplyToken(UInt64(900 + id.count))
-        harness.send(.command(CommandRequest(.start, id: id, token: token, course: course)))
+        let token = harness.command(.start, id: id, course: course)
         return reply(harness, token)
     }
 
@@ -233,10 +232,10 @@ struct SessionEngineCourseRestartTests {
     @Test func theFollowerComesBackWhereItWas() throws {
         let fixes = SessionEngineFollowingTests.fixes()
         var whole = try harness()
-        whole.send(.command(CommandRequest(.start, id: "s", token: ReplyToken(1), course: "Streets")))
+        whole.command(.start, id: "s", course: "Streets")
         whole.ride(fixes)
         var before = try harness()
-        before.send(.command(CommandRequest(.start, id: "s", token: ReplyToken(1), course: "Streets")))
+        before.command(.start, id: "s", course: "Streets")
         before.ride(Array(fixes.prefix(400)))
         let id = try #require(before.sessionID)
         let track = before.disk.compactMap { row -> (position: GeoPoint, at: Double)? in

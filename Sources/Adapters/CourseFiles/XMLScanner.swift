@@ -110,10 +110,7 @@ struct XMLScanner {
 
     private func fail(_ reason: String) -> Failure { Failure(line: line, reason: reason) }
 
-    private func starts(_ text: String) -> Bool {
-        let utf8 = Array(text.utf8)
-        return at + utf8.count <= bytes.count && Array(bytes[at..<(at + utf8.count)]) == utf8
-    }
+    private func starts(_ text: String) -> Bool { bytes[at...].starts(with: text.utf8) }
 
     private mutating func expect(_ text: String) throws(Failure) {
         guard starts(text) else { throw fail("expected \(text)") }

@@ -1,4 +1,5 @@
 import Course
+import SessionCore
 
 /// The words of one language: a text per cue and per figure, unit words with their plural, and
 /// how numbers are written for the synthesizer. Loaded from a catalog file (the built-in
@@ -118,19 +119,19 @@ public struct CueCatalog: Sendable, Equatable {
         case .raceLead(let partner, let gap):
             parts = [fill(gap >= 0 ? "lead_taken" : "lead_lost", ["partner": partner, "distance": say.gap(gap)])]
         case .partner(let cue): parts = [partner(cue, say)]
-        case .course(let cue): parts = [course(cue, say)]
+        case .course(let event): parts = [course(event, say)]
         case .say(let text): return text
         }
         return parts.joined(separator: separator) + ending
     }
 
-    private func course(_ cue: CourseCue, _ say: Phrasing) -> String {
-        switch cue {
+    private func course(_ event: CourseEvent, _ say: Phrasing) -> String {
+        switch event {
         case .following(let name, let length):
             fill("course_following", ["course": name, "distance": say.distance(length)])
-        case .off(let away): fill("off_course", ["distance": say.distance(away)])
-        case .back: fill("back_on_course")
-        case .turn(let direction, let metres):
+        case .offCourse(let away): fill("off_course", ["distance": say.distance(away)])
+        case .backOnCourse: fill("back_on_course")
+        case .turnAhead(let direction, let metres):
             fill("turn_ahead", ["distance": say.distance(metres), "turn": fill(Self.turnText(direction))])
         case .finished(let name): fill("course_finished", ["course": name])
         }

@@ -1,4 +1,4 @@
-import Course
+import SessionCore
 
 /// What a cue says, with its figures typed: the catalog turns it into words at the last moment,
 /// in the wearer's language and units.
@@ -38,7 +38,8 @@ public enum CueMessage: Sendable, Equatable {
     case raceLead(partner: String, gap: Double)
     case partner(PartnerCue)
     case raceCancelled
-    case course(CourseCue)
+    /// Following a course: the session's own course event, said as it is.
+    case course(CourseEvent)
     case say(String)
 
     public var kind: CueKind {
@@ -66,7 +67,7 @@ public enum CueMessage: Sendable, Equatable {
         case .partner(.lost), .partner(.back): .partnerLink
         case .partner: .partner
         case .raceCancelled: .countdown
-        case .course(.turn): .turn
+        case .course(.turnAhead): .turn
         case .course: .course
         case .say: .say
         }
@@ -107,16 +108,4 @@ public enum ZoneCue: Sendable, Equatable {
     case above(target: Int)
     case below(target: Int)
     case inTarget(Int)
-}
-
-/// Following a course, as a cue says it.
-public enum CourseCue: Sendable, Equatable {
-    /// The session follows `name`, `length` m long.
-    case following(name: String, length: Double)
-    /// Off it, `away` m from it.
-    case off(away: Double)
-    case back
-    /// In `metres`, a turn this way.
-    case turn(TurnDirection, metres: Double)
-    case finished(name: String)
 }

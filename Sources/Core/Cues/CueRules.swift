@@ -110,16 +110,8 @@ public struct CueRules: Sendable {
             sessionID = announcement.sessionID
         case .race(let race):
             for message in self.race(race, now: now, cause: cause) { cue(message) }
-        case .course(.following(let name, let length)):
-            cue(.course(.following(name: name, length: length)))
-        case .course(.offCourse(let away)):
-            cue(.course(.off(away: away)))
-        case .course(.backOnCourse):
-            cue(.course(.back))
-        case .course(.turnAhead(let direction, let metres)):
-            cue(.course(.turn(direction, metres: metres)))
-        case .course(.finished(let name)):
-            cue(.course(.finished(name: name)))
+        case .course(let event):
+            cue(.course(event))
         default:
             break
         }

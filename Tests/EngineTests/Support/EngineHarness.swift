@@ -115,11 +115,14 @@ struct EngineHarness {
         _ command: SessionCommand,
         id: String,
         activity: Activity? = nil,
-        metres: Double? = nil
+        metres: Double? = nil,
+        course: String? = nil
     ) -> ReplyToken {
         let token = ReplyToken(nextToken)
         nextToken += 1
-        send(.command(CommandRequest(command, id: id, activity: activity, metres: metres, token: token)))
+        send(
+            .command(CommandRequest(command, id: id, activity: activity, metres: metres, token: token, course: course))
+        )
         return token
     }
 

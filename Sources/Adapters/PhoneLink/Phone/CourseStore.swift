@@ -17,10 +17,11 @@ public struct PhoneCourse: Sendable, Equatable {
     public var filePoints: Int
     public var addedAt: Double
 
-    public init(course: Course, id: String, source: String, filePoints: Int, addedAt: Double) {
+    /// `bytes`: the course serialized, when it has been (else it is serialized here).
+    public init(course: Course, id: String, bytes: [UInt8]? = nil, source: String, filePoints: Int, addedAt: Double) {
         self.course = course
         self.id = id
-        self.bytes = CourseWire.encode(course)
+        self.bytes = bytes ?? CourseWire.encode(course)
         self.source = source
         self.filePoints = filePoints
         self.addedAt = addedAt
@@ -95,27 +96,21 @@ public struct CourseStore: Sendable {
     private static func course(_ row: Row) -> PhoneCourse? {
         let bytes = [UInt8](row["bytes"] as Data)
         guard let course = try? CourseWire.decode(bytes) else { return nil }
-        var kept = PhoneCourse(
+        return PhoneCourse(
             course: course,
             id: row["id"],
+            bytes: bytes,
             source: row["source"],
             filePoints: row["file_points"],
             addedAt: row["added_at"]
         )
-        kept.bytes = bytes
-        return kept
-    }
-
-    /// The ids of `course`'s parts' commands, in order.
-    public static func partIDs(_ course: PhoneCourse) -> [String] {
-        CourseWire.parts(of: course.bytes, id: course.id).map { "\(course.id):\($0.index)" }
     }
 
     /// Queues every part of `course` not queued for `wearable` yet (in one transaction); the ids of
     /// all its parts.
     public func send(_ course: PhoneCourse, to wearable: String, at now: Double) async throws -> [String] {
         let parts = CourseWire.parts(of: course.bytes, id: course.id)
-        let ids = Self.partIDs(course)
+        let ids = parts.map { "\(course.id):\($0.index)" }
         try await pool.write { db in
             for (part, id) in zip(parts, ids) {
                 var body = Wearbridge_Link_V1_Command()

@@ -10,7 +10,6 @@ public enum CourseWire {
     public static let partBytes = 4096
     /// A course's serialized bytes at most (about 130 000 points).
     public static let maximumBytes = 1 << 20
-    public static let maximumParts = (maximumBytes + partBytes - 1) / partBytes
 
     public static func message(_ course: Course) -> Wearbridge_Link_V1_Course {
         var message = Wearbridge_Link_V1_Course()

@@ -254,7 +254,11 @@ let package = Package(
         // RelayContract/ (pure): the relay's schema as versioned SQL (relay/migrations, embedded by
         // scripts/embed-migrations.py) and the typed rows phones read back from it.
         .target(name: "RelayContract", path: "Sources/Core/Race/RelayContract"),
-        .target(name: "PhoneRaceCore", dependencies: ["RelayContract"], path: "Sources/Core/Race/PhoneRaceCore"),
+        .target(
+            name: "PhoneRaceCore",
+            dependencies: ["RelayContract", "RaceCore", "TrackCore"],
+            path: "Sources/Core/Race/PhoneRaceCore"
+        ),
         .target(
             name: "RaceStore",
             dependencies: [
@@ -285,7 +289,7 @@ let package = Package(
             name: "RelayPump",
             dependencies: [
                 "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "PhoneServer", "Reconnection",
-                "SessionCore", "TrackCore", "ProcessClock",
+                "SessionCore", "TrackCore", "ProcessClock", "Export",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -385,7 +389,7 @@ let package = Package(
         // the track in local metres; time and secrets as inputs.
         .target(
             name: "DashboardCore",
-            dependencies: ["TrackCore", "SessionCore"],
+            dependencies: ["TrackCore", "SessionCore", "RelayContract", "PhoneRaceCore"],
             path: "Sources/Core/Dashboard/DashboardCore"
         ),
         // DashboardServer/: Hummingbird inside wearbridge-phone: the page (embedded), its JSON API,
@@ -591,7 +595,7 @@ let package = Package(
         .testTarget(name: "RaceCoreTests", dependencies: ["RaceCore"]),
         .testTarget(name: "RelayContractTests", dependencies: ["RelayContract"]),
         .testTarget(name: "RelayClientTests", dependencies: ["RelayClient", "RelayContract"]),
-        .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract"]),
+        .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract", "TrackCore"]),
         .testTarget(
             name: "RaceStoreTests",
             dependencies: [

@@ -50,7 +50,8 @@ import Testing
         #expect(core.following == nil)
         #expect(
             core.handle(.held([held(3, .complete, session: true)]), now: 80.2)
-                == [.push(run: runKey(3)), .pull(run: runKey(3)), .wake(at: 82.2)]
+                == [.push(run: runKey(3)), .pull(run: runKey(3)), .fetchRoute(run: runKey(3)), .wake(at: 82.2)],
+            "the relay's verdict read once more, and the partner's route looked for"
         )
     }
 
@@ -83,5 +84,59 @@ import Testing
                 == [.push(run: runKey(5)), .pull(run: runKey(5)), .wake(at: 100)],
             "the relay has it cancelled already: nothing to cancel on its behalf"
         )
+    }
+
+    @Test func onceARaceIsOverItsRouteIsSharedWhenReadyAndThePartnersLookedForUntilItComes() {
+        var core = RelayPumpCore()
+        func round(_ race: PhoneRace, at now: Double) -> [RelayPumpCore.Action] {
+            _ = core.handle(.tick, now: now)
+            _ = core.handle(.listed([relayRun(6, .complete)]), now: now)
+            return core.handle(.held([race]), now: now)
+        }
+        var race = PhoneRace(run: runKey(6), state: .complete, startAt: 100, hasSession: true, order: nil)
+        #expect(
+            round(race, at: 400) == [
+                .push(run: runKey(6)), .pull(run: runKey(6)), .fetchRoute(run: runKey(6)),
+                .wake(at: 402),
+            ],
+            "the record is not all on the phone yet: only the partner's route is looked for"
+        )
+        race.ownRoute = .ready
+        #expect(!round(race, at: 402).contains(.shareRoute(run: runKey(6))), "at most every 10 s")
+        #expect(round(race, at: 410).contains(.shareRoute(run: runKey(6))))
+        race.ownRoute = .settled
+        race.partnerRouteHeld = true
+        #expect(
+            round(race, at: 420) == [.push(run: runKey(6)), .pull(run: runKey(6)), .wake(at: 422)],
+            "both routes held: nothing more"
+        )
+        race.partnerRouteHeld = false
+        #expect(round(race, at: 430).contains(.fetchRoute(run: runKey(6))))
+        #expect(
+            !round(race, at: 100 + RelayPumpCore.routeWindow).contains(.fetchRoute(run: runKey(6))),
+            "past the window the partner's route is no longer looked for"
+        )
+    }
+
+    @Test func aRaceUnderWayOrOneThisWearableNeverRanHasNoRouteWork() {
+        var core = RelayPumpCore()
+        _ = core.handle(.tick, now: 200)
+        _ = core.handle(.listed([relayRun(7, .cancelled)]), now: 200)
+        let never = PhoneRace(run: runKey(7), state: .cancelled, startAt: 100, hasSession: false, order: nil)
+        #expect(
+            core.handle(.held([never]), now: 200) == [.push(run: runKey(7)), .pull(run: runKey(7)), .wake(at: 202)]
+        )
+        var other = RelayPumpCore()
+        _ = other.handle(.tick, now: 200)
+        _ = other.handle(.listed([relayRun(8, .accepted)]), now: 200)
+        let under = PhoneRace(
+            run: runKey(8),
+            state: .accepted,
+            startAt: 100,
+            hasSession: true,
+            order: nil,
+            ownRoute: .ready
+        )
+        #expect(!other.handle(.held([under]), now: 200).contains(.shareRoute(run: runKey(8))))
     }
 }

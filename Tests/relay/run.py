@@ -13,6 +13,7 @@ pending; one race at a time; the two-phase finish decided from final figures, no
 silent runner abandoned by the relay once, however many sweep; migrations applied once and a
 changed one refused. Tests/rigs/relay_attacks.py is the fellow runner and the stranger who attack it."""
 import json
+import math
 import os
 import signal
 import sqlite3
@@ -240,6 +241,92 @@ def test_unreachable(relay):
     out = subprocess.run([PHONE, "race", "list", "--config", config], capture_output=True, text=True, timeout=60)
     assert out.returncode == 69 and "cannot reach the relay at localhost" in out.stderr, out.stderr
     assert time.time() - started < 15
+
+
+def share(conn, run, route):
+    """Shares `route` [(lat, lon, elapsed_s, distance_m)] as docs/relay.md's SQL does; the points stored."""
+    lat = [round(p[0] * 1e7) for p in route]
+    lon = [round(p[1] * 1e7) for p in route]
+    elapsed = [round(p[2] * 10) for p in route]
+    distance = [round(p[3] * 10) for p in route]
+    return count(conn, "SELECT relay.share_route(%s, %s::integer[], %s::integer[], %s::integer[], %s::integer[])",
+                 run, lat, lon, elapsed, distance)
+
+
+def line_route(points, metres, seconds, lat=52.5, lon=13.4):
+    """A straight route north: `points` points over `metres` m in `seconds` s."""
+    return [(lat + (metres * i / (points - 1)) / 111_320, lon, seconds * i / (points - 1), metres * i / (points - 1))
+            for i in range(points)]
+
+
+def test_routes(relay):
+    """Routes after a race: shared once the race is over for the runner, read by its two runners only
+    (a third runner reads nothing, shares nothing and cannot tell a race from none), bounded in size
+    and judged as figures are (shape, globe, order, top speed, the relay's clock, the final distance),
+    stored once (the same again is harmless, another refused), not taken after the window."""
+    with relay.connect("alice") as a, relay.connect("bob") as b, relay.connect("mallory") as m, relay.admin() as admin:
+        run = start_race(relay, "alice", "bob", "--distance", "100m", "--start-in", "10s")
+        wait_for_start(a, run, after=1)
+        good = line_route(50, 40, 12)
+        refused(lambda: share(a, run, good), "WB702", "under way")
+        a.execute("SELECT relay.report_start(%s, 0)", (run,))
+        b.execute("SELECT relay.report_start(%s, 0)", (run,))
+        wait_for_start(a, run, after=3)  # 12 s of figures: within 3 s since the start and the 10 s slack
+        assert count(a, "SELECT relay.finish(%s, 40, 12, 12)", run) == "accepted"
+        # A third runner: the same refusal for this race as for one that does not exist; reads nothing.
+        nobody = "00000000-0000-4000-8000-000000000000"
+        words = refused(lambda: share(m, run, good), "WB701")
+        other = refused(lambda: share(m, nobody, good), "WB701")
+        assert words.replace(run, "RUN") == other.replace(nobody, "RUN") == "no race RUN of yours", (words, other)
+        refused(lambda: m.execute("SELECT count(*) FROM relay.routes"), "42501", "permission denied")
+        refused(lambda: a.execute("INSERT INTO relay.routes (run_id, runner, lat_e7, lon_e7, elapsed_ds, distance_dm) "
+                                  "VALUES (%s, 'alice', '{1,2}', '{1,2}', '{0,1}', '{0,1}')", (run,)), "42501")
+        limit = count(admin, "SELECT route_points FROM relay.limits")
+        bad = {
+            "WB704": [good[:1], line_route(limit + 1, 40, 12)],
+            "WB706": [[(95.0, 13.4, 0, 0), (95.0, 13.4, 1, 1)]],
+            "WB707": [[(52.5, 13.4, 5, 0), (52.5, 13.4, 4, 1)], [(52.5, 13.4, 0, 5), (52.5, 13.4, 1, 4)]],
+            "WB708": [[(52.5, 13.4, 0, 0), (52.5, 13.4, 1, 200)]],
+            "WB709": [line_route(10, 40, 3600)],
+            "WB710": [line_route(10, 200, 12)],
+        }
+        for code, routes in bad.items():
+            for route in routes:
+                refused(lambda: share(a, run, route), code)
+        refused(lambda: a.execute("SELECT relay.share_route(%s, '{1,2}', '{1}', '{0,1}', '{0,1}')", (run,)), "WB704")
+        refused(lambda: a.execute("SELECT relay.share_route(%s, '{1,NULL}', '{1,2}', '{0,1}', '{0,1}')", (run,)), "WB704")
+        assert count(admin, "SELECT count(*) FROM relay.routes") == 0, "a refused route was stored"
+        assert share(a, run, good) == 50
+        assert share(a, run, good) == 50, "the same route again is harmless"
+        refused(lambda: share(a, run, line_route(20, 40, 12)), "WB705", "stored already")
+        # Bob has not finished: the race is under way for him.
+        refused(lambda: share(b, run, good), "WB702")
+        got = b.execute("SELECT runner::text, cardinality(lat_e7), distance_dm[50] FROM relay.run_routes(%s)",
+                        (run,)).fetchall()
+        assert got == [("alice", 50, 400)], got
+        assert count(m, "SELECT count(*) FROM relay.run_routes(%s)", run) == 0, "mallory reads a route"
+        assert count(b, "SELECT relay.finish(%s, 38, 12.5, 12)", run) == "complete"
+        assert share(b, run, line_route(40, 38, 12.5, lon=13.4001)) == 40
+        assert count(a, "SELECT count(*) FROM relay.run_routes(%s)", run) == 2
+        # The size at the relay of a route at the limit, as the phone would share a long run.
+        admin.execute("UPDATE relay.entries SET final_distance_m = 20000 WHERE run_id = %s AND runner = 'alice'", (run,))
+        admin.execute("DELETE FROM relay.routes WHERE run_id = %s AND runner = 'alice'", (run,))
+        admin.execute("UPDATE relay.runs SET ended_at = start_at + interval '2 hours', start_at = start_at - interval '2 hours' "
+                      "WHERE id = %s", (run,))
+        admin.execute("UPDATE relay.entries SET ended_at = now() WHERE run_id = %s", (run,))
+        long = [(52.5 + 0.02 * math.sin(i / 300), 13.4 + 0.03 * math.cos(i / 300), 1.4 * i, 4.0 * i)
+                for i in range(limit)]
+        started = time.time()
+        assert share(a, run, long) == limit
+        took = time.time() - started
+        size = count(admin, "SELECT pg_column_size(r.*) FROM relay.routes r WHERE run_id = %s AND runner = 'alice'", run)
+        small = count(admin, "SELECT pg_column_size(r.*) FROM relay.routes r WHERE run_id = %s AND runner = 'bob'", run)
+        # Past the window: no more routes.
+        admin.execute("DELETE FROM relay.routes WHERE run_id = %s AND runner = 'bob'", (run,))
+        admin.execute("UPDATE relay.entries SET ended_at = now() - interval '8 days' WHERE run_id = %s", (run,))
+        refused(lambda: share(b, run, line_route(40, 38, 12.5)), "WB703", "ended more than")
+        print(f"    refusals WB701-WB710 each with its reason; at the relay a {limit}-point route takes {size} bytes "
+              f"({size / limit:.1f} a point, shared in {took * 1000:.0f} ms), a 40-point one {small} bytes")
 
 
 def shift_nmea(source, target, first_fix_at):
@@ -574,11 +661,13 @@ def test_two_wearables(relay):
             assert state == "complete" and winner == max(finals, key=finals.get), (state, winner, finals)
             print(f"    result: {winner} wins, {finals}")
 
+            worn_leads = {}
             for runner, partner in ((alice, bob), (bob, alice)):
                 # Lead changes where the recordings' Doppler puts them, each within the hysteresis.
                 leads = [(k, t - start_at) for (k, t, _) in runner.events("race_lead_taken", "race_lead_lost")]
                 wanted = expected[runner.name]
                 got = [(round(at), "me" if k == "race_lead_taken" else "partner") for (k, at) in leads]
+                worn_leads[runner.name] = got
                 print(f"    {runner.name}: lead changes {got}, by the Doppler ground truth {wanted}")
                 assert len(got) == len(wanted), (got, wanted)
                 for (at, side), (truth, truth_side) in zip(got, wanted):
@@ -613,8 +702,69 @@ def test_two_wearables(relay):
             assert "Lost bob." not in alice.spoken(), alice.spoken()
             print(f"    alice saw bob: {sorted(set(st for (_, st, _) in partner_states if st))}; "
                   f"link lost while paused at {len(lost)} of {len(during)} looks")
+
+            # After the race each phone shares its runner's route (built from the backfilled record)
+            # and holds the partner's; both reach the dashboard's race history as one map.
+            check_routes(relay, run, (alice, bob), finals, winner, worn_leads)
     finally:
         harness.stop_all()
+
+
+def check_routes(relay, run, runners, finals, winner, worn_leads):
+    """Both routes at the relay and on both phones, read by the two runners only; each phone's race
+    history lists the race and draws both routes with the lead's changes where the wearables heard them."""
+    import xml.etree.ElementTree as ElementTree
+    from browser import http
+    started = time.time()
+    for runner in runners:
+        held = lambda: [r for (r,) in harness.rows(f"{runner.setup.phone_dir}/wearbridge-phone.sqlite",  # noqa: E731
+                        "SELECT runner FROM relay_route WHERE run = ? AND route IS NOT NULL ORDER BY runner", (run,))]
+        harness.wait_for(lambda: held() == ["alice", "bob"], 90, f"both routes on {runner.name}'s phone")
+    took = time.time() - started
+    with relay.connect("alice") as a, relay.connect("mallory") as m, relay.admin() as admin:
+        at_relay = a.execute("SELECT runner::text, cardinality(lat_e7), distance_dm[cardinality(distance_dm)], "
+                             "elapsed_ds[cardinality(elapsed_ds)] FROM relay.run_routes(%s)", (run,)).fetchall()
+        sizes = dict(admin.execute("SELECT runner::text, pg_column_size(r.*) FROM relay.routes r WHERE run_id = %s",
+                                   (run,)).fetchall())
+        assert count(m, "SELECT count(*) FROM relay.run_routes(%s)", run) == 0, "mallory reads a route"
+        refused(lambda: m.execute("SELECT relay.share_route(%s, '{1,2}', '{1,2}', '{0,1}', '{0,1}')", (run,)), "WB701")
+    assert [r[0] for r in at_relay] == ["alice", "bob"], at_relay
+    fixes = {}
+    for runner in runners:
+        fixes[runner.name] = runner.setup.wear_query("SELECT count(*) FROM fix WHERE verdict = 'accepted'")[0][0]
+    for name, points, decimetres, deciseconds in at_relay:
+        # The route ends where the runner's own distance ended: the data log's, replayed on the phone.
+        assert abs(decimetres / 10 - finals[name]) <= 0.1, (name, decimetres, finals)
+        assert 2 <= points < fixes[name], (name, points, fixes[name])
+    print(f"    routes shared {took:.1f} s after the result; at the relay (points, bytes): "
+          f"{[(n, p, sizes[n]) for (n, p, _, _) in at_relay]} from {fixes} accepted fixes; mallory reads none")
+    for runner in runners:
+        status, body, _ = http(runner.dashboard + "/api/races")
+        assert status == 200, (status, body)
+        race = next(r for r in body["races"] if r["run"] == run)
+        assert race["winner"] == winner and race["state"] == "complete", race
+        assert race["mine"]["name"] == runner.name and race["mine"]["route_points"] and race["partner"]["route_points"], race
+        assert abs(race["mine"]["distance_m"] - finals[runner.name]) < 1e-6, (race, finals)
+        status, svg, headers = http(runner.dashboard + f"/api/races/{run}/map.svg")
+        assert status == 200 and headers["Content-Type"].startswith("image/svg+xml"), (status, headers)
+        root = ElementTree.fromstring(svg)
+        ns = "{http://www.w3.org/2000/svg}"
+        lines = root.findall(f"{ns}polyline")
+        assert [line.get("data-runner") for line in lines] == [runner.name, race["partner"]["name"]], svg[:300]
+        assert [int(line.get("data-points")) for line in lines] == [race["mine"]["route_points"],
+                                                                     race["partner"]["route_points"]]
+        leads = [c for c in root.findall(f"{ns}circle") if c.get("class", "").startswith("lead ")]
+        assert int(root.get("data-changes")) == len(leads) == race["lead_changes"], (root.attrib, len(leads), race)
+        drawn = [(round(float(c.get("data-elapsed"))), "me" if c.get("class") == "lead mine" else "partner")
+                 for c in leads]
+        heard = worn_leads[runner.name]
+        print(f"    {runner.name}'s race history: the lead changed {drawn} by the routes, {heard} by the wearable")
+        assert [side for (_, side) in drawn] == [side for (_, side) in heard], (drawn, heard)
+        assert all(abs(a - b) <= 8 for ((a, _), (b, _)) in zip(drawn, heard)), (drawn, heard)
+        texts = [t.text for t in root.iter(f"{ns}text")]
+        assert any(t.startswith(f"{runner.name}: ") and " km in " in t and "/km" in t for t in texts), texts
+    status, _, _ = http(runners[0].dashboard + "/api/races/nope/map.svg")
+    assert status == 404, status
 
 
 def test_partner_abandons(relay):
@@ -775,7 +925,8 @@ def test_dashboard_race(relay):
 
 def main():
     import relay_attacks as attacks
-    tests = [test_identity, test_race_and_rules, test_invites, test_abandoned, test_migrations, test_unreachable,
+    tests = [test_identity, test_race_and_rules, test_routes, test_invites, test_abandoned, test_migrations,
+             test_unreachable,
              *attacks.TESTS, test_phone_pump, test_never_ready, test_two_wearables, test_partner_abandons,
              test_dashboard_race]
     only = sys.argv[1:]

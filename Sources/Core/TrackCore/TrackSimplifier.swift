@@ -52,11 +52,17 @@ public struct TrackSimplifier: Sendable {
     public static func simplify(_ points: [TrackPoint], tolerance: Double) -> [TrackPoint] {
         guard points.count > 2 else { return points }
         let frame = LocalFrame(origin: points[0].position)
-        let local = points.map { frame.project($0.position) }
-        var keep = [Bool](repeating: false, count: points.count)
+        return kept(points.map { frame.project($0.position) }, tolerance: tolerance).map { points[$0] }
+    }
+
+    /// Ramer-Douglas-Peucker on a plane: the indices of the points kept, in order (the first and the
+    /// last always).
+    public static func kept(_ local: [LocalPoint], tolerance: Double) -> [Int] {
+        guard local.count > 2 else { return Array(local.indices) }
+        var keep = [Bool](repeating: false, count: local.count)
         keep[0] = true
-        keep[points.count - 1] = true
-        var stack = [(0, points.count - 1)]
+        keep[local.count - 1] = true
+        var stack = [(0, local.count - 1)]
         // Squared distances throughout: the same ordering and the same test, without a root per point.
         let toleranceSquared = tolerance * tolerance
         while let (first, last) = stack.popLast() {
@@ -77,7 +83,7 @@ public struct TrackSimplifier: Sendable {
                 stack.append((worstIndex, last))
             }
         }
-        return points.indices.filter { keep[$0] }.map { points[$0] }
+        return local.indices.filter { keep[$0] }
     }
 
     /// A segment with its direction and inverse squared length worked out once for all its points.

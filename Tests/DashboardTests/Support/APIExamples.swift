@@ -233,6 +233,24 @@ enum APIExamples {
             RaceEvent(race: race(full: false), serverTimeMs: 1_795_000_000_000),
             RaceEvent(race: nil, serverTimeMs: 1_795_000_000_000),
             RunList(runs: [run(full: true), run(full: false)], runner: "alice"),
+            RaceHistoryList(races: [
+                RaceHistoryList.Race(
+                    run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f60",
+                    state: .complete,
+                    startAtMs: 1_795_000_030_000,
+                    winner: "alice",
+                    mine: .init(name: "alice", distanceM: 1002.5, elapsedS: 301.2, routePoints: 120),
+                    partner: .init(name: "bob", distanceM: 990, elapsedS: 301, routePoints: 98),
+                    leadChanges: 2
+                ),
+                RaceHistoryList.Race(
+                    run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f61",
+                    state: .abandoned,
+                    startAtMs: 1_795_000_030_000,
+                    mine: .init(name: "alice"),
+                    partner: .init(name: "bob")
+                ),
+            ]),
             Invited(run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f60"),
             Accepted(run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f60", startAtMs: 1_795_000_030_000),
             Hello(wearable: "pi", epoch: "e1", resumedAfter: 40, session: "s1", serverTimeMs: 1_795_000_000_000),

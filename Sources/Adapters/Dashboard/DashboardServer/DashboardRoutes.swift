@@ -18,6 +18,7 @@ struct DashboardRoutes: Sendable {
     let commands: CommandRoutes
     let history: HistoryRoutes
     let race: RaceRoutes
+    let raceHistory: RaceHistoryRoutes
     let pairing: PairingFile
     let tls: Bool
     let maxStreams: Int
@@ -67,6 +68,10 @@ struct DashboardRoutes: Sendable {
         router.post("/api/race/invites") { request, _ in await race.invite(request) }
         router.post("/api/race/runs/:run/accept") { _, context in
             await race.accept(context.parameters.get("run") ?? "")
+        }
+        router.get("/api/races") { _, _ in try raceHistory.list() }
+        router.get("/api/races/:run/map.svg") { _, context in
+            try raceHistory.svg(context.parameters.get("run") ?? "")
         }
         router.post("/api/pair") { request, _ in try await pair(request) }
     }

@@ -80,6 +80,7 @@ public struct DashboardService: Service {
                 relay: relay,
                 logger: logger
             ),
+            raceHistory: RaceHistoryRoutes(inbox: inbox, runner: relay?.user ?? "me"),
             pairing: pairing,
             tls: settings.tls,
             maxStreams: settings.maxStreams,

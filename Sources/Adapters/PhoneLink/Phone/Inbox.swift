@@ -60,6 +60,7 @@ public final class Inbox: Sendable {
         migrator.registerMigration("v5-outbox-head", migrate: LinkStore.addOutboxHead)
         migrator.registerMigration("v6-backfill-replay", migrate: BackfillStore.addReplayColumns)
         migrator.registerMigration("v7-courses", migrate: CourseStore.createTable)
+        for part in parts { part.registerLaterMigrations(&migrator) }
         return migrator
     }
 

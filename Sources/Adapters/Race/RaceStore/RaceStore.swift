@@ -31,6 +31,11 @@ extension RaceStore: InboxPart {
         registerRaceOrders(&migrator)
     }
 
+    /// The routes shared after a race.
+    public static func registerLaterMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v8-race-routes", migrate: createRouteTable)
+    }
+
     public static func stored(_ message: InboxMessage, _ db: Database) throws {
         try queueForRelay(message, db)
     }

@@ -94,6 +94,51 @@ public struct RelayFeed: Sendable {
         ).map(RelayRows.event)
     }
 
+    /// The most points the relay takes in a route (`limits.route_points`).
+    public func routePoints() async throws -> Int {
+        let rows = try await relay.rows(PostgresQuery(unsafeSQL: "SELECT route_points FROM relay.limits"))
+        return Int(try rows.first?.decode(Int32.self) ?? Int32(RelayRoute.defaultMaximumPoints))
+    }
+
+    /// Shares this runner's route of a race that is over; returns the points the relay holds (the
+    /// same route again is harmless).
+    @discardableResult
+    public func shareRoute(_ run: UUID, _ route: RelayRoute) async throws -> Int {
+        Int(
+            try await relay.rows(
+                """
+                SELECT relay.share_route(\(run), \(route.latitudeE7)::integer[], \(route.longitudeE7)::integer[],
+                    \(route.elapsedDeciseconds)::integer[], \(route.distanceDecimetres)::integer[])
+                """
+            )[0].decode(Int32.self)
+        )
+    }
+
+    /// The routes of `run` the relay holds, by runner, each checked as a stranger's: a route that is
+    /// not one the relay would keep comes as the reason.
+    public func routes(_ run: UUID) async throws -> [(runner: String, route: Result<RelayRoute, RelayRouteProblem>)] {
+        var binds = PostgresBindings()
+        binds.append(run)
+        return try await relay.rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT runner::text, lat_e7, lon_e7, elapsed_ds, distance_dm FROM relay.run_routes($1)
+                    """,
+                binds: binds
+            )
+        ).map { row in
+            let (runner, latitudes, longitudes, elapsed, distances) = try row.decode(
+                (String, [Int32], [Int32], [Int32], [Int32]).self
+            )
+            return (
+                runner,
+                Result { () throws(RelayRouteProblem) in
+                    try RelayRoute(validating: latitudes, longitudes, elapsed, distances)
+                }
+            )
+        }
+    }
+
     private static func binds(_ run: UUID, _ runner: String) -> PostgresBindings {
         var binds = PostgresBindings()
         binds.append(run)

@@ -102,6 +102,12 @@ public struct RelayPump: Service {
                         // Read again for each: a pull or push before it moved the race's marks.
                         guard let race = try store.relayRace(run: run) else { continue }
                         try await pull(race, feed, now: clock.now())
+                    case .shareRoute(let run):
+                        guard let race = try store.relayRace(run: run) else { continue }
+                        try await shareRoute(race, feed, now: clock.now())
+                    case .fetchRoute(let run):
+                        guard let race = try store.relayRace(run: run) else { continue }
+                        try await fetchRoute(race, feed, now: clock.now())
                     case .wake(let at):
                         wake = at
                     }
@@ -133,12 +139,25 @@ public struct RelayPump: Service {
     /// A race held as `RaceOrders` judges it. A race whose session started needs no orders: its orders
     /// are not read (the table keeps every race this phone ran).
     private func phoneRace(_ race: RaceStore.RelayRace) throws -> PhoneRace {
-        PhoneRace(
+        var ownRoute = PhoneRace.OwnRoute.notReady
+        var partnerRouteHeld = false
+        if !race.state.isOpen, let session = race.session {
+            let held = try store.routes(run: race.run)
+            partnerRouteHeld = held.contains { $0.runner == race.partner }
+            if held.contains(where: { $0.runner == endpoint.user }) {
+                ownRoute = .settled
+            } else if try inbox.backfill.state(session: session)?.state == .complete {
+                ownRoute = .ready
+            }
+        }
+        return PhoneRace(
             run: race.run,
             state: race.state,
             startAt: race.startAt,
             hasSession: race.session != nil,
-            order: race.session == nil ? try store.handedOrder(run: race.run) : nil
+            order: race.session == nil ? try store.handedOrder(run: race.run) : nil,
+            ownRoute: ownRoute,
+            partnerRouteHeld: partnerRouteHeld
         )
     }
 

@@ -15,6 +15,11 @@ public struct RelayPumpCore: Sendable {
     public static let listEvery = 5.0
     /// With no race under way, the next round comes this long after the last (s).
     public static let idleEvery = 2.0
+    /// A route is shared, or the partner's looked for, at most this often per race (s).
+    public static let routeEvery = 10.0
+    /// The partner's route is looked for this long after a race's start (s): the relay's
+    /// `limits.route_window` after its end, by default.
+    public static let routeWindow = 8.0 * 86_400
 
     public enum Input: Sendable, Equatable {
         /// The relay listed these runs, after its sweep.
@@ -38,6 +43,10 @@ public struct RelayPumpCore: Sendable {
         case push(run: String)
         /// Read the partner's newest snapshot, their messages and the relay's events past the marks.
         case pull(run: String)
+        /// Build this runner's route of a race that is over from its session's record and share it.
+        case shareRoute(run: String)
+        /// Read the partner's route of a race that is over, if they shared it.
+        case fetchRoute(run: String)
         /// Tick again at this instant (the phone's wall clock, s).
         case wake(at: Double)
     }
@@ -56,6 +65,8 @@ public struct RelayPumpCore: Sendable {
     public private(set) var following: String?
     private var reading: Reading?
     private var nextList = -Double.infinity
+    /// When each race's route work was last asked for.
+    private var routeAsked: [String: Double] = [:]
     private var actions: [Action] = []
 
     public init() {}
@@ -111,6 +122,7 @@ public struct RelayPumpCore: Sendable {
                 actions.append(.push(run: race.run))
                 if settle.contains(race.run) { actions.append(.pull(run: race.run)) }
             }
+            routes(races, now)
             if let run = RelayRound(listed: listed).follow?.uuidString.lowercased() {
                 following = run
                 nextList = now + Self.listEvery
@@ -131,5 +143,19 @@ public struct RelayPumpCore: Sendable {
             break
         }
         reading = nil
+    }
+
+    /// Once a race is over: this runner's route shared when its record is complete, the partner's
+    /// looked for until it comes (within the window), each at most every `routeEvery`.
+    private mutating func routes(_ races: [PhoneRace], _ now: Double) {
+        for race in races where !race.state.isOpen && race.hasSession {
+            let look = !race.partnerRouteHeld && now - race.startAt < Self.routeWindow
+            guard race.ownRoute == .ready || look, now - (routeAsked[race.run] ?? -.infinity) >= Self.routeEvery else {
+                continue
+            }
+            routeAsked[race.run] = now
+            if race.ownRoute == .ready { actions.append(.shareRoute(run: race.run)) }
+            if look { actions.append(.fetchRoute(run: race.run)) }
+        }
     }
 }

@@ -101,3 +101,31 @@ struct Accepted: DocumentedBody {
     var state = RelayRun.State.accepted
     var startAtMs: Int64
 }
+
+/// `GET /api/races`: the races this phone ran that are over, newest first, each runner's figures
+/// and whether their route is held (the map is `GET /api/races/{run}/map.svg`).
+struct RaceHistoryList: DocumentedBody {
+    static let schema = response("/api/races", "get", 200)
+
+    /// One runner of a race that is over.
+    struct Runner: Encodable, Sendable, Equatable {
+        var name: String
+        @Nullable var distanceM: Double? = nil
+        @Nullable var elapsedS: Double? = nil
+        /// The points of their route the phone holds; null when it holds none.
+        @Nullable var routePoints: Int? = nil
+    }
+
+    struct Race: Encodable, Sendable, Equatable {
+        var run: String
+        var state: RelayRun.State
+        var startAtMs: Int64
+        @Nullable var winner: String? = nil
+        var mine: Runner
+        var partner: Runner
+        /// Changes of the lead, judged from both routes; null until both are held.
+        @Nullable var leadChanges: Int? = nil
+    }
+
+    var races: [Race]
+}

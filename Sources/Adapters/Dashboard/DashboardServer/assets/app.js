@@ -608,6 +608,30 @@
         }
       } else files.textContent = s.ended ? `backfill ${s.backfill || "waiting"}` : "running";
     }
+    races();
+  }
+  // Races that are over: both runners' figures and the map of both routes (an image: the phone draws it).
+  async function races() {
+    const list = $("races");
+    list.replaceChildren();
+    const result = await api("/api/races");
+    if (!result.ok) return;
+    if (!result.body.races.length) { const li = document.createElement("li"); li.textContent = "no race yet"; list.appendChild(li); return; }
+    for (const r of result.body.races) {
+      const li = document.createElement("li");
+      li.dataset.run = r.run;
+      const who = (x) => `${x.name} ${x.distance_m == null ? "–" : km(x.distance_m) + " km"} in ${duration(x.elapsed_s)}`;
+      const heading = document.createElement("p");
+      heading.textContent = `${new Date(r.start_at_ms).toLocaleString()} · ${r.state}${r.winner ? ` · ${r.winner} won` : ""} · ` +
+        `${who(r.mine)} · ${who(r.partner)}` + (r.lead_changes == null ? "" : ` · the lead changed ${r.lead_changes} times`);
+      li.appendChild(heading);
+      const map = document.createElement("img");
+      map.src = `/api/races/${encodeURIComponent(r.run)}/map.svg`;
+      map.alt = `the routes of ${r.mine.name} and ${r.partner.name}`;
+      map.className = "race-map";
+      li.appendChild(map);
+      list.appendChild(li);
+    }
   }
   // Streamed with its length: the bar shows how much has arrived.
   async function download(session, format) {

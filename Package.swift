@@ -398,7 +398,7 @@ let package = Package(
             name: "DashboardServer",
             dependencies: [
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire",
-                "SessionCore", "Energy",
+                "SessionCore", "Energy", "Course",
                 "TrackCore", "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient",
                 "RelayContract", "ProcessClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -589,7 +589,8 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "DashboardCore", "DashboardServer", "PhoneServer", "PhoneLinkMessages", "RaceCore", "PhoneRaceCore",
-                "RaceStore", "RelayContract", "TrackCore", .product(name: "Yams", package: "Yams"),
+                "RaceStore", "RelayContract", "TrackCore", "Course", "PhoneLinkContract",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "RaceCoreTests", dependencies: ["RaceCore"]),

@@ -99,6 +99,7 @@ import Yams
                 PartnerNews.Source.allCases.map(\.rawValue)
             ),
             ("#/components/schemas/RelayRun/properties/state", RelayRun.State.allCases.map(\.rawValue)),
+            ("#/components/schemas/CourseFigures/properties/state", SnapshotBody.Course.State.allCases.map(\.rawValue)),
         ]
         for (pointer, cases) in pairs {
             let documented = Self.document.enumValues(pointer)

@@ -1,5 +1,6 @@
 import DashboardCore
 import Testing
+import TrackCore
 
 @Suite struct LinkStripTests {
     @Test(arguments: [
@@ -124,6 +125,25 @@ import Testing
         #expect(view.place(latitude: .nan, longitude: 13, time: 0, paused: false) == nil)
         #expect(view.place(latitude: 91, longitude: 13, time: 0, paused: false) == nil)
         #expect(view.origin == nil)
+    }
+
+    @Test func aCourseAndTheTrackShareOneFrameWhicheverCameFirst() throws {
+        let course = [GeoPoint(latitude: 52.0, longitude: 13.0), GeoPoint(latitude: 52.001, longitude: 13.0)]
+        var before = TrackView()
+        let placed = before.place(course: course)
+        let drawn = try #require(placed)
+        #expect(drawn[0] == LocalPoint(east: 0, north: 0) && abs(drawn[1].north - 111.26) < 0.1)
+        let onCourse = before.place(latitude: 52.0005, longitude: 13.0, time: 500, paused: false)
+        let fix = try #require(onCourse)
+        #expect(abs(fix.north - 55.63) < 0.1 && fix.time == 0, "the fix lies on the course, its time from itself")
+        var after = TrackView()
+        _ = after.place(latitude: 52.001, longitude: 13.0, time: 500, paused: false)
+        let laterPlaced = after.place(course: course)
+        let later = try #require(laterPlaced)
+        #expect(abs(later[0].north + 111.26) < 0.1 && abs(later[1].north) < 0.01, "in the track's own frame")
+        let off = after.place(course: [GeoPoint(latitude: 95, longitude: 0)])
+        let none = after.place(course: [])
+        #expect(off == nil && none == nil)
     }
 }
 

@@ -28,13 +28,16 @@ struct WireTests {
             zoneFloors: [98, 117, 137, 156, 176],
             energy: 9999,  // a day's ruck
             climbed: 4999,
-            steps: 99_999  // a day's walking
+            steps: 99_999,  // a day's walking
+            course: LinkSnapshot.Course(toGo: 999_999.9, away: 9999, state: .rejoining, secondsToGo: 360_000)
         )
         let payload = LinkMessage.snapshot(snapshot).payload
         let bytes: [UInt8] = try payload.snapshot.serializedBytes()
-        #expect(bytes.count <= 80, "snapshot is \(bytes.count) bytes")
+        #expect(bytes.count <= 100, "snapshot is \(bytes.count) bytes")
         #expect(payload.snapshot.energyKcal == 9999 && payload.snapshot.climbedM == 4999)
         #expect(payload.snapshot.steps == 99_999)
+        #expect(payload.snapshot.course.toGoDm == 9_999_999 && payload.snapshot.course.state == .rejoining)
+        #expect(payload.snapshot.course.awayM == 9999 && payload.snapshot.course.toGoS == 360_000)
         let decoded = try Wearbridge_Link_V1_Payload(serializedBytes: try payload.serializedBytes() as [UInt8])
         #expect(uuidText(decoded.snapshot.session) == snapshot.sessionID)
         #expect(decoded.snapshot.distanceDm == 2_500_000 && decoded.snapshot.state == .autoPaused)

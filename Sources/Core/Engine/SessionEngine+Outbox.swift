@@ -1,3 +1,4 @@
+import Course
 import PhoneLinkMessages
 import SessionCore
 import TrackCore
@@ -53,7 +54,15 @@ extension SessionEngine {
             } ?? [],
             energy: figures?.energy.map { $0.kilocalories.rounded() },
             climbed: figures?.elevation.map { $0.gain.rounded() },
-            steps: figures?.steps
+            steps: figures?.steps,
+            course: figures?.course.map { progress in
+                LinkSnapshot.Course(
+                    toGo: progress.toGo.rounded(),
+                    away: progress.away?.rounded(),
+                    state: Self.linkState(progress.state),
+                    secondsToGo: progress.secondsToGo?.rounded()
+                )
+            }
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot
@@ -73,5 +82,19 @@ extension SessionEngine {
     mutating func replyToPhone(_ reply: CommandReply, _ request: CommandRequest, _ now: Instant) {
         guard request.isFromPhone else { return }
         phoneReplies.append(.outbox(.commandReply(reply), createdAt: now.system))
+    }
+}
+
+extension SessionEngine {
+    /// A follower's state as the live figures carry it.
+    static func linkState(_ state: CourseFollower.State) -> LinkSnapshot.Course.State {
+        switch state {
+        case .notStarted: .notStarted
+        case .onCourse: .onCourse
+        case .leaving: .leaving
+        case .offCourse: .offCourse
+        case .rejoining: .rejoining
+        case .finished: .finished
+        }
     }
 }

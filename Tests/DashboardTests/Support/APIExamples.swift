@@ -41,7 +41,10 @@ enum APIExamples {
             strapLost: !full,
             energyKcal: full ? 412 : nil,
             climbedM: full ? 38 : nil,
-            steps: full ? 3_120 : nil
+            steps: full ? 3_120 : nil,
+            course: full
+                ? .init(toGoM: 3765.5, awayM: 42, state: .offCourse, toGoS: 1130)
+                : .init(toGoM: 5000, awayM: nil, state: .notStarted, toGoS: nil)
         )
     }
 
@@ -267,6 +270,16 @@ enum APIExamples {
                 paused: false
             ),
             TrackBody(session: "s1", after: 20, through: 21, points: [], beats: [], contact: nil, paused: true),
+            TrackBody(
+                session: "s1",
+                after: 0,
+                through: 3,
+                points: [[0, 0, 0, 0]],
+                beats: [],
+                contact: nil,
+                paused: false,
+                course: .init(name: "river loop", lengthM: 5012.3, points: [[-3.2, 1.1], [120.4, 80.2]])
+            ),
             Stamped(snapshot(full: true), serverTimeMs: 1_795_000_000_000),
             Stamped(snapshot(full: false), serverTimeMs: 1_795_000_000_000),
         ]

@@ -133,7 +133,10 @@ struct EventStream: Sendable {
             let rows = try inbox.backfill.rows(session: session, after: cursor.rowSeq, limit: 2000)
             guard !rows.isEmpty else { return }
             let after = cursor.rowSeq
-            var track = TrackPiece(paused: cursor.paused, view: cursor.view)
+            let courses = inbox.courses
+            var track = TrackPiece(paused: cursor.paused, view: cursor.view) { name in
+                try? courses.named(name)?.course
+            }
             for record in rows { track.take(record) }
             cursor.rowSeq = rows.last?.seq ?? cursor.rowSeq
             cursor.paused = track.paused

@@ -1,6 +1,7 @@
 import DashboardCore
 import Foundation
 import PhoneLinkContract
+import PhoneLinkMessages
 import PhoneLinkWire
 import PhoneServer
 
@@ -54,7 +55,20 @@ enum LiveJSON {
             strapLost: snapshot.strapLost,
             energyKcal: snapshot.energyKcal == 0 ? nil : Int(snapshot.energyKcal),
             climbedM: snapshot.climbedM == 0 ? nil : Int(snapshot.climbedM),
-            steps: snapshot.steps == 0 ? nil : Int(snapshot.steps)
+            steps: snapshot.steps == 0 ? nil : Int(snapshot.steps),
+            course: snapshot.hasCourse ? course(snapshot.course) : nil
+        )
+    }
+
+    static func course(_ course: Wearbridge_Link_V1_CourseFigures) -> SnapshotBody.Course {
+        let state =
+            LinkSnapshot.Course.State(wire: course.state)
+            .flatMap { SnapshotBody.Course.State(rawValue: $0.rawValue) } ?? .unknown
+        return SnapshotBody.Course(
+            toGoM: Double(course.toGoDm) / 10,
+            awayM: state == .notStarted ? nil : Int(course.awayM),
+            state: state,
+            toGoS: course.toGoS == 0 ? nil : Int(course.toGoS)
         )
     }
 

@@ -1,19 +1,26 @@
+import Course
 import DashboardCore
+import Foundation
 import PhoneLinkContract
 import PhoneServer
 
 /// Backfilled rows turned into what the page draws: accepted fixes (smoothed) as points in local
-/// metres, paused or not, and the beats with their sensor contact.
+/// metres, paused or not, the beats with their sensor contact, and the course the session follows
+/// (the phone's copy of the course its `course_following` event names) in the same frame.
 struct TrackPiece {
     private(set) var paused: Bool
     private(set) var view: TrackView
     private var points: [[Double]] = []
     private var beats: [[Double]] = []
     private var contact: String?
+    private var course: TrackBody.Course?
+    /// The phone's course of that name, if it keeps one.
+    private let courseNamed: (String) -> Course?
 
-    init(paused: Bool, view: TrackView) {
+    init(paused: Bool, view: TrackView, courseNamed: @escaping (String) -> Course?) {
         self.paused = paused
         self.view = view
+        self.courseNamed = courseNamed
     }
 
     mutating func take(_ record: BackfillRecord) {
@@ -38,6 +45,16 @@ struct TrackPiece {
             guard beat.time > 0 else { return }
             beats.append([(beat.time * 10).rounded() / 10, Double(beat.bpm)])
             contact = beat.contact
+        case .event(let event) where event.kind == "course_following":
+            let detail = try? JSONSerialization.jsonObject(with: Data(event.detailJson.utf8)) as? [String: Any]
+            guard let name = detail?["course"] as? String, let followed = courseNamed(name),
+                let local = view.place(course: followed.points.map(\.position))
+            else { return }
+            course = TrackBody.Course(
+                name: followed.name,
+                lengthM: (followed.length * 10).rounded() / 10,
+                points: local.map { [($0.east * 10).rounded() / 10, ($0.north * 10).rounded() / 10] }
+            )
         case .event(let event):
             switch PauseTransition(storedKind: event.kind) {
             case .pauses: paused = true
@@ -59,7 +76,8 @@ struct TrackPiece {
             points: points,
             beats: beats,
             contact: contact,
-            paused: paused
+            paused: paused,
+            course: course
         )
     }
 }

@@ -230,6 +230,67 @@ public nonisolated enum Wearbridge_Link_V1_GpsQuality: SwiftProtobuf.Enum, Swift
 
 }
 
+/// Where a followed course stands.
+public nonisolated enum Wearbridge_Link_V1_CourseState: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// no position near the course yet
+  case notStarted // = 1
+  case onCourse // = 2
+
+  /// farther than the off-course distance, not yet for long enough
+  case leaving // = 3
+  case offCourse // = 4
+
+  /// off course, near it again, not yet for long enough
+  case rejoining // = 5
+  case finished // = 6
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .notStarted
+    case 2: self = .onCourse
+    case 3: self = .leaving
+    case 4: self = .offCourse
+    case 5: self = .rejoining
+    case 6: self = .finished
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .notStarted: return 1
+    case .onCourse: return 2
+    case .leaving: return 3
+    case .offCourse: return 4
+    case .rejoining: return 5
+    case .finished: return 6
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Wearbridge_Link_V1_CourseState] = [
+    .unspecified,
+    .notStarted,
+    .onCourse,
+    .leaving,
+    .offCourse,
+    .rejoining,
+    .finished,
+  ]
+
+}
+
 public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -737,58 +798,140 @@ public nonisolated struct Wearbridge_Link_V1_Payload: Sendable {
   public init() {}
 }
 
-/// The live figures, at most 80 bytes encoded with every field set. Units are chosen so that varints stay short.
-public nonisolated struct Wearbridge_Link_V1_Snapshot: Sendable {
+/// The course a session follows, as the live figures carry it.
+public nonisolated struct Wearbridge_Link_V1_CourseFigures: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// distance along the course left to its end, decimetres
+  public var toGoDm: UInt32 = 0
+
+  /// distance from the course, whole metres (0 before any position)
+  public var awayM: UInt32 = 0
+
+  public var state: Wearbridge_Link_V1_CourseState = .unspecified
+
+  /// time to the finish at the session's average speed; 0 = unknown
+  public var toGoS: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The live figures, at most 100 bytes encoded with every field set. Units are chosen so that varints stay short.
+public nonisolated struct Wearbridge_Link_V1_Snapshot: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// the session id's 16 UUID bytes
-  public var session: Data = Data()
+  public var session: Data {
+    get {_storage._session}
+    set {_uniqueStorage()._session = newValue}
+  }
 
-  public var state: Wearbridge_Link_V1_SessionState = .unspecified
+  public var state: Wearbridge_Link_V1_SessionState {
+    get {_storage._state}
+    set {_uniqueStorage()._state = newValue}
+  }
 
   /// decimetres
-  public var distanceDm: UInt32 = 0
+  public var distanceDm: UInt32 {
+    get {_storage._distanceDm}
+    set {_uniqueStorage()._distanceDm = newValue}
+  }
 
-  public var elapsedS: UInt32 = 0
+  public var elapsedS: UInt32 {
+    get {_storage._elapsedS}
+    set {_uniqueStorage()._elapsedS = newValue}
+  }
 
-  public var movingS: UInt32 = 0
+  public var movingS: UInt32 {
+    get {_storage._movingS}
+    set {_uniqueStorage()._movingS = newValue}
+  }
 
   /// current pace; 0 = unknown
-  public var paceSPerKm: UInt32 = 0
+  public var paceSPerKm: UInt32 {
+    get {_storage._paceSPerKm}
+    set {_uniqueStorage()._paceSPerKm = newValue}
+  }
 
   /// 0 = unknown
-  public var avgPaceSPerKm: UInt32 = 0
+  public var avgPaceSPerKm: UInt32 {
+    get {_storage._avgPaceSPerKm}
+    set {_uniqueStorage()._avgPaceSPerKm = newValue}
+  }
 
   /// bpm; 0 = none
-  public var heartRate: UInt32 = 0
+  public var heartRate: UInt32 {
+    get {_storage._heartRate}
+    set {_uniqueStorage()._heartRate = newValue}
+  }
 
   /// 1-5; 0 = none
-  public var zone: UInt32 = 0
+  public var zone: UInt32 {
+    get {_storage._zone}
+    set {_uniqueStorage()._zone = newValue}
+  }
 
-  public var gps: Wearbridge_Link_V1_GpsQuality = .unspecified
+  public var gps: Wearbridge_Link_V1_GpsQuality {
+    get {_storage._gps}
+    set {_uniqueStorage()._gps = newValue}
+  }
 
-  public var strapLost: Bool = false
+  public var strapLost: Bool {
+    get {_storage._strapLost}
+    set {_uniqueStorage()._strapLost = newValue}
+  }
 
   /// GPS time of the newest fix it reflects, Unix ms; 0 = none
-  public var gpsTimeMs: Int64 = 0
+  public var gpsTimeMs: Int64 {
+    get {_storage._gpsTimeMs}
+    set {_uniqueStorage()._gpsTimeMs = newValue}
+  }
 
   /// lower bounds of heart-rate zones 1..n, bpm; none = no zones
-  public var zoneFloorsBpm: [UInt32] = []
+  public var zoneFloorsBpm: [UInt32] {
+    get {_storage._zoneFloorsBpm}
+    set {_uniqueStorage()._zoneFloorsBpm = newValue}
+  }
 
   /// energy spent so far; 0 = not estimated (no body mass, or a ride)
-  public var energyKcal: UInt32 = 0
+  public var energyKcal: UInt32 {
+    get {_storage._energyKcal}
+    set {_uniqueStorage()._energyKcal = newValue}
+  }
 
   /// elevation gain so far, whole metres
-  public var climbedM: UInt32 = 0
+  public var climbedM: UInt32 {
+    get {_storage._climbedM}
+    set {_uniqueStorage()._climbedM = newValue}
+  }
 
   /// steps the IMU counted so far; 0 = none counted
-  public var steps: UInt32 = 0
+  public var steps: UInt32 {
+    get {_storage._steps}
+    set {_uniqueStorage()._steps = newValue}
+  }
+
+  /// the course followed; absent when none
+  public var course: Wearbridge_Link_V1_CourseFigures {
+    get {_storage._course ?? Wearbridge_Link_V1_CourseFigures()}
+    set {_uniqueStorage()._course = newValue}
+  }
+  /// Returns true if `course` has been explicitly set.
+  public var hasCourse: Bool {_storage._course != nil}
+  /// Clears the value of `course`. Subsequent reads from it will return its default value.
+  public mutating func clearCourse() {_uniqueStorage()._course = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Wearbridge_Link_V1_SessionStarted: Sendable {
@@ -1672,6 +1815,10 @@ nonisolated extension Wearbridge_Link_V1_GpsQuality: SwiftProtobuf._ProtoNamePro
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GPS_QUALITY_UNSPECIFIED\0\u{1}GPS_QUALITY_NONE\0\u{1}GPS_QUALITY_LOST\0\u{1}GPS_QUALITY_POOR\0\u{1}GPS_QUALITY_GOOD\0")
 }
 
+nonisolated extension Wearbridge_Link_V1_CourseState: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COURSE_STATE_UNSPECIFIED\0\u{1}COURSE_STATE_NOT_STARTED\0\u{1}COURSE_STATE_ON_COURSE\0\u{1}COURSE_STATE_LEAVING\0\u{1}COURSE_STATE_OFF_COURSE\0\u{1}COURSE_STATE_REJOINING\0\u{1}COURSE_STATE_FINISHED\0")
+}
+
 nonisolated extension Wearbridge_Link_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0\u{1}COMMAND_KIND_RACE\0\u{1}COMMAND_KIND_RACE_CANCEL\0\u{1}COMMAND_KIND_PARTNER_EVENT\0\u{1}COMMAND_KIND_COURSE\0")
 }
@@ -2312,9 +2459,9 @@ nonisolated extension Wearbridge_Link_V1_Payload: SwiftProtobuf.Message, SwiftPr
   }
 }
 
-nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0\u{3}energy_kcal\0\u{3}climbed_m\0\u{1}steps\0")
+nonisolated extension Wearbridge_Link_V1_CourseFigures: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CourseFigures"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}to_go_dm\0\u{3}away_m\0\u{1}state\0\u{3}to_go_s\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2322,96 +2469,218 @@ nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftP
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBytesField(value: &self.session) }()
-      case 2: try { try decoder.decodeSingularEnumField(value: &self.state) }()
-      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.distanceDm) }()
-      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.elapsedS) }()
-      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.movingS) }()
-      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.paceSPerKm) }()
-      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.avgPaceSPerKm) }()
-      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.heartRate) }()
-      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.zone) }()
-      case 10: try { try decoder.decodeSingularEnumField(value: &self.gps) }()
-      case 11: try { try decoder.decodeSingularBoolField(value: &self.strapLost) }()
-      case 12: try { try decoder.decodeSingularInt64Field(value: &self.gpsTimeMs) }()
-      case 13: try { try decoder.decodeRepeatedUInt32Field(value: &self.zoneFloorsBpm) }()
-      case 14: try { try decoder.decodeSingularUInt32Field(value: &self.energyKcal) }()
-      case 15: try { try decoder.decodeSingularUInt32Field(value: &self.climbedM) }()
-      case 16: try { try decoder.decodeSingularUInt32Field(value: &self.steps) }()
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.toGoDm) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.awayM) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.state) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.toGoS) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.session.isEmpty {
-      try visitor.visitSingularBytesField(value: self.session, fieldNumber: 1)
+    if self.toGoDm != 0 {
+      try visitor.visitSingularUInt32Field(value: self.toGoDm, fieldNumber: 1)
+    }
+    if self.awayM != 0 {
+      try visitor.visitSingularUInt32Field(value: self.awayM, fieldNumber: 2)
     }
     if self.state != .unspecified {
-      try visitor.visitSingularEnumField(value: self.state, fieldNumber: 2)
+      try visitor.visitSingularEnumField(value: self.state, fieldNumber: 3)
     }
-    if self.distanceDm != 0 {
-      try visitor.visitSingularUInt32Field(value: self.distanceDm, fieldNumber: 3)
+    if self.toGoS != 0 {
+      try visitor.visitSingularUInt32Field(value: self.toGoS, fieldNumber: 4)
     }
-    if self.elapsedS != 0 {
-      try visitor.visitSingularUInt32Field(value: self.elapsedS, fieldNumber: 4)
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Wearbridge_Link_V1_CourseFigures, rhs: Wearbridge_Link_V1_CourseFigures) -> Bool {
+    if lhs.toGoDm != rhs.toGoDm {return false}
+    if lhs.awayM != rhs.awayM {return false}
+    if lhs.state != rhs.state {return false}
+    if lhs.toGoS != rhs.toGoS {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Wearbridge_Link_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Snapshot"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}state\0\u{3}distance_dm\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}pace_s_per_km\0\u{3}avg_pace_s_per_km\0\u{3}heart_rate\0\u{1}zone\0\u{1}gps\0\u{3}strap_lost\0\u{3}gps_time_ms\0\u{3}zone_floors_bpm\0\u{3}energy_kcal\0\u{3}climbed_m\0\u{1}steps\0\u{1}course\0")
+
+  fileprivate class _StorageClass {
+    var _session: Data = Data()
+    var _state: Wearbridge_Link_V1_SessionState = .unspecified
+    var _distanceDm: UInt32 = 0
+    var _elapsedS: UInt32 = 0
+    var _movingS: UInt32 = 0
+    var _paceSPerKm: UInt32 = 0
+    var _avgPaceSPerKm: UInt32 = 0
+    var _heartRate: UInt32 = 0
+    var _zone: UInt32 = 0
+    var _gps: Wearbridge_Link_V1_GpsQuality = .unspecified
+    var _strapLost: Bool = false
+    var _gpsTimeMs: Int64 = 0
+    var _zoneFloorsBpm: [UInt32] = []
+    var _energyKcal: UInt32 = 0
+    var _climbedM: UInt32 = 0
+    var _steps: UInt32 = 0
+    var _course: Wearbridge_Link_V1_CourseFigures? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _session = source._session
+      _state = source._state
+      _distanceDm = source._distanceDm
+      _elapsedS = source._elapsedS
+      _movingS = source._movingS
+      _paceSPerKm = source._paceSPerKm
+      _avgPaceSPerKm = source._avgPaceSPerKm
+      _heartRate = source._heartRate
+      _zone = source._zone
+      _gps = source._gps
+      _strapLost = source._strapLost
+      _gpsTimeMs = source._gpsTimeMs
+      _zoneFloorsBpm = source._zoneFloorsBpm
+      _energyKcal = source._energyKcal
+      _climbedM = source._climbedM
+      _steps = source._steps
+      _course = source._course
     }
-    if self.movingS != 0 {
-      try visitor.visitSingularUInt32Field(value: self.movingS, fieldNumber: 5)
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
     }
-    if self.paceSPerKm != 0 {
-      try visitor.visitSingularUInt32Field(value: self.paceSPerKm, fieldNumber: 6)
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularBytesField(value: &_storage._session) }()
+        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._state) }()
+        case 3: try { try decoder.decodeSingularUInt32Field(value: &_storage._distanceDm) }()
+        case 4: try { try decoder.decodeSingularUInt32Field(value: &_storage._elapsedS) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._movingS) }()
+        case 6: try { try decoder.decodeSingularUInt32Field(value: &_storage._paceSPerKm) }()
+        case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._avgPaceSPerKm) }()
+        case 8: try { try decoder.decodeSingularUInt32Field(value: &_storage._heartRate) }()
+        case 9: try { try decoder.decodeSingularUInt32Field(value: &_storage._zone) }()
+        case 10: try { try decoder.decodeSingularEnumField(value: &_storage._gps) }()
+        case 11: try { try decoder.decodeSingularBoolField(value: &_storage._strapLost) }()
+        case 12: try { try decoder.decodeSingularInt64Field(value: &_storage._gpsTimeMs) }()
+        case 13: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._zoneFloorsBpm) }()
+        case 14: try { try decoder.decodeSingularUInt32Field(value: &_storage._energyKcal) }()
+        case 15: try { try decoder.decodeSingularUInt32Field(value: &_storage._climbedM) }()
+        case 16: try { try decoder.decodeSingularUInt32Field(value: &_storage._steps) }()
+        case 17: try { try decoder.decodeSingularMessageField(value: &_storage._course) }()
+        default: break
+        }
+      }
     }
-    if self.avgPaceSPerKm != 0 {
-      try visitor.visitSingularUInt32Field(value: self.avgPaceSPerKm, fieldNumber: 7)
-    }
-    if self.heartRate != 0 {
-      try visitor.visitSingularUInt32Field(value: self.heartRate, fieldNumber: 8)
-    }
-    if self.zone != 0 {
-      try visitor.visitSingularUInt32Field(value: self.zone, fieldNumber: 9)
-    }
-    if self.gps != .unspecified {
-      try visitor.visitSingularEnumField(value: self.gps, fieldNumber: 10)
-    }
-    if self.strapLost != false {
-      try visitor.visitSingularBoolField(value: self.strapLost, fieldNumber: 11)
-    }
-    if self.gpsTimeMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.gpsTimeMs, fieldNumber: 12)
-    }
-    if !self.zoneFloorsBpm.isEmpty {
-      try visitor.visitPackedUInt32Field(value: self.zoneFloorsBpm, fieldNumber: 13)
-    }
-    if self.energyKcal != 0 {
-      try visitor.visitSingularUInt32Field(value: self.energyKcal, fieldNumber: 14)
-    }
-    if self.climbedM != 0 {
-      try visitor.visitSingularUInt32Field(value: self.climbedM, fieldNumber: 15)
-    }
-    if self.steps != 0 {
-      try visitor.visitSingularUInt32Field(value: self.steps, fieldNumber: 16)
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._session.isEmpty {
+        try visitor.visitSingularBytesField(value: _storage._session, fieldNumber: 1)
+      }
+      if _storage._state != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._state, fieldNumber: 2)
+      }
+      if _storage._distanceDm != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._distanceDm, fieldNumber: 3)
+      }
+      if _storage._elapsedS != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._elapsedS, fieldNumber: 4)
+      }
+      if _storage._movingS != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._movingS, fieldNumber: 5)
+      }
+      if _storage._paceSPerKm != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._paceSPerKm, fieldNumber: 6)
+      }
+      if _storage._avgPaceSPerKm != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._avgPaceSPerKm, fieldNumber: 7)
+      }
+      if _storage._heartRate != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._heartRate, fieldNumber: 8)
+      }
+      if _storage._zone != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._zone, fieldNumber: 9)
+      }
+      if _storage._gps != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._gps, fieldNumber: 10)
+      }
+      if _storage._strapLost != false {
+        try visitor.visitSingularBoolField(value: _storage._strapLost, fieldNumber: 11)
+      }
+      if _storage._gpsTimeMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._gpsTimeMs, fieldNumber: 12)
+      }
+      if !_storage._zoneFloorsBpm.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._zoneFloorsBpm, fieldNumber: 13)
+      }
+      if _storage._energyKcal != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._energyKcal, fieldNumber: 14)
+      }
+      if _storage._climbedM != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._climbedM, fieldNumber: 15)
+      }
+      if _storage._steps != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._steps, fieldNumber: 16)
+      }
+      try { if let v = _storage._course {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Wearbridge_Link_V1_Snapshot, rhs: Wearbridge_Link_V1_Snapshot) -> Bool {
-    if lhs.session != rhs.session {return false}
-    if lhs.state != rhs.state {return false}
-    if lhs.distanceDm != rhs.distanceDm {return false}
-    if lhs.elapsedS != rhs.elapsedS {return false}
-    if lhs.movingS != rhs.movingS {return false}
-    if lhs.paceSPerKm != rhs.paceSPerKm {return false}
-    if lhs.avgPaceSPerKm != rhs.avgPaceSPerKm {return false}
-    if lhs.heartRate != rhs.heartRate {return false}
-    if lhs.zone != rhs.zone {return false}
-    if lhs.gps != rhs.gps {return false}
-    if lhs.strapLost != rhs.strapLost {return false}
-    if lhs.gpsTimeMs != rhs.gpsTimeMs {return false}
-    if lhs.zoneFloorsBpm != rhs.zoneFloorsBpm {return false}
-    if lhs.energyKcal != rhs.energyKcal {return false}
-    if lhs.climbedM != rhs.climbedM {return false}
-    if lhs.steps != rhs.steps {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._session != rhs_storage._session {return false}
+        if _storage._state != rhs_storage._state {return false}
+        if _storage._distanceDm != rhs_storage._distanceDm {return false}
+        if _storage._elapsedS != rhs_storage._elapsedS {return false}
+        if _storage._movingS != rhs_storage._movingS {return false}
+        if _storage._paceSPerKm != rhs_storage._paceSPerKm {return false}
+        if _storage._avgPaceSPerKm != rhs_storage._avgPaceSPerKm {return false}
+        if _storage._heartRate != rhs_storage._heartRate {return false}
+        if _storage._zone != rhs_storage._zone {return false}
+        if _storage._gps != rhs_storage._gps {return false}
+        if _storage._strapLost != rhs_storage._strapLost {return false}
+        if _storage._gpsTimeMs != rhs_storage._gpsTimeMs {return false}
+        if _storage._zoneFloorsBpm != rhs_storage._zoneFloorsBpm {return false}
+        if _storage._energyKcal != rhs_storage._energyKcal {return false}
+        if _storage._climbedM != rhs_storage._climbedM {return false}
+        if _storage._steps != rhs_storage._steps {return false}
+        if _storage._course != rhs_storage._course {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -83,13 +83,41 @@ public struct LinkNotice: Sendable, Equatable {
     }
 }
 
-/// The live figures the phone shows (at most 80 bytes on the wire, every field set).
+/// The live figures the phone shows (at most 100 bytes on the wire, every field set).
 public struct LinkSnapshot: Sendable, Equatable {
     public enum GPSQuality: String, Sendable {
         case none
         case lost
         case poor
         case good
+    }
+
+    /// The course a session follows, as the phone shows it.
+    public struct Course: Sendable, Equatable {
+        /// Where the wearer stands with the course; the raw value is its name in status and the API.
+        public enum State: String, Sendable, CaseIterable {
+            case notStarted = "not_started"
+            case onCourse = "on_course"
+            case leaving
+            case offCourse = "off_course"
+            case rejoining
+            case finished
+        }
+
+        /// Distance along the course left to its end (m).
+        public var toGo: Double
+        /// Distance from the course (m); nil before any position.
+        public var away: Double?
+        public var state: State
+        /// Time to the finish at the session's average speed (s); nil while unknown.
+        public var secondsToGo: Double?
+
+        public init(toGo: Double, away: Double?, state: State, secondsToGo: Double?) {
+            self.toGo = toGo
+            self.away = away
+            self.state = state
+            self.secondsToGo = secondsToGo
+        }
     }
 
     public var sessionID: String?
@@ -115,6 +143,8 @@ public struct LinkSnapshot: Sendable, Equatable {
     public var climbed: Double?
     /// Steps the IMU counted so far; nil without one.
     public var steps: Int?
+    /// The course followed; nil when none.
+    public var course: Course?
 
     public init(
         sessionID: String?,
@@ -132,11 +162,13 @@ public struct LinkSnapshot: Sendable, Equatable {
         zoneFloors: [Int] = [],
         energy: Double? = nil,
         climbed: Double? = nil,
-        steps: Int? = nil
+        steps: Int? = nil,
+        course: Course? = nil
     ) {
         self.energy = energy
         self.climbed = climbed
         self.steps = steps
+        self.course = course
         self.gpsTime = gpsTime
         self.zoneFloors = zoneFloors
         self.sessionID = sessionID

@@ -116,7 +116,38 @@ extension LinkSnapshot {
             $0.energyKcal = energy.map { $0.isFinite ? UInt32(clamping: Int($0.rounded())) : 0 } ?? 0
             $0.climbedM = climbed.map { $0.isFinite ? UInt32(clamping: Int($0.rounded())) : 0 } ?? 0
             $0.steps = UInt32(clamping: steps ?? 0)
+            if let course { $0.course = course.wire }
         }
+    }
+}
+
+extension LinkSnapshot.Course {
+    var wire: Wearbridge_Link_V1_CourseFigures {
+        .with {
+            $0.toGoDm = toGo.isFinite ? UInt32(clamping: Int64((max(toGo, 0) * 10).rounded())) : 0
+            $0.awayM = away.map { $0.isFinite ? UInt32(clamping: Int64(max($0, 0).rounded())) : 0 } ?? 0
+            $0.state = state.wire
+            $0.toGoS = secondsToGo.map { $0.isFinite ? UInt32(clamping: Int64(max($0, 0).rounded())) : 0 } ?? 0
+        }
+    }
+}
+
+extension LinkSnapshot.Course.State {
+    var wire: Wearbridge_Link_V1_CourseState {
+        switch self {
+        case .notStarted: .notStarted
+        case .onCourse: .onCourse
+        case .leaving: .leaving
+        case .offCourse: .offCourse
+        case .rejoining: .rejoining
+        case .finished: .finished
+        }
+    }
+
+    /// The wire's state; nil for one this program does not know (a newer wearable's).
+    public init?(wire: Wearbridge_Link_V1_CourseState) {
+        guard let known = Self.allCases.first(where: { $0.wire == wire }) else { return nil }
+        self = known
     }
 }
 

@@ -15,6 +15,26 @@ struct SnapshotBody: StampedBody {
         case none, lost, poor, good, unknown
     }
 
+    /// The course followed, as the live figures carry it (its name and shape come in the track).
+    struct Course: Encodable, Sendable, Equatable {
+        enum State: String, Encodable, Sendable, CaseIterable {
+            case notStarted = "not_started"
+            case onCourse = "on_course"
+            case leaving
+            case offCourse = "off_course"
+            case rejoining
+            case finished
+            case unknown
+        }
+
+        var toGoM: Double
+        /// Metres from the course; null before any position.
+        @Nullable var awayM: Int? = nil
+        var state: State
+        /// Time to the finish at the session's average speed; null while unknown.
+        @Nullable var toGoS: Int? = nil
+    }
+
     var seq: Int
     var ageS: Double
     var receivedAtMs: Int64
@@ -36,4 +56,6 @@ struct SnapshotBody: StampedBody {
     @Nullable var climbedM: Int? = nil
     /// Steps the wearable's IMU counted so far; null without one.
     @Nullable var steps: Int? = nil
+    /// The course the session follows; null when none.
+    @Nullable var course: Course? = nil
 }

@@ -22,4 +22,13 @@ struct TrackBody: DocumentedBody {
     var beats: [[Double]]
     @Nullable var contact: String? = nil
     var paused: Bool
+    /// The course the session follows, in the points' frame: sent in the piece that names it.
+    @Nullable var course: Course? = nil
+
+    struct Course: Encodable, Sendable, Equatable {
+        var name: String
+        var lengthM: Double
+        /// [east m, north m] of each of its points.
+        var points: [[Double]]
+    }
 }

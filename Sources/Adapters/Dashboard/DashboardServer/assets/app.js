@@ -8,7 +8,7 @@
   const wb = (window.__wb = { latencies: [], seqs: [], commands: [], lastId: null, link: null });
   const state = {
     wearable: null, source: null, epoch: null, serverMs: 0, perfAt: 0, snapshot: null,
-    link: null, activity: "running", track: [], beats: [], splits: new Map(), pending: null,
+    link: null, activity: "running", track: [], course: null, beats: [], splits: new Map(), pending: null,
     lastSeenMs: 0, contact: null, race: null, raceAt: 0, relay: null,
     // When this page last heard from its phone (performance.now()), and whether it ever did.
     heardAt: null,
@@ -124,6 +124,18 @@
     text("v-energy", snap.energy_kcal == null ? "–" : String(snap.energy_kcal));
     text("v-climbed", snap.climbed_m == null ? "–" : String(snap.climbed_m));
     text("v-steps", snap.steps == null ? "–" : String(snap.steps));
+    // The course's distance to go, and how far off it the wearer is when off course.
+    const c = snap.course;
+    $("t-togo").hidden = !c;
+    if (c) {
+      const off = c.state === "off_course" || c.state === "leaving";
+      text("l-togo", c.state === "finished" ? "Course done" : off ? `Off course ${c.away_m == null ? "" : c.away_m + " m"}` : "To go");
+      text("v-togo", km(c.to_go_m));
+      text("u-togo", c.to_go_s == null ? "km" : `km · ${duration(c.to_go_s)}`);
+      $("t-togo").className = "tile small" + (off ? " off" : "");
+      $("t-togo").dataset.value = c.to_go_m;
+      $("t-togo").dataset.state = c.state;
+    }
     text("v-strap", snap.strap_lost ? "lost" : (state.contact || (snap.heart_rate == null ? "–" : "ok")));
     $("t-distance").dataset.value = snap.distance_m;
     $("t-elapsed").dataset.value = snap.elapsed_s;
@@ -251,14 +263,21 @@
     const svg = $("track");
     svg.replaceChildren();
     const pts = state.track;
-    if (pts.length === 0) { el("text", { x: 10, y: 20 }, svg).textContent = "no track yet"; return; }
+    const course = state.course ? state.course.points : [];
+    if (pts.length === 0 && course.length === 0) { el("text", { x: 10, y: 20 }, svg).textContent = "no track yet"; return; }
     let minE = Infinity, maxE = -Infinity, minN = Infinity, maxN = -Infinity;
-    for (const p of pts) { minE = Math.min(minE, p[0]); maxE = Math.max(maxE, p[0]); minN = Math.min(minN, p[1]); maxN = Math.max(maxN, p[1]); }
+    for (const p of pts.concat(course)) { minE = Math.min(minE, p[0]); maxE = Math.max(maxE, p[0]); minN = Math.min(minN, p[1]); maxN = Math.max(maxN, p[1]); }
     const W = 320, H = 240, M = 14;
     const span = Math.max(maxE - minE, maxN - minN, 20);
     const k = Math.min((W - 2 * M) / Math.max(maxE - minE, 1e-9), (H - 2 * M - 16) / Math.max(maxN - minN, 1e-9), (W - 2 * M) / 20);
     const x = (e) => M + (e - minE) * k + ((W - 2 * M) - (maxE - minE) * k) / 2;
     const y = (n) => H - M - 16 - (n - minN) * k - ((H - 2 * M - 16) - (maxN - minN) * k) / 2;
+    // The course under the track, the way the wearer means to go.
+    if (course.length > 1) {
+      el("polyline", { points: course.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" "), class: "course" }, svg);
+    }
+    svg.dataset.course = course.length;
+    if (pts.length === 0) return;
     // Runs of moving and paused points, each its own polyline.
     let run = [], paused = pts[0][3] === 1;
     const flush = () => { if (run.length > 1) el("polyline", { points: run.join(" "), class: paused ? "paused" : "moving" }, svg); };
@@ -487,7 +506,8 @@
     source.addEventListener("race", (e) => takeRace(JSON.parse(e.data)));
     source.addEventListener("track", (e) => {
       const t = JSON.parse(e.data);
-      if (t.after === 0) { state.track = []; state.beats = []; }
+      if (t.after === 0) { state.track = []; state.beats = []; state.course = null; }
+      if (t.course) state.course = t.course;
       state.track.push(...t.points);
       state.beats.push(...t.beats);
       if (state.beats.length > 4000) state.beats = state.beats.slice(-3000);

@@ -33,6 +33,7 @@ import Testing
         #expect(held.map(\.runner) == ["alice", "bob"])
         #expect(held[0].route == (try Self.route(300)), "the first copy stays")
         #expect(held[1].route == nil && held[1].refusal == "WB708: too fast")
+        #expect(try store.routeRunners(run: run) == ["alice", "bob"], "a refusal settles a runner's route too")
         // A refusal of the partner's is replaced once their route is read.
         try await store.keepRoute(run: run, runner: "bob", try Self.route(280), at: 13)
         #expect(try store.routes(run: run)[1].route == (try Self.route(280)))

@@ -21,12 +21,13 @@ struct RaceHistoryRoutes: Sendable {
         return try JSONText.response(
             RaceHistoryList(
                 races: try races.map { race in
-                    let map = try self.map(race)
+                    let result = try result(race.run)
+                    let map = try self.map(race, result.finals)
                     return RaceHistoryList.Race(
                         run: race.run,
                         state: race.state,
                         startAtMs: Int64((race.startAt * 1000).rounded()),
-                        winner: try result(race.run).winner,
+                        winner: result.winner,
                         mine: Self.body(map.mine),
                         partner: Self.body(map.partner),
                         leadChanges: map.mine.route != nil && map.partner.route != nil ? map.changes.count : nil
@@ -43,13 +44,14 @@ struct RaceHistoryRoutes: Sendable {
         return Response(
             status: .ok,
             headers: [.contentType: "image/svg+xml; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: try map(race).svg))
+            body: .init(byteBuffer: ByteBuffer(string: try map(race, try result(race.run).finals).svg))
         )
     }
 
-    private func map(_ race: RaceStore.RelayRace) throws -> RaceMap {
+    private typealias Finals = [String: (distance: Double, elapsed: Double)]
+
+    private func map(_ race: RaceStore.RelayRace, _ finals: Finals) throws -> RaceMap {
         let held = try store.routes(run: race.run)
-        let finals = try result(race.run).finals
         func side(_ name: String) -> RaceMap.Runner {
             RaceMap.Runner(
                 name: name,
@@ -62,13 +64,11 @@ struct RaceHistoryRoutes: Sendable {
     }
 
     /// The relay's result event for `run`, as the phone holds it: the winner and each runner's final figures.
-    private func result(
-        _ run: String
-    ) throws -> (winner: String?, finals: [String: (distance: Double, elapsed: Double)]) {
+    private func result(_ run: String) throws -> (winner: String?, finals: Finals) {
         guard let item = try store.partnerItems(run: run).last(where: { $0.source == .event && $0.kind == "result" })
         else { return (nil, [:]) }
         let body = RaceStore.details(item.body)
-        var finals: [String: (distance: Double, elapsed: Double)] = [:]
+        var finals: Finals = [:]
         for entry in body["entries"] as? [[String: Any]] ?? [] {
             guard let name = entry["runner"] as? String, let distance = (entry["distance_m"] as? NSNumber)?.doubleValue,
                 let elapsed = (entry["elapsed_s"] as? NSNumber)?.doubleValue

@@ -51,6 +51,14 @@ extension RaceStore {
         }
     }
 
+    /// The runners whose route of `run` is settled on the phone (held, or refused for good), without
+    /// reading the routes: what the pump asks of every race it holds, every round.
+    public func routeRunners(run: String) throws -> Set<String> {
+        try pool.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT runner FROM relay_route WHERE run = ?", arguments: [run]))
+        }
+    }
+
     /// `run`'s routes as held, by runner; a stored route that does not read back is an error naming it.
     public func routes(run: String) throws -> [HeldRoute] {
         try pool.read { db in

@@ -142,9 +142,9 @@ public struct RelayPump: Service {
         var ownRoute = PhoneRace.OwnRoute.notReady
         var partnerRouteHeld = false
         if !race.state.isOpen, let session = race.session {
-            let held = try store.routes(run: race.run)
-            partnerRouteHeld = held.contains { $0.runner == race.partner }
-            if held.contains(where: { $0.runner == endpoint.user }) {
+            let settled = try store.routeRunners(run: race.run)
+            partnerRouteHeld = settled.contains(race.partner)
+            if settled.contains(endpoint.user) {
                 ownRoute = .settled
             } else if try inbox.backfill.state(session: session)?.state == .complete {
                 ownRoute = .ready

@@ -60,9 +60,10 @@ public struct RaceMap: Sendable {
             return out + legendText() + "</svg>\n"
         }
         let frame = LocalFrame(origin: origin)
-        let local = routes.flatMap {
-            $0.points.map { frame.project(GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) }
+        func project(_ route: RelayRoute) -> [LocalPoint] {
+            route.points.map { frame.project(GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) }
         }
+        let local = routes.flatMap(project)
         let minEast = local.map(\.east).min() ?? 0
         let maxEast = local.map(\.east).max() ?? 0
         let minNorth = local.map(\.north).min() ?? 0
@@ -72,13 +73,15 @@ public struct RaceMap: Sendable {
         let scale = min(spanWidth / max(maxEast - minEast, 1), spanHeight / max(maxNorth - minNorth, 1))
         let offsetX = Self.margin + (spanWidth - (maxEast - minEast) * scale) / 2
         let offsetY = Self.margin + (spanHeight - (maxNorth - minNorth) * scale) / 2
+        func screen(_ p: LocalPoint) -> (x: Double, y: Double) {
+            (offsetX + (p.east - minEast) * scale, offsetY + (maxNorth - p.north) * scale)
+        }
         func place(_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double) {
-            let p = frame.project(GeoPoint(latitude: latitude, longitude: longitude))
-            return (offsetX + (p.east - minEast) * scale, offsetY + (maxNorth - p.north) * scale)
+            screen(frame.project(GeoPoint(latitude: latitude, longitude: longitude)))
         }
         for (runner, side) in [(mine, "mine"), (partner, "partner")] {
             guard let route = runner.route else { continue }
-            let points = route.points.map { place($0.latitude, $0.longitude) }
+            let points = project(route).map(screen)
             let text = points.map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
             out += "<polyline class=\"route \(side)\" data-runner=\"\(Self.escaped(runner.name))\" "
             out += "data-points=\"\(points.count)\" points=\"\(text)\"/>\n"

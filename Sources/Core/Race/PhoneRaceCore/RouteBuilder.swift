@@ -31,13 +31,14 @@ public enum RouteBuilder {
         tolerance: Double = 3,
         maximumPoints: Int = RelayRoute.defaultMaximumPoints
     ) -> RelayRoute? {
-        var fixes = fixes.filter { $0.position.isPlausible && $0.time.isFinite && $0.distance.isFinite }
-        // Times and distances never go back: a fix out of order is dropped, not reordered.
+        // Off the globe or no number: dropped. Times and distances never go back: a fix out of
+        // order is dropped, not reordered.
         var kept: [Fix] = []
-        for fix in fixes where kept.last.map({ fix.time >= $0.time && fix.distance >= $0.distance }) ?? true {
+        for fix in fixes where fix.position.isPlausible && fix.time.isFinite && fix.distance.isFinite {
+            if let last = kept.last, fix.time < last.time || fix.distance < last.distance { continue }
             kept.append(fix)
         }
-        fixes = kept
+        let fixes = kept
         guard fixes.count >= 2, maximumPoints >= 2 else { return nil }
         let frame = LocalFrame(origin: fixes[0].position)
         let positions = fixes.map { frame.project($0.position) }

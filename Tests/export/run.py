@@ -69,6 +69,8 @@ class Logged:
         self.splits = self.db.execute("SELECT idx, distance_m, duration_s, avg_hr FROM split ORDER BY idx").fetchall()
         self.rr = [v for (rr,) in self.db.execute("SELECT rr FROM heart_rate ORDER BY seq") for v in json.loads(rr)]
         self.beats = self.db.execute("SELECT count(*) FROM heart_rate").fetchone()[0]
+        following = self.db.execute("SELECT detail FROM event WHERE kind = 'course_following'").fetchall()
+        self.course = json.loads(following[-1][0])["course"] if following else None
         hr = self.summary.get("heart_rate")
         self.hr_avg = hr["average_bpm"] if hr else None
         self.hr_max = hr["max_bpm"] if hr else None
@@ -105,6 +107,8 @@ def check_gpx(path, logged):
         assert max(values) <= logged.hr_max and min(values) >= 20
     else:
         assert not heart
+    expected = None if logged.course is None else f"Course: {logged.course}"
+    assert gpx.tracks[0].description == expected, (gpx.tracks[0].description, expected)
     length = gpx.length_2d()
     return {"points": len(points), "segments": len(gpx.tracks[0].segments), "gpxpy_length_m": round(length)}
 
@@ -113,7 +117,12 @@ def check_tcx(path, logged):
     tree = ET.parse(path)
     activity = tree.getroot().find(f"{TCX}Activities/{TCX}Activity")
     order = [child.tag.replace(TCX, "") for child in activity]
-    assert order[0] == "Id" and order[-1] == "Creator" and set(order[1:-1]) == {"Lap"}, order
+    # The schema's order: Id, the laps, Notes (the course followed) when there is one, Creator.
+    notes = order[-2] == "Notes"
+    assert order[0] == "Id" and order[-1] == "Creator" and set(order[1:-2 if notes else -1]) == {"Lap"}, order
+    assert notes == (logged.course is not None), (order, logged.course)
+    if notes:
+        assert activity.find(f"{TCX}Notes").text == f"Course: {logged.course}", activity.find(f"{TCX}Notes").text
     lap_schema = ["TotalTimeSeconds", "DistanceMeters", "MaximumSpeed", "Calories", "AverageHeartRateBpm",
                   "MaximumHeartRateBpm", "Intensity", "Cadence", "TriggerMethod", "Track"]
     point_schema = ["Time", "Position", "AltitudeMeters", "DistanceMeters", "HeartRateBpm"]
@@ -184,11 +193,17 @@ def check_fit(path, logged):
         assert "avg_heart_rate" not in session and not messages.get("hrv_mesgs")
     starts = [e for e in messages["event_mesgs"] if e["event_type"] == "start"]
     assert len(starts) >= 1 + len([p for p in logged.pauses if p[1] != float("inf")])
+    courses = [c["name"] for c in messages.get("course_mesgs", [])]
+    assert courses == ([] if logged.course is None else [logged.course]), courses
     import fitdecode
     frames = 0
+    named = []
     with fitdecode.FitReader(path, check_crc=fitdecode.CrcCheck.ENABLED) as fit:
         for frame in fit:
             frames += frame.frame_type == fitdecode.FIT_FRAME_DATA
+            if frame.frame_type == fitdecode.FIT_FRAME_DATA and frame.name == "course":
+                named.append(frame.get_value("name"))
+    assert named == courses, (named, courses)
     return {"records": len(records), "laps": len(laps), "hrv_rr": len(logged.rr), "fitdecode_frames": frames}
 
 
@@ -222,6 +237,8 @@ def every_format_reads_back(work):
         ("no_strap_auto_pauses", f"{DATA}/gps/dog_walk_stops.jsonl",
          ["--activity-name", "walking", "--body-mass", "80", "--load", "15"]),
         ("ride", f"{DATA}/gps/commute_ride.jsonl", ["--activity-name", "cycling", "--beats"]),
+        # A course followed: its name (with XML's reserved characters and a non-ASCII one) in each format.
+        ("course", f"{DATA}/gps/park_loop_run.jsonl", ["--course", "Prater <Hauptallee> & \"Rüstern\" 'loop'"]),
     ]
     for name, recording, args in cases:
         directory = session_from(work, name, recording, *args)

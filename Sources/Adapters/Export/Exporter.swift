@@ -22,6 +22,8 @@ public struct ExportSession: Sendable {
     public var footpodFactors: StrideFactors?
     /// The body mass, load and walking model its energy was costed by; nil: none.
     public var energy: EnergySettings?
+    /// The name of the course the session followed; nil: none.
+    public var course: String?
 
     public init(
         id: String,
@@ -30,7 +32,8 @@ public struct ExportSession: Sendable {
         smoothed: Bool = true,
         distanceSource: DistanceSource = .gps,
         footpodFactors: StrideFactors? = nil,
-        energy: EnergySettings? = nil
+        energy: EnergySettings? = nil,
+        course: String? = nil
     ) {
         self.id = id
         self.activity = activity
@@ -39,6 +42,7 @@ public struct ExportSession: Sendable {
         self.distanceSource = distanceSource
         self.footpodFactors = footpodFactors
         self.energy = energy
+        self.course = course
     }
 }
 

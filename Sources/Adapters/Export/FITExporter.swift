@@ -3,7 +3,8 @@ import TrackCore
 
 /// A FIT activity file from our own encoder (no Swift FIT library exists): file_id, device_info,
 /// timer events around every pause, a record per point, hrv messages with every RR interval (for
-/// HRV tools such as Kubios), a lap per split (and the remainder), the session and the activity.
+/// HRV tools such as Kubios), a lap per split (and the remainder), the session and the activity;
+/// with a course followed, a course message with its name.
 /// The header's size and both CRCs are written once the data is complete.
 public struct FITExporter: Exporter {
     private var smoothed = true
@@ -27,6 +28,11 @@ public struct FITExporter: Exporter {
         try file.write(FIT.fileID.data([4, 255, 1, 1, created]))
         try file.write(FIT.deviceInfo.definition)
         try file.write(FIT.deviceInfo.data([created, 0, 255, 1, 100]))
+        if let name = session.course {
+            let course = FIT.course(named: name)
+            try file.write(course.definition)
+            try file.write(course.data(sport))
+        }
         try file.write(FIT.event.definition)
         try file.write(FIT.event.data([created, 0, 0]))
         for message in [FIT.record, FIT.hrv, FIT.lap] { try file.write(message.definition) }

@@ -5,6 +5,8 @@ struct FITMessage {
     enum BaseType: UInt8 {
         case enumeration = 0x00
         case uint8 = 0x02
+        /// UTF-8, null-terminated, one byte a value.
+        case string = 0x07
         case uint16 = 0x84
         case sint32 = 0x85
         case uint32 = 0x86
@@ -12,7 +14,7 @@ struct FITMessage {
 
         var size: Int {
             switch self {
-            case .enumeration, .uint8: 1
+            case .enumeration, .uint8, .string: 1
             case .uint16: 2
             case .sint32, .uint32, .uint32z: 4
             }
@@ -21,6 +23,7 @@ struct FITMessage {
         var invalid: UInt64 {
             switch self {
             case .enumeration, .uint8: 0xFF
+            case .string: 0
             case .uint16: 0xFFFF
             case .sint32: 0x7FFF_FFFF
             case .uint32: 0xFFFF_FFFF
@@ -32,7 +35,7 @@ struct FITMessage {
     struct Field {
         var number: UInt8
         var type: BaseType
-        /// Values for an array field (hrv's RR times); 1 otherwise.
+        /// Values for an array field (hrv's RR times, a string's bytes); 1 otherwise.
         var count: Int = 1
     }
 
@@ -160,4 +163,21 @@ enum FIT {
             .init(number: 4, type: .enumeration),
         ]
     )
+
+    /// The course the session followed: sport and name (a string field of the name's UTF-8 bytes,
+    /// at most 254 and cut on a character's boundary, with its terminating zero).
+    static func course(named name: String) -> (definition: [UInt8], data: (UInt64) -> [UInt8]) {
+        var bytes: [UInt8] = []
+        for character in name {
+            let utf8 = Array(String(character).utf8)
+            guard bytes.count + utf8.count <= 254 else { break }
+            bytes += utf8
+        }
+        let message = FITMessage(
+            global: 31,
+            local: 8,
+            fields: [.init(number: 4, type: .enumeration), .init(number: 5, type: .string, count: bytes.count + 1)]
+        )
+        return (message.definition, { sport in message.data([sport] + bytes.map(UInt64.init) + [0]) })
+    }
 }

@@ -3,7 +3,8 @@ import UTCFormat
 /// GPX 1.1 with Garmin's TrackPointExtension v1 (heart rate), as Strava documents it: one
 /// `trkseg` per moving stretch (a pause closes it), every point with its UTC time (to the
 /// millisecond when the receiver gives fractions) and its elevation when gpsd gave one. The smoothed track by default, the one the
-/// distance was measured on; or the receiver's raw positions.
+/// distance was measured on; or the receiver's raw positions. The course followed, if any, is the
+/// track's description.
 public struct GPXExporter: Exporter {
     private var smoothed = true
     private var inSegment = false
@@ -28,6 +29,7 @@ public struct GPXExporter: Exporter {
              </metadata>
              <trk>
               <name>\(session.activity.rawValue) \(UTCTime.text(session.startedAt))</name>
+            \(session.course.map { "  <desc>Course: \(XMLText.escaped($0))</desc>\n" } ?? "")\
               <type>\(session.activity.rawValue)</type>
 
             """

@@ -3,14 +3,15 @@ import UTCFormat
 
 /// Garmin's TrainingCenterDatabase v2: an Activity (Sport, Id), one Lap per split with its totals
 /// in the schema's order, Trackpoints (Time, Position, DistanceMeters: ours, cumulative,
-/// HeartRateBpm) in a Track per moving stretch, and the Creator. The laps come from a first pass
-/// (`LapCollector`): TCX puts a lap's totals before its points.
+/// HeartRateBpm) in a Track per moving stretch, the course followed in the Notes, and the Creator.
+/// The laps come from a first pass (`LapCollector`): TCX puts a lap's totals before its points.
 public struct TCXExporter: Exporter {
     private let laps: [ExportLap]
     private var lap = -1
     private var inTrack = false
     private var stopped = false
     private var smoothed = true
+    private var course: String?
     public private(set) var points = 0
 
     public init(laps: [ExportLap]) {
@@ -19,6 +20,7 @@ public struct TCXExporter: Exporter {
 
     public mutating func begin(_ session: ExportSession, into file: OutputFile) throws(ExportError) {
         smoothed = session.smoothed
+        course = session.course
         let sport =
             switch session.activity {
             case .running: "Running"
@@ -86,6 +88,8 @@ public struct TCXExporter: Exporter {
     public mutating func end(_ totals: ExportTotals, into file: OutputFile) throws(ExportError) {
         while lap + 1 < laps.count { try openLap(lap + 1, file) }
         try closeLap(file)
+        // The schema's order: the laps, then Notes, then the Creator.
+        if let course { try file.write("   <Notes>Course: \(XMLText.escaped(course))</Notes>\n") }
         try file.write(
             """
                <Creator xsi:type="Device_t"><Name>wearbridge</Name><UnitId>0</UnitId><ProductID>0</ProductID>\

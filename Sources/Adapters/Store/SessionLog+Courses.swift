@@ -42,21 +42,16 @@ extension SessionLog {
 }
 
 extension SessionLog {
-    /// The course session `id` follows (its last `course_following` event) and the session's
-    /// accepted positions (smoothed, with their receive instants), to follow it again after a
-    /// restart; nil when it follows none.
+    /// The name of the course session `id` follows (its last `course_following` event); nil: none.
+    public func courseName(followedBy id: String) throws -> String? {
+        try reader.read { db in try Self.courseName(followedBy: id, db) }
+    }
+
+    /// The course session `id` follows and the session's accepted positions (smoothed, with their
+    /// receive instants), to follow it again after a restart; nil when it follows none.
     public func courseFollowed(by id: String) throws -> (name: String, track: [(position: GeoPoint, at: Double)])? {
         try reader.read { db in
-            guard
-                let detail = try String.fetchOne(
-                    db,
-                    sql:
-                        "SELECT detail FROM event WHERE session_id = ? AND kind = 'course_following' ORDER BY seq DESC LIMIT 1",
-                    arguments: [id]
-                ),
-                let object = try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any],
-                let name = object["course"] as? String
-            else { return nil }
+            guard let name = try Self.courseName(followedBy: id, db) else { return nil }
             let track = try Row.fetchAll(
                 db,
                 sql: """
@@ -67,5 +62,18 @@ extension SessionLog {
             ).map { row in (position: GeoPoint(latitude: row[0], longitude: row[1]), at: row[2] as Double) }
             return (name, track)
         }
+    }
+
+    private static func courseName(followedBy id: String, _ db: Database) throws -> String? {
+        guard
+            let detail = try String.fetchOne(
+                db,
+                sql:
+                    "SELECT detail FROM event WHERE session_id = ? AND kind = 'course_following' ORDER BY seq DESC LIMIT 1",
+                arguments: [id]
+            ),
+            let object = try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any]
+        else { return nil }
+        return object["course"] as? String
     }
 }

@@ -46,7 +46,8 @@ struct PhoneExportCommand: ParsableCommand {
                     startedAt: start.startedAt,
                     smoothed: !raw,
                     distanceSource: start.distanceSource,
-                    footpodFactors: start.footpodFactors
+                    footpodFactors: start.footpodFactors,
+                    course: start.course
                 ),
                 journal: { body in try inbox.sessions.journal(session: session, body) },
                 into: file,

@@ -111,7 +111,8 @@ struct ExportCommand: ParsableCommand {
             smoothed: track == .smoothed,
             distanceSource: DistanceSource(rawValue: stored.distanceSource) ?? .gps,
             footpodFactors: stored.footpodFactors,
-            energy: stored.energy
+            energy: stored.energy,
+            course: try log.courseName(followedBy: stored.id)
         )
         do {
             let file = try OutputFile(target: target)

@@ -62,6 +62,9 @@ struct MakeSession: AsyncParsableCommand {
     @Option(help: "The load carried (kg).")
     var load: Double?
 
+    @Option(help: "The name of a course the session follows (its course_following event).")
+    var course: String?
+
     private var carriage: CarriageOverride {
         get throws {
             do { return try CarriageOverride.checked(bodyMass: bodyMass, load: load).get() } catch {
@@ -117,6 +120,9 @@ struct MakeSession: AsyncParsableCommand {
             systemTime: systemClock ?? first,
             into: &output
         )
+        if let course {
+            controller.event(.course(.following(name: course, length: 5000)), receivedAt: first, into: &output)
+        }
         var pauses = pauseAt.sorted().map { first + $0 }
         var resumeAt: Double?
         var nextBeat = first + 0.5

@@ -81,7 +81,8 @@ struct HistoryRoutes: Sendable {
                         startedAt: start.startedAt,
                         smoothed: true,
                         distanceSource: start.distanceSource,
-                        footpodFactors: start.footpodFactors
+                        footpodFactors: start.footpodFactors,
+                        course: start.course
                     ),
                     journal: { body in try inbox.sessions.journal(session: session, body) },
                     into: file

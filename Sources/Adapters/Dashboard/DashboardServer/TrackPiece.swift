@@ -1,6 +1,5 @@
 import Course
 import DashboardCore
-import Foundation
 import PhoneLinkContract
 import PhoneServer
 
@@ -46,8 +45,7 @@ struct TrackPiece {
             beats.append([(beat.time * 10).rounded() / 10, Double(beat.bpm)])
             contact = beat.contact
         case .event(let event) where event.kind == "course_following":
-            let detail = try? JSONSerialization.jsonObject(with: Data(event.detailJson.utf8)) as? [String: Any]
-            guard let name = detail?["course"] as? String, let followed = courseNamed(name),
+            guard let name = event.followedCourse, let followed = courseNamed(name),
                 let local = view.place(course: followed.points.map(\.position))
             else { return }
             course = TrackBody.Course(

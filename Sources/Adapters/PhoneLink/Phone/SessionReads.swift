@@ -39,6 +39,8 @@ public struct BackfilledStart: Sendable, Equatable {
     public var distanceSource: DistanceSource
     /// The factors an indoor session applied to its footpod.
     public var footpodFactors: StrideFactors?
+    /// The course the session followed (its last `course_following` event's); nil: none.
+    public var course: String?
 }
 
 /// The sessions as the CLI and the dashboard read them, from the link's messages (their start, end
@@ -118,7 +120,7 @@ public struct SessionReads: Sendable {
     /// A session's activity and start from its `session_started` message, with its distance source
     /// and footpod factors from the backfill (the wearable's log), else from that message.
     public func start(_ session: String) throws -> BackfilledStart? {
-        try pool.read { db in
+        try pool.read { db -> BackfilledStart? in
             guard
                 let payload = try Data.fetchOne(
                     db,
@@ -134,13 +136,26 @@ public struct SessionReads: Sendable {
                 arguments: [session]
             )
             let source = (replay?["distance_source"] as String?) ?? started.distanceSource
+            var course: String?
+            let events = try Data.fetchCursor(
+                db,
+                sql: "SELECT row FROM backfill_row WHERE session = ? AND kind = 'event' ORDER BY seq",
+                arguments: [session]
+            )
+            while let data = try events.next() {
+                guard case .event(let event)? = try? Wearbridge_Link_V1_BackfillRow(serializedBytes: data).row,
+                    let name = event.followedCourse
+                else { continue }
+                course = name
+            }
             return BackfilledStart(
                 activity: activity,
                 startedAt: Double(started.startedAtMs) / 1000,
                 distanceSource: DistanceSource(rawValue: source) ?? .gps,
                 footpodFactors: (replay?["stride_factors"] as String?).flatMap {
                     try? JSONDecoder().decode(StrideFactors.self, from: Data($0.utf8))
-                }
+                },
+                course: course
             )
         }
     }

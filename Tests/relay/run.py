@@ -329,6 +329,118 @@ def test_routes(relay):
               f"({size / limit:.1f} a point, shared in {took * 1000:.0f} ms), a 40-point one {small} bytes")
 
 
+def course_points(metres, step=50.0, lat=52.5, lon=13.4):
+    """A course east along a parallel: a point every `step` m, with its distance along it (cm)."""
+    n = int(metres // step) + 1
+    per_degree = 111_320 * math.cos(math.radians(lat))
+    return ([round(lat * 1e7)] * n, [round((lon + i * step / per_degree) * 1e7) for i in range(n)],
+            [round(i * step * 100) for i in range(n)])
+
+
+def invite_on_course(conn, partner, name, lat, lon, cm, turn_cm=(), turn_direction=(), start_in="10 seconds"):
+    """A ride (its top speed lets the test's short races cover their course in seconds)."""
+    return count(conn, "SELECT relay.invite_on_course(%s, %s, %s::integer[], %s::integer[], %s::integer[], "
+                 "%s::integer[], %s::text[], activity => 'ride', lead => %s::interval)", partner, name, list(lat),
+                 list(lon), list(cm), list(turn_cm), list(turn_direction), start_in)
+
+
+def course_message(conn, run, runner, seq, distance, elapsed, course_m, kind="snapshot"):
+    conn.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, course_m) "
+                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                 (run, runner, seq, "snapshot" if kind == "snapshot" else "critical", kind, distance, elapsed, course_m))
+
+
+def test_race_courses(relay):
+    """Races on a course: the invite carries the course, judged before anything is made (a refused
+    one leaves no run); only the two runners read it (a third runner reads nothing and no table);
+    each runner's progress along it is judged against the course and their own distance (a short
+    cut is not progress); the result goes to the fastest to the course's end, not the farthest runner."""
+    with relay.connect("alice") as a, relay.connect("bob") as b, relay.connect("mallory") as m, relay.admin() as admin:
+        lat, lon, cm = course_points(150)
+        runs_before = count(admin, "SELECT count(*) FROM relay.runs")
+        limit = count(admin, "SELECT course_points FROM relay.limits")
+        far = course_points(50 * limit)
+        bad = [
+            ("WB801", lambda: invite_on_course(a, "bob", "", lat, lon, cm)),
+            ("WB801", lambda: invite_on_course(a, "bob", "two\nlines", lat, lon, cm)),
+            ("WB801", lambda: invite_on_course(a, "bob", "x" * 65, lat, lon, cm)),
+            ("WB802", lambda: invite_on_course(a, "bob", "Ring", lat[:1], lon[:1], cm[:1])),
+            ("WB802", lambda: invite_on_course(a, "bob", "Ring", lat, lon[:-1], cm)),
+            ("WB802", lambda: invite_on_course(a, "bob", "Ring", far[0], far[1], far[2])),
+            ("WB802", lambda: invite_on_course(a, "bob", "Ring", lat, lon, cm, turn_cm=[100], turn_direction=[])),
+            ("WB803", lambda: invite_on_course(a, "bob", "Ring", lat, lon, [5] + cm[1:])),
+            ("WB803", lambda: invite_on_course(a, "bob", "Ring", lat, lon, [c // 2 for c in cm])),
+            ("WB804", lambda: invite_on_course(a, "bob", "Ring", [950_000_000] * len(lat), lon, cm)),
+            ("WB805", lambda: invite_on_course(a, "bob", "Ring", lat, lon, cm, turn_cm=[99_999], turn_direction=["left"])),
+            ("WB805", lambda: invite_on_course(a, "bob", "Ring", lat, lon, cm, turn_cm=[100], turn_direction=["up"])),
+            ("WB102", lambda: invite_on_course(a, "nobody", "Ring", lat, lon, cm)),
+        ]
+        for code, call in bad:
+            refused(call, code)
+        assert count(admin, "SELECT count(*) FROM relay.runs") == runs_before, "a refused course made a run"
+        assert count(admin, "SELECT count(*) FROM relay.courses") == 0, "a refused course was stored"
+
+        run = str(invite_on_course(a, "bob", "Tiergarten 150", lat, lon, cm, turn_cm=[7500], turn_direction=["left"]))
+        assert count(a, "SELECT distance_m FROM relay.my_runs WHERE id = %s", run) == 150.0
+        # The invitee reads the course before accepting; a third runner reads nothing, not even the table.
+        got = b.execute("SELECT name, cardinality(lat_e7), distance_cm[4], turn_direction, length_m "
+                        "FROM relay.run_course(%s)", (run,)).fetchall()
+        assert got == [("Tiergarten 150", 4, 15000, ["left"], 150.0)], got
+        assert count(m, "SELECT count(*) FROM relay.run_course(%s)", run) == 0, "mallory reads the course"
+        refused(lambda: m.execute("SELECT count(*) FROM relay.courses"), "42501", "permission denied")
+        refused(lambda: a.execute("UPDATE relay.courses SET length_m = 1"), "42501")
+        b.execute("SELECT relay.accept(%s)", (run,))
+        wait_for_start(a, run, after=1)
+        a.execute("SELECT relay.report_start(%s, 0)", (run,))
+        b.execute("SELECT relay.report_start(%s, 0)", (run,))
+        # Progress along the course, judged: within its length, and no farther than one has run.
+        course_message(a, run, "alice", 1, 10, 4, 9.5)
+        refused(lambda: course_message(a, run, "alice", 2, 11, 5, 151.5, kind="split"), "WB612", "150.0 m")
+        refused(lambda: course_message(b, run, "bob", 1, 20, 4, 75), "WB613", "farther than the runner has run")
+        refused(lambda: course_message(m, run, "alice", 9, 20, 4, 10), "42501", "row-level security")
+        course_message(b, run, "bob", 1, 20, 4, 19)
+        refused(lambda: b.execute("SELECT relay.finish(%s, 40, 8, 8, 120)", (run,)), "WB613")
+        refused(lambda: m.execute("SELECT relay.finish(%s, 40, 8, 8, 20)", (run,)), "WB501", "no race")
+        wait_for_start(a, run, after=4)
+        # Bob ran farther (a detour), Alice ran the course to its end in less time: Alice wins.
+        assert count(a, "SELECT relay.finish(%s, 151, 3.5, 3.5, 149.8)", run) == "accepted"
+        assert count(a, "SELECT relay.finish(%s, 151, 3.5, 3.5, 149.8)", run) == "accepted", "a repeat is harmless"
+        refused(lambda: a.execute("SELECT relay.finish(%s, 151, 3.5, 3.5, 120)", (run,)), "WB502")
+        assert count(b, "SELECT relay.finish(%s, 160, 4, 4, 90)", run) == "complete"
+        state, winner = a.execute("SELECT state, winner::text FROM relay.my_runs WHERE id = %s", (run,)).fetchone()
+        assert (state, winner) == ("complete", "alice"), (state, winner)
+        result = b.execute("SELECT body FROM relay.run_events(%s) WHERE kind = 'result'", (run,)).fetchone()[0]
+        along = {e["runner"]: e["course_m"] for e in result["entries"]}
+        assert along == {"alice": 149.8, "bob": 90.0}, result
+
+        # A race without a course takes no course_m; without a final course_m the newest one counts.
+        plain = start_race(relay, "alice", "bob", "--distance", "100m", "--start-in", "10s")
+        refused(lambda: course_message(a, plain, "alice", 1, 10, 1, 9), "WB612", "no course")
+        refused(lambda: a.execute("SELECT relay.finish(%s, 10, 1, 1, 9)", (plain,)), "WB612", "no course")
+        a.execute("SELECT relay.cancel(%s)", (plain,))
+        lat2, lon2, cm2 = course_points(100)
+        second = str(invite_on_course(b, "alice", "Short", lat2, lon2, cm2))
+        a.execute("SELECT relay.accept(%s)", (second,))
+        wait_for_start(a, second, after=3)
+        course_message(a, second, "alice", 1, 60, 3, 55)
+        course_message(b, second, "bob", 1, 90, 3, 88)
+        assert count(a, "SELECT relay.finish(%s, 60, 3, 3)", second) == "accepted"
+        assert count(b, "SELECT relay.finish(%s, 90, 3, 3)", second) == "complete"
+        winner = count(a, "SELECT winner::text FROM relay.my_runs WHERE id = %s", second)
+        assert winner == "bob", winner
+        size = count(admin, "SELECT pg_column_size(c.*) FROM relay.courses c WHERE run_id = %s", run)
+        # A course at the limit, as the phone would send a long one.
+        big = course_points(40 * (limit - 1), step=40)
+        started = time.time()
+        third = str(invite_on_course(a, "bob", "Long", *big))
+        took = time.time() - started
+        big_size = count(admin, "SELECT pg_column_size(c.*) FROM relay.courses c WHERE run_id = %s", third)
+        a.execute("SELECT relay.cancel(%s)", (third,))
+        print(f"    refusals WB801-WB805, WB612, WB613 each with its reason, nothing stored; a 4-point course takes "
+              f"{size} bytes at the relay, a {limit}-point one {big_size} ({big_size / limit:.1f} a point, "
+              f"invited in {took * 1000:.0f} ms)")
+
+
 def shift_nmea(source, target, first_fix_at):
     """The recording with every time and date moved so that its first fix is at `first_fix_at`
     (Unix s), checksums recomputed: a wearable's GPS time is then the relay's time, as outdoors."""
@@ -925,7 +1037,7 @@ def test_dashboard_race(relay):
 
 def main():
     import relay_attacks as attacks
-    tests = [test_identity, test_race_and_rules, test_routes, test_invites, test_abandoned, test_migrations,
+    tests = [test_identity, test_race_and_rules, test_routes, test_race_courses, test_invites, test_abandoned, test_migrations,
              test_unreachable,
              *attacks.TESTS, test_phone_pump, test_never_ready, test_two_wearables, test_partner_abandons,
              test_dashboard_race]

@@ -253,7 +253,7 @@ let package = Package(
         .target(name: "RaceCore", path: "Sources/Core/Race/RaceCore"),
         // RelayContract/ (pure): the relay's schema as versioned SQL (relay/migrations, embedded by
         // scripts/embed-migrations.py) and the typed rows phones read back from it.
-        .target(name: "RelayContract", path: "Sources/Core/Race/RelayContract"),
+        .target(name: "RelayContract", dependencies: ["Course", "TrackCore"], path: "Sources/Core/Race/RelayContract"),
         .target(
             name: "PhoneRaceCore",
             dependencies: ["RelayContract", "RaceCore", "TrackCore"],
@@ -288,7 +288,7 @@ let package = Package(
         .target(
             name: "RelayPump",
             dependencies: [
-                "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "PhoneServer", "Reconnection",
+                "RelayClient", "RelayContract", "PhoneRaceCore", "RaceStore", "PhoneServer", "Reconnection", "Course",
                 "SessionCore", "TrackCore", "ProcessClock", "Export",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -460,7 +460,7 @@ let package = Package(
                 "GPSDLink",
                 "Daemon",
                 "HeartRate", "ATT", "Bluetooth", "JournalLog", "Identity", "Cues", "CueAudio",
-                "CueLanguages", "Export", "Release",
+                "CueLanguages", "Export", "Release", "Course", "PhoneLinkWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -594,13 +594,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RaceCoreTests", dependencies: ["RaceCore"]),
-        .testTarget(name: "RelayContractTests", dependencies: ["RelayContract"]),
+        .testTarget(name: "RelayContractTests", dependencies: ["RelayContract", "Course", "TrackCore"]),
         .testTarget(name: "RelayClientTests", dependencies: ["RelayClient", "RelayContract"]),
         .testTarget(name: "PhoneRaceCoreTests", dependencies: ["PhoneRaceCore", "RelayContract", "TrackCore"]),
         .testTarget(
             name: "RaceStoreTests",
             dependencies: [
-                "RaceStore", "PhoneServer", "PhoneRaceCore", "PhoneLinkContract", "PhoneLinkWire", "RelayContract",
+                "RaceStore", "PhoneServer", "Course", "TrackCore", "PhoneRaceCore", "PhoneLinkContract",
+                "PhoneLinkWire", "RelayContract",
                 "Harness", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -61,7 +61,7 @@ struct SessionEngineRaceTests {
         }
         #expect(late < 0.001)
         let started = raceEvents(harness).compactMap {
-            if case .started(_, _, _, let offset, let clock) = $0 { (offset, clock) } else { nil }
+            if case .started(_, _, _, let offset, let clock, _) = $0 { (offset, clock) } else { nil }
         }
         #expect(started.count == 1)
         #expect(started.first?.1 == .gps)
@@ -95,7 +95,7 @@ struct SessionEngineRaceTests {
             harness.send(.tick)
         }
         let started = raceEvents(harness).compactMap {
-            if case .started(_, _, _, let offset, let clock) = $0 { (offset, clock) } else { nil }
+            if case .started(_, _, _, let offset, let clock, _) = $0 { (offset, clock) } else { nil }
         }
         #expect(started.count == 1 && started.first?.1 == .system && abs(started.first?.0 ?? 999) <= 1)
         #expect(harness.engine.controller.session?.track.distanceSource == .treadmill)

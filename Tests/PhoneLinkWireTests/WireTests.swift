@@ -113,6 +113,43 @@ struct WireTests {
         #expect(reason { $0.loadKg = .nan } != nil)
     }
 
+    /// A course's removal names the course; a race on a course names it in its order; a name that
+    /// is not one clean line is refused.
+    @Test func aCoursesRemovalAndARaceOnACourseNameTheCourse() throws {
+        var remove = Wearbridge_Link_V1_Command(
+            id: "r",
+            kind: .removeCourse,
+            activity: nil,
+            issuedAt: 0,
+            validFor: 60,
+            now: 0
+        )
+        #expect(throws: UnreadableCommand.self) { try PhoneCommand(wire: remove) }
+        remove.course = "Prater loop"
+        let removal = try PhoneCommand(wire: remove)
+        #expect(removal.kind == .removeCourse && removal.course == "Prater loop")
+        #expect(remove.kind == .courseRemove && SessionCommand.removeCourse.wire == .courseRemove)
+        remove.course = "two\nlines"
+        #expect(throws: UnreadableCommand.self) { try PhoneCommand(wire: remove) }
+        var race = Wearbridge_Link_V1_Command(id: "g", kind: .race, activity: nil, issuedAt: 0, validFor: 60, now: 0)
+        race.race = .with {
+            $0.run = "run-1"
+            $0.partner = "bob"
+            $0.startAtMs = 1_750_000_000_000
+            $0.course = "Prater loop"
+        }
+        guard case .order(let order)? = try PhoneCommand(wire: race).race else {
+            Issue.record("no race order")
+            return
+        }
+        #expect(order.course == "Prater loop")
+        race.race.course = ""
+        guard case .order(let plain)? = try PhoneCommand(wire: race).race else { return }
+        #expect(plain.course == nil)
+        race.race.course = String(repeating: "x", count: 65)
+        #expect(throws: UnreadableCommand.self) { try PhoneCommand(wire: race) }
+    }
+
     /// A start's body mass and load ride in the queued command's body and come out as sent; a
     /// start that says neither carries no body.
     @Test func aStartsCarriageTravelsInTheCommandsBody() throws {

@@ -28,7 +28,7 @@ import Testing
         #expect(
             applied == [
                 "v1-inbox", "v2-backfill", "v3-relay", "v4-race-orders", "v5-outbox-head", "v6-backfill-replay",
-                "v7-courses", "v8-race-routes",
+                "v7-courses", "v8-race-routes", "v9-race-courses",
             ]
         )
     }

@@ -24,6 +24,7 @@ extension ControlRequest {
         case .resume: command = .resume
         case .end: command = .end
         case .calibrate: command = .calibrate
+        case .remove: command = .removeCourse
         }
         guard let id else {
             return .refuse(.failure("\(command.rawValue) needs an \"id\" so that a retry is not applied twice"))
@@ -42,6 +43,9 @@ extension ControlRequest {
         switch CarriageOverride.checked(bodyMass: bodyMass, load: load) {
         case .success(let checked): carriage = checked
         case .failure(let error): return .refuse(.failure(error.message, id: id))
+        }
+        if command == .removeCourse, course == nil {
+            return .refuse(.failure("remove needs \"course\": the name of the course to forget", id: id))
         }
         if let course, CourseName.clean(course) != course {
             return .refuse(
@@ -208,7 +212,8 @@ extension StatusReport {
                     partnerDistance: $0.partner.distanceMetres,
                     gap: $0.partner.gapMetres,
                     age: $0.partner.ageSeconds,
-                    leader: $0.partner.leader
+                    leader: $0.partner.leader,
+                    course: $0.course
                 )
             }
         )

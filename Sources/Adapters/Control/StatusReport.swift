@@ -170,9 +170,11 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var gap: Double?
         public var age: Double?
         public var leader: String?
+        /// A race on a course: its name; the partner's distance and the gap are along it.
+        public var course: String?
 
         enum CodingKeys: String, CodingKey {
-            case run, phase, clock, partner, gap, leader
+            case run, phase, clock, partner, gap, leader, course
             case startsIn = "starts_in_s"
             case partnerState = "partner_state"
             case partnerLink = "partner_link"

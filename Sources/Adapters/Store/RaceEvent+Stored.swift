@@ -37,11 +37,11 @@ extension RaceEvent {
             ["seconds": .number(Double(seconds))]
         case .countdown(.go(let late)):
             ["go": .number(1), "late_s": .number(late)]
-        case .started(let run, let partner, let startAt, let offset, let clock):
+        case .started(let run, let partner, let startAt, let offset, let clock, let course):
             [
                 "run": .text(run), "partner": .text(partner), "start_at": .number(startAt),
                 "start_offset_ms": .number(Double(offset)), "clock": .text(clock.rawValue),
-            ]
+            ].merging(course.map { ["course": .text($0)] } ?? [:]) { first, _ in first }
         case .followed(let run, let partner):
             ["run": .text(run), "partner": .text(partner)]
         case .partner(let event, let sequence):

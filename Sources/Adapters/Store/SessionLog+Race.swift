@@ -30,7 +30,13 @@ extension SessionLog {
             let startAt = (object["start_at"] as? NSNumber)?.doubleValue
         else { return nil }
         return (
-            RaceOrder(run: run, partner: partner, startAt: startAt, session: sessionID),
+            RaceOrder(
+                run: run,
+                partner: partner,
+                startAt: startAt,
+                session: sessionID,
+                course: object["course"] as? String
+            ),
             lead.map { $0 == "race_lead_taken" }
         )
     }

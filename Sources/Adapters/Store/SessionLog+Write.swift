@@ -171,6 +171,8 @@ extension SessionLog {
                 arguments: [name, id, Data(bytes), Date().timeIntervalSince1970]
             )
             try db.executeCached(sql: "DELETE FROM course_part WHERE course_id = ?", arguments: [id])
+        case .courseRemoved(let name):
+            try db.executeCached(sql: "DELETE FROM course WHERE name = ?", arguments: [name])
         }
     }
 

@@ -4,6 +4,8 @@ public struct ControlRequest: Sendable, Codable, Equatable {
         case start, pause, resume, end, status
         /// The footpod's fixed-distance calibration: mark now, or with `metres` learn from it.
         case calibrate
+        /// Forget the kept course named `course`.
+        case remove
     }
 
     public var command: Command
@@ -19,7 +21,8 @@ public struct ControlRequest: Sendable, Codable, Equatable {
     /// For `start`: the wearer's body mass and load (kg), over the configured ones.
     public var bodyMass: Double?
     public var load: Double?
-    /// For `start`: the name of a course the wearable keeps, to follow.
+    /// For `start`: the name of a course the wearable keeps, to follow; for `remove`: the course to
+    /// forget.
     public var course: String?
 
     public init(

@@ -44,6 +44,9 @@ public struct CourseShelf: Sendable {
 
     public func course(named name: String) -> Course? { kept[name]?.course }
 
+    /// Forgets the course of this name; what was kept, if anything.
+    public mutating func remove(named name: String) -> Kept? { kept.removeValue(forKey: name) }
+
     /// Why `part` cannot be one, if it cannot: its numbers disagree with themselves.
     static func check(_ part: CoursePart) -> String? {
         let size = CourseWire.partBytes

@@ -11,6 +11,8 @@ public struct PartnerSnapshotReport: Sendable, Equatable {
     public var paused: Bool
     /// After this UTC instant (the relay's clock) the figures are too old to show.
     public var expiresAt: Double?
+    /// A race on a course: their distance along it (m); nil when unknown.
+    public var courseDistance: Double?
 
     public init(
         run: String,
@@ -19,7 +21,8 @@ public struct PartnerSnapshotReport: Sendable, Equatable {
         gpsTime: Double?,
         elapsed: Double,
         paused: Bool,
-        expiresAt: Double?
+        expiresAt: Double?,
+        courseDistance: Double? = nil
     ) {
         self.run = run
         self.sequence = sequence
@@ -28,5 +31,6 @@ public struct PartnerSnapshotReport: Sendable, Equatable {
         self.elapsed = elapsed
         self.paused = paused
         self.expiresAt = expiresAt
+        self.courseDistance = courseDistance
     }
 }

@@ -79,6 +79,7 @@ extension SessionEngine {
                     switch request.command {
                     case .calibrate: calibrationAnswer(request, now)
                     case .course: courseAnswer(request)
+                    case .removeCourse: courseRemoval(request)
                     default: raceAnswer(request, now)
                     }
                 reply = controller.answer(

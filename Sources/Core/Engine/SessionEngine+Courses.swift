@@ -30,6 +30,26 @@ extension SessionEngine {
 }
 
 extension SessionEngine {
+    /// Forgets the kept course a command names: not while a session under way or a race armed
+    /// follows it; a course not kept is nothing to forget (accepted, so a retry of a removal the
+    /// phone did not hear answered is not a failure).
+    mutating func courseRemoval(_ request: CommandRequest) -> (RefusalCode?, String) {
+        guard let name = request.course else { return (.invalid, "a course's removal without its name") }
+        if controller.session != nil, let follower, follower.course.name == name {
+            return (.alreadyActive, "the session under way follows \"\(name)\": end it first")
+        }
+        if let race, race.session == nil, race.order.course == name {
+            return (.alreadyActive, "the race with \(race.order.partner) is to follow \"\(name)\"")
+        }
+        guard courses.remove(named: name) != nil else {
+            return (nil, "no course named \"\(name)\" is kept here: nothing to remove")
+        }
+        output.rows.append(.courseRemoved(name: name))
+        return (nil, "course \"\(name)\" removed")
+    }
+}
+
+extension SessionEngine {
     /// The session just started follows the kept course `name` (simplified as it came).
     mutating func follow(course name: String, _ now: Instant) {
         guard let course = courses.course(named: name), controller.session != nil else { return }

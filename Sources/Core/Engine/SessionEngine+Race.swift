@@ -58,6 +58,9 @@ extension SessionEngine {
         guard let start = raceClock.monotonic(forUTC: order.startAt), start > now.monotonic else {
             return (.expired, "the agreed start has passed")
         }
+        if let course = order.course, courses.course(named: course) == nil {
+            return (.notReady, "not ready: the race's course \"\(course)\" is not kept here yet")
+        }
         race = WearableRace(order: order, start: start, now: now.monotonic, settings: configuration.race)
         raceActivity = activity
         if let next = race?.nextCallAt { actions.append(.wake(at: next)) }
@@ -116,6 +119,7 @@ extension SessionEngine {
         }
         race.began(session: session)
         self.race = race
+        if let course = race.order.course { follow(course: course, now) }
         let utc = raceClock.utc(atMonotonic: now.monotonic) ?? now.system
         let offset = Int(((utc - race.order.startAt) * 1000).rounded())
         let clock = raceClock.source ?? .system
@@ -126,7 +130,8 @@ extension SessionEngine {
                 partner: order.partner,
                 startAt: order.startAt,
                 offsetMilliseconds: offset,
-                clock: clock
+                clock: clock,
+                course: order.course
             ),
             now
         )
@@ -142,7 +147,7 @@ extension SessionEngine {
         guard let time = fix.time, let receivedAt = fix.receivedAt else { return }
         raceClock.gps(utc: time.seconds, monotonic: receivedAt)
         guard var race, let session = race.session, controller.session?.id == session,
-            let distance = controller.session?.track.distance
+            let distance = raceProgress(race, gps: controller.session?.track.distance)
         else { return }
         for news in race.own(gpsTime: time.seconds, distance: distance, now: now.monotonic) {
             raceEvent(.news(news), now)
@@ -166,15 +171,26 @@ extension SessionEngine {
         guard var race, race.order.run == report.run else { return }
         if let expires = report.expiresAt, let utc = raceClock.utc(atMonotonic: now.monotonic), utc > expires { return }
         let elapsed = report.gpsTime.map { $0 - race.order.startAt } ?? report.elapsed
+        // On a course both runners are compared along it; a partner whose figures carry no
+        // distance along it (an app that follows no course) by the distance they ran.
+        let distance = race.order.course == nil ? report.distance : report.courseDistance ?? report.distance
         let snapshot = PartnerSnapshot(
             sequence: report.sequence,
-            distanceMetres: report.distance,
+            distanceMetres: distance,
             elapsedSeconds: elapsed,
             paused: report.paused,
             receivedAt: now.monotonic
         )
         for news in race.partner(snapshot) { raceEvent(.news(news), now) }
         self.race = race
+    }
+
+    /// My progress in `race`: on a course, the distance along it the follower has reached (nil
+    /// until the course is followed); else the distance run.
+    func raceProgress(_ race: WearableRace, gps distance: Double?) -> Double? {
+        guard let course = race.order.course else { return distance }
+        guard let follower, follower.course.name == course else { return nil }
+        return follower.progress().done
     }
 
     /// My session ended: the race is kept for the partner's news.

@@ -101,7 +101,8 @@ extension SessionEngine {
             phase: phase,
             startsIn: startsIn,
             clock: raceClock.source?.rawValue,
-            partner: race.tracker.status(now: now.monotonic)
+            partner: race.tracker.status(now: now.monotonic),
+            course: race.order.course
         )
     }
 }

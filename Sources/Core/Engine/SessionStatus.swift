@@ -141,5 +141,7 @@ public struct SessionStatus: Sendable, Equatable {
         /// gps or system: what the wearable's idea of UTC comes from.
         public var clock: String?
         public var partner: RaceStatus
+        /// A race on a course: the course both follow; the partner's distance and the gap are along it.
+        public var course: String? = nil
     }
 }

@@ -9,8 +9,16 @@ public enum RaceEvent: Sendable, Equatable {
     case disarmed(run: String, reason: String)
     case countdown(Countdown.Call)
     /// The session began `offsetMilliseconds` after the agreed instant (negative: before).
-    /// The log keeps the race with it, so that a restarted wearable follows the race again.
-    case started(run: String, partner: String, startAt: Double, offsetMilliseconds: Int, clock: RaceClock.Source)
+    /// The log keeps the race with it (and the course it is on, if any), so that a restarted
+    /// wearable follows the race again.
+    case started(
+        run: String,
+        partner: String,
+        startAt: Double,
+        offsetMilliseconds: Int,
+        clock: RaceClock.Source,
+        course: String? = nil
+    )
     /// A restarted wearable (or a phone that reconnected) follows a race already under way.
     case followed(run: String, partner: String)
     /// A partner event applied (`sequence` is the phone's order for the run): exactly once each.

@@ -15,12 +15,14 @@ public enum SessionCommand: String, CaseIterable, Sendable, Codable {
     case calibrate
     /// One part of a course for the wearable to keep: applied once per id, like any command.
     case course
+    /// Forget a kept course (by name): applied once per id, like any command.
+    case removeCourse = "remove_course"
 
     /// Commands the session's lifecycle answers; the others are the race's and the calibration's.
     public var isSessionCommand: Bool {
         switch self {
         case .start, .pause, .resume, .end: true
-        case .race, .cancelRace, .partnerEvent, .calibrate, .course: false
+        case .race, .cancelRace, .partnerEvent, .calibrate, .course, .removeCourse: false
         }
     }
 }

@@ -85,8 +85,10 @@ public struct SessionLifecycle: Sendable, Equatable {
             return .failure(Refusal(.invalid, "\(command.rawValue) is a race's command, not the session's"))
         case (.calibrate, _):
             return .failure(Refusal(.invalid, "calibrate is the footpod's command, not the session's"))
-        case (.course, _):
-            return .failure(Refusal(.invalid, "course carries a course to keep, not the session's command"))
+        case (.course, _), (.removeCourse, _):
+            return .failure(
+                Refusal(.invalid, "\(command.rawValue) keeps or forgets a course, not the session's command")
+            )
         }
     }
 

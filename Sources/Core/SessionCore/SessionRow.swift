@@ -36,6 +36,8 @@ public enum SessionRow: Sendable, Equatable {
     case coursePart(CoursePart)
     /// A course whole and kept under its name (replacing one of that name; its parts go).
     case courseKept(id: String, name: String, bytes: [UInt8])
+    /// The course of this name is forgotten.
+    case courseRemoved(name: String)
 
     /// What is given up first when storage is short: raw fixes, then beats, then notices; never a
     /// lifecycle row, a command or a critical event.
@@ -45,14 +47,14 @@ public enum SessionRow: Sendable, Equatable {
         case .heartRate, .speed, .pressure: .beat
         case .calibration: .notice
         case .event(_, let announcement): announcement.event.isCritical ? .critical : .notice
-        case .begin, .command, .state, .finish, .coursePart, .courseKept: .critical
+        case .begin, .command, .state, .finish, .coursePart, .courseKept, .courseRemoved: .critical
         }
     }
 
     /// Rows that change a session's life, or answer a command: written at once, not with the next batch.
     public var isUrgent: Bool {
         switch self {
-        case .begin, .state, .finish, .command, .coursePart, .courseKept: true
+        case .begin, .state, .finish, .command, .coursePart, .courseKept, .courseRemoved: true
         case .fix, .event, .heartRate, .speed, .pressure, .calibration: false
         }
     }

@@ -5,14 +5,14 @@ import Foundation
 import PhoneServer
 import ProcessClock
 
-/// `wearbridge-phone course add|list|send`: courses read from GPX or FIT files, kept on the phone
-/// simplified for the wearable, and sent to it part by part (durable: the parts not answered go
-/// when it next connects, for a week).
+/// `wearbridge-phone course add|list|send|remove`: courses read from GPX or FIT files, kept on the
+/// phone simplified for the wearable, sent to it part by part (durable: the parts not answered go
+/// when it next connects, for a week), and forgotten on both.
 struct PhoneCourseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "course",
-        abstract: "Courses to follow: add one from a GPX or FIT file, list them, send one to the wearable.",
-        subcommands: [Add.self, List.self, Send.self]
+        abstract: "Courses to follow: add one from a GPX or FIT file, list them, send one to the wearable, remove one.",
+        subcommands: [Add.self, List.self, Send.self, Remove.self]
     )
 
     /// Points of a course kept within this of the file's line (m).
@@ -127,6 +127,55 @@ struct PhoneCourseCommand: AsyncParsableCommand {
                         "QUEUED course \"\(name)\": \(acks.count) of \(ids.count) parts answered; "
                             + "the rest go when \(target) connects (run this again to see)"
                     )
+                    throw ExitCode(2)
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget a course on the phone and on the wearable (the wearable's when it next connects)."
+        )
+        @OptionGroup var options: PhoneConfigOptions
+        @Argument(help: "The course's name.") var name: String
+        @Option(help: "The wearable's name (needed when more than one is configured).") var wearable: String?
+        @Flag(help: "Forget the phone's copy only; the wearable keeps its own.") var phoneOnly = false
+        @Option(help: "How long to wait for the wearable's answer (s); the removal stays queued after it.")
+        var timeout: Double = 30
+
+        func run() async throws {
+            guard let clean = CourseName.clean(name), clean == name else {
+                Output.error("wearbridge-phone: \"\(name)\" is not a course's name (one line of at most 64 characters)")
+                throw ExitCode(64)
+            }
+            let config = try options.load()
+            let inbox = try options.inbox(readOnly: false)
+            let removed = try await inbox.courses.remove(named: name)
+            Output.line(removed ? "removed course \"\(name)\" from the phone" : "the phone keeps no course \"\(name)\"")
+            if phoneOnly { return }
+            let target = try PhoneSessionCommand.chosenWearable(wearable, config)
+            let id = try await inbox.courses.queueRemoval(named: name, from: target, at: WallClock.system.now())
+            let deadline = WallClock.system.now() + timeout
+            while true {
+                if let (_, answer) = try inbox.commands.standing(id), let answer {
+                    switch answer.outcome {
+                    case .ack:
+                        Output.line("ACK remove course \"\(name)\" on \(target): \(answer.message)")
+                        return
+                    case .fail(let refusal):
+                        Output.line(
+                            "FAIL \(refusal.rawValue) remove course \"\(name)\" on \(target): \(answer.message)"
+                        )
+                        throw ExitCode(1)
+                    case .notAnswered:
+                        Output.line("NOT ANSWERED remove course \"\(name)\": \(target) did not answer in a week")
+                        throw ExitCode(2)
+                    }
+                }
+                if WallClock.system.now() >= deadline {
+                    Output.line("QUEUED remove course \"\(name)\": it goes when \(target) connects")
                     throw ExitCode(2)
                 }
                 try await Task.sleep(for: .milliseconds(100))

@@ -51,6 +51,24 @@ struct PhoneRaceCommand: AsyncParsableCommand {
         var expiresIn: String?
         @Option(name: .customLong("abandon-after"), help: "A silent runner is abandoned after this (default 10 m).")
         var abandonAfter: String?
+        @Option(
+            help:
+                "A course this phone keeps (course add): both runners follow it, compared along it; its length is the distance."
+        )
+        var course: String?
+
+        /// The course named by --course, in the relay's units; nil without one.
+        func relayCourse(_ options: PhoneConfigOptions) throws -> RelayCourse? {
+            guard let course else { return nil }
+            guard distance == nil else {
+                throw ValidationError("--course and --distance: a race on a course is the course's length")
+            }
+            guard let kept = try options.inbox().courses.named(course) else {
+                Output.error("wearbridge-phone: no course named \"\(course)\" (see wearbridge-phone course list)")
+                throw ExitCode(64)
+            }
+            return RelayCourse(kept.course)
+        }
 
         func invitation(_ partner: String) throws -> RaceDesk.Invitation {
             guard let name = RunnerName(partner) else { throw ValidationError("\(partner) is not a runner's name") }
@@ -90,7 +108,11 @@ struct PhoneRaceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let invitation = try invite.invitation(partner)
-            let id = try await common.desk { try await $0.invite(invitation) }
+            let course = try invite.relayCourse(common.options)
+            let id = try await common.desk { desk in
+                if let course { return try await desk.invite(invitation, on: course) }
+                return try await desk.invite(invitation)
+            }
             common.json
                 ? Output.line(Output.json(["run": id.uuidString.lowercased()]))
                 : Output.line(id.uuidString.lowercased())
@@ -108,6 +130,12 @@ struct PhoneRaceCommand: AsyncParsableCommand {
                 let earlier = try await desk.details(try await desk.resolve(run)).run
                 var invitation = try invite.invitation(earlier.partner)
                 invitation.rematchOf = earlier.id
+                // On the same course as before, unless another is named.
+                let named = try invite.relayCourse(common.options)
+                let course = named == nil ? try await desk.course(earlier.id) : named
+                if let course {
+                    return try await desk.invite(invitation, on: course)
+                }
                 if invite.distance == nil { invitation.distanceMetres = earlier.distanceMetres }
                 return try await desk.invite(invitation)
             }
@@ -201,14 +229,30 @@ struct PhoneRaceCommand: AsyncParsableCommand {
         @Argument(help: "The run's id (or its first characters).") var run: String
 
         func run() async throws {
-            let details = try await common.desk { desk in
+            let (details, course) = try await common.desk { desk in
                 try await desk.sweep()
-                return try await desk.details(try await desk.resolve(run))
+                let id = try await desk.resolve(run)
+                return (try await desk.details(id), try await desk.course(id))
+            }
+            // A course the relay holds but no wearable could follow is shown with the reason.
+            let followed = course.map { relayCourse in
+                Result { () throws(RelayCourseProblem) in try relayCourse.course() }
             }
             if common.json {
-                Output.line(RaceText.json(details))
+                Output.line(RaceText.json(details, course: followed))
             } else {
                 Output.line(RaceText.line(details.run))
+                switch followed {
+                case .success(let course)?:
+                    Output.line(
+                        "  on the course \"\(course.name)\": \(String(format: "%.2f", course.length / 1000)) km, "
+                            + "\(course.points.count) points, \(course.turns.count) turns"
+                    )
+                case .failure(let problem)?:
+                    Output.line("  on a course no wearable can follow: \(problem)")
+                case nil:
+                    break
+                }
                 for entry in details.entries { Output.line("  " + RaceText.line(entry)) }
                 for event in details.events {
                     Output.line(
@@ -257,6 +301,7 @@ struct PhoneRaceStatusCommand: ParsableCommand {
             var object: [String: Any] = [
                 "run": race.run, "partner": race.partner, "state": race.state.rawValue, "wearable": race.wearable,
                 "session": race.session ?? NSNull(), "queued": try races.relayOutbox(run: race.run).count,
+                "course": race.course ?? NSNull(),
                 "message_mark": race.messageMark, "event_mark": race.eventMark,
                 "partner_messages": messages.map { ["seq": $0.key, "kind": $0.kind] },
                 "events": events.map { ["id": $0.key, "kind": $0.kind, "runner": $0.runner ?? ""] as [String: Any] },
@@ -268,6 +313,7 @@ struct PhoneRaceStatusCommand: ParsableCommand {
                 object["partner_snapshot"] = [
                     "seq": snapshot.key, "distance_m": snapshot.distance ?? NSNull(),
                     "elapsed_s": snapshot.elapsed ?? NSNull(), "paused": snapshot.paused,
+                    "course_m": snapshot.course ?? NSNull(),
                     "age_s": ((now - snapshot.at) * 10).rounded() / 10,
                 ]
             }
@@ -275,8 +321,10 @@ struct PhoneRaceStatusCommand: ParsableCommand {
                 Output.line(Output.json(object))
             } else {
                 var line = "\(race.run) \(race.state) with \(race.partner)"
+                if let course = race.course { line += " on \"\(course)\"" }
                 if let snapshot, let distance = snapshot.distance {
                     line += String(format: "; partner at %.1f m", distance)
+                    if let along = snapshot.course { line += String(format: " (%.1f m along the course)", along) }
                     if snapshot.paused { line += " (paused)" }
                     line += String(format: ", %.1f s ago", now - snapshot.at)
                 }

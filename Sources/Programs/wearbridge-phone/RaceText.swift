@@ -1,3 +1,4 @@
+import Course
 import Foundation
 import RelayClient
 import RelayContract
@@ -50,5 +51,38 @@ enum RaceText {
         let text = String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
         // Foundation writes UUIDs in capitals; PostgreSQL, psql and the other commands in lower case.
         return text.replacing(/[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/) { $0.output.lowercased() }
+    }
+}
+
+extension RaceText {
+    /// A run as `race show --json` prints it: the relay's details and, on a course, the course (or
+    /// why no wearable could follow it).
+    static func json(_ details: RaceDesk.Details, course: Result<Course, RelayCourseProblem>?) -> String {
+        struct Shown: Encodable {
+            var run: RelayRun
+            var entries: [RelayEntry]
+            var events: [RelayEvent]
+            var course: ShownCourse?
+        }
+        struct ShownCourse: Encodable {
+            var name: String?
+            var lengthM: Double?
+            var points: Int?
+            var turns: Int?
+            var problem: String?
+        }
+        let shown: ShownCourse? =
+            switch course {
+            case .success(let course)?:
+                ShownCourse(
+                    name: course.name,
+                    lengthM: (course.length * 10).rounded() / 10,
+                    points: course.points.count,
+                    turns: course.turns.count
+                )
+            case .failure(let problem)?: ShownCourse(problem: problem.description)
+            case nil: nil
+            }
+        return json(Shown(run: details.run, entries: details.entries, events: details.events, course: shown))
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 struct ControlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
-        abstract: "Control the running daemon: start, pause, resume, end or status.",
+        abstract: "Control the running daemon: start, pause, resume, end, status, calibrate or remove (a course).",
         discussion: """
             Every command but status carries an id (a new one each call unless --id is given); \
             the daemon answers a repeated id with its first answer and never applies it twice, so \
@@ -15,7 +15,7 @@ struct ControlCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "start, pause, resume, end or status.")
+    @Argument(help: "start, pause, resume, end, status, calibrate, or remove --course NAME (forget a kept course).")
     var command: ControlRequest.Command
 
     @Flag(help: "Print the daemon's reply as JSON.")
@@ -48,7 +48,9 @@ struct ControlCommand: AsyncParsableCommand {
     @Option(help: "For start: the load you carry, a ruck or a vest (kg), over [wearer] load_kg.")
     var load: Double?
 
-    @Option(help: "For start: a course the wearable keeps (sent by the phone), to follow.")
+    @Option(
+        help: "For start: a course the wearable keeps (sent by the phone), to follow; for remove: the course to forget."
+    )
     var course: String?
 
     @Option(help: "Seconds to wait for the daemon's reply before giving up (exit 69).")
@@ -212,6 +214,7 @@ struct ControlCommand: AsyncParsableCommand {
                 if let gap = race.gap { text += gap >= 0 ? ", you lead by " : ", behind by " }
                 if let gap = race.gap { text += "\(TextFormat.format(abs(gap), 0)) m" }
                 if let age = race.age { text += ", \(TextFormat.format(age, 1)) s old" }
+                if let course = race.course { text += " (along \(course))" }
             }
             lines.append("race      \(text)")
         }

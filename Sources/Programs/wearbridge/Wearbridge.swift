@@ -22,7 +22,8 @@ struct Wearbridge: AsyncParsableCommand {
         abstract: "GPS and heart-rate training and field logging for a headless Linux wearable.",
         version: Release.version,
         subcommands: [
-            RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, ShowCommand.self,
+            RunCommand.self, GPSCommand.self, ControlCommand.self, SessionsCommand.self, CoursesCommand.self,
+            ShowCommand.self,
             ReplayCommand.self, DecodeHRMCommand.self, ScanCommand.self, StrapCommand.self, SensorCommand.self,
             OutboxCommand.self,
             IdentityCommand.self, SayCommand.self, CuesCommand.self, ExportCommand.self, CalibrationCommand.self,

@@ -106,6 +106,37 @@ public struct CourseStore: Sendable {
         )
     }
 
+    /// Forgets the phone's course of this name; whether it kept one.
+    public func remove(named name: String) async throws -> Bool {
+        let removed = try await pool.write { db in
+            try db.execute(sql: "DELETE FROM phone_course WHERE name = ?", arguments: [name])
+            return db.changesCount > 0
+        }
+        if removed { inbox.changes.changed() }
+        return removed
+    }
+
+    /// Queues the command that makes `wearable` forget its course of this name (durable: it goes
+    /// when the wearable next connects, for a week); the command's id.
+    public func queueRemoval(named name: String, from wearable: String, at now: Double) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        var body = Wearbridge_Link_V1_Command()
+        body.course = name
+        let command = QueuedCommand(
+            id: id,
+            wearable: wearable,
+            kind: .removeCourse,
+            activity: nil,
+            issuedAt: now,
+            validFor: Self.partValidity,
+            deadline: now + Self.partValidity,
+            body: try body.serializedBytes()
+        )
+        try await pool.write { db in try CommandStore.insert(command, ifAbsent: true, db) }
+        inbox.changes.changed()
+        return id
+    }
+
     /// Queues every part of `course` not queued for `wearable` yet (in one transaction); the ids of
     /// all its parts.
     public func send(_ course: PhoneCourse, to wearable: String, at now: Double) async throws -> [String] {
@@ -133,5 +164,32 @@ public struct CourseStore: Sendable {
         }
         inbox.changes.changed()
         return ids
+    }
+}
+
+extension CourseStore {
+    /// Keeps a race's course (as the relay holds it) among the phone's courses, under its own name
+    /// when that is free or holds this very course (the inviter's own), else under its name and
+    /// `label` (the race's); the course kept.
+    public func keep(raceCourse course: Course, label: String, at now: Double) async throws -> PhoneCourse {
+        var kept = PhoneCourse(
+            course: course,
+            id: UUID().uuidString.lowercased(),
+            source: label,
+            filePoints: course.points.count,
+            addedAt: now
+        )
+        if let same = try named(course.name) {
+            if same.bytes == kept.bytes { return same }
+            let name = CourseName.clean("\(course.name.prefix(40)) (\(label))") ?? label
+            guard let renamed = Course(name: name, points: course.points, turns: course.turns) else {
+                throw InboxError("the race's course cannot be kept under \(name)")
+            }
+            kept.course = renamed
+            kept.bytes = CourseWire.encode(renamed)
+            if let again = try named(name), again.bytes == kept.bytes { return again }
+        }
+        _ = try await add(kept, replacing: true)
+        return kept
     }
 }

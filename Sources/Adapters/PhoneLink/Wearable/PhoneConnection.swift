@@ -171,7 +171,8 @@ struct PhoneConnection {
                     gpsTime: snapshot.gpsTimeMs > 0 ? Double(snapshot.gpsTimeMs) / 1000 : nil,
                     elapsed: Double(snapshot.elapsedDs) / 10,
                     paused: snapshot.paused,
-                    expiresAt: snapshot.expiresAtMs > 0 ? Double(snapshot.expiresAtMs) / 1000 : nil
+                    expiresAt: snapshot.expiresAtMs > 0 ? Double(snapshot.expiresAtMs) / 1000 : nil,
+                    courseDistance: snapshot.hasCourseDm ? Double(snapshot.courseDm) / 10 : nil
                 )
             )
         case .backfillRequest(let request):

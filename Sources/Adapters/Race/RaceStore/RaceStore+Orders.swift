@@ -42,6 +42,7 @@ extension RaceStore {
         startAt: Double,
         activity: Activity?,
         distance: Double?,
+        course: String? = nil,
         now: Double
     ) async throws {
         var body = Wearbridge_Link_V1_Command()
@@ -50,6 +51,7 @@ extension RaceStore {
             $0.partner = partner
             $0.startAtMs = Int64((startAt * 1000).rounded())
             $0.distanceM = distance ?? 0
+            $0.course = course ?? ""
         }
         let order = QueuedCommand(
             id: Self.raceOrderID(run),
@@ -241,7 +243,7 @@ extension RaceStore {
                 db,
                 sql: """
                     SELECT r.*, p.key AS p_key, p.distance_m AS p_distance, p.elapsed_s AS p_elapsed, p.paused AS p_paused,
-                        p.body AS p_body, p.at AS p_at, p.kind AS p_kind, p.runner AS p_runner
+                        p.body AS p_body, p.at AS p_at, p.kind AS p_kind, p.runner AS p_runner, p.course_m AS p_course
                     FROM relay_race r JOIN partner_inbox p ON p.run = r.run AND p.source = 'message' AND p.class = 'snapshot'
                     WHERE r.wearable = ? AND r.session IS NOT NULL
                     """,
@@ -259,7 +261,8 @@ extension RaceStore {
                         elapsed: row["p_elapsed"],
                         paused: row["p_paused"],
                         body: row["p_body"],
-                        at: row["p_at"]
+                        at: row["p_at"],
+                        course: row["p_course"]
                     )
                 )
             }
@@ -283,6 +286,9 @@ extension RaceStore: RaceLink {
             let gpsTime = (details(item.body)["gps_time"] as? NSNumber)?.doubleValue
             $0.gpsTimeMs = gpsTime.map { Int64(($0 * 1000).rounded()) } ?? 0
             $0.expiresAtMs = item.at > 0 ? Int64(((item.at + shownFor) * 1000).rounded()) : 0
+            if let course = item.course, course.isFinite, course >= 0 {
+                $0.courseDm = UInt32(clamping: Int((course * 10).rounded()))
+            }
         }
     }
 }

@@ -34,6 +34,7 @@ extension RaceStore: InboxPart {
     /// The routes shared after a race.
     public static func registerLaterMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-race-routes", migrate: createRouteTable)
+        migrator.registerMigration("v9-race-courses", migrate: addCourseColumns)
     }
 
     public static func stored(_ message: InboxMessage, _ db: Database) throws {
@@ -85,6 +86,11 @@ extension RaceStore {
         /// The relay's activity (run, walk, ride) and distance, for the wearable's order.
         public var activity: String?
         public var distance: Double?
+        /// A race on a course: the name the phone and the wearable keep it under, and its length.
+        public var course: String? = nil
+        public var courseLength: Double? = nil
+        /// Whether the relay was asked for the race's course (once, when the race is first held).
+        public var courseChecked = false
     }
 
     /// Records (or updates the state of) a race the relay says this runner is in.
@@ -146,7 +152,10 @@ extension RaceStore {
             eventMark: row["event_mark"],
             startReported: row["started_reported"],
             activity: row["activity"],
-            distance: row["distance_m"]
+            distance: row["distance_m"],
+            course: row["course"],
+            courseLength: row["course_length_m"],
+            courseChecked: row["course_checked"]
         )
     }
 
@@ -161,6 +170,8 @@ extension RaceStore {
         public var moving: Double?
         public var paused: Bool
         public var body: String
+        /// A race on a course: the distance along it (m).
+        public var course: Double?
     }
 
     /// What is queued for `run`, in order.
@@ -176,7 +187,8 @@ extension RaceStore {
                     elapsed: $0["elapsed_s"],
                     moving: $0["moving_s"],
                     paused: $0["paused"],
-                    body: $0["body"]
+                    body: $0["body"],
+                    course: $0["course_m"]
                 )
             }
         }
@@ -233,6 +245,8 @@ extension RaceStore {
         public var paused: Bool
         public var body: String
         public var at: Double
+        /// A race on a course: their distance along it (m).
+        public var course: Double?
 
         public init(
             source: PartnerNews.Source,
@@ -244,7 +258,8 @@ extension RaceStore {
             elapsed: Double?,
             paused: Bool,
             body: String,
-            at: Double
+            at: Double,
+            course: Double? = nil
         ) {
             self.source = source
             self.key = key
@@ -256,6 +271,7 @@ extension RaceStore {
             self.paused = paused
             self.body = body
             self.at = at
+            self.course = course
         }
     }
 
@@ -283,12 +299,12 @@ extension RaceStore {
                 try db.execute(
                     sql: """
                         INSERT OR IGNORE INTO partner_inbox (run, source, key, runner, class, kind, distance_m, elapsed_s,
-                            paused, body, at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            paused, body, at, received_at, course_m) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         run, item.source.rawValue, item.key, item.runner, item.messageClass.rawValue, item.kind,
                         item.distance,
-                        item.elapsed, item.paused, item.body, item.at, receivedAt,
+                        item.elapsed, item.paused, item.body, item.at, receivedAt, item.course,
                     ]
                 )
                 if db.changesCount > 0, let partner,
@@ -334,7 +350,8 @@ extension RaceStore {
                     elapsed: $0["elapsed_s"],
                     paused: $0["paused"],
                     body: $0["body"],
-                    at: $0["at"]
+                    at: $0["at"],
+                    course: $0["course_m"]
                 )
             }
         }
@@ -349,7 +366,7 @@ extension RaceStore {
             let race = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT run, session, start_at, next_seq FROM relay_race
+                    SELECT run, session, start_at, next_seq, course_length_m FROM relay_race
                     WHERE wearable = ? AND state = ? AND (session = ? OR (session IS NULL AND run = ?))
                     ORDER BY start_at LIMIT 1
                     """,
@@ -365,6 +382,8 @@ extension RaceStore {
                 moving: Double?, paused: Bool,
                 body: String
             )
+        // On a course: the wearable's distance to go, as the distance along it the relay compares.
+        var along: Double?
         switch payload.kind {
         case .raceStarted(let started):
             // The wearable started this race's session at the agreed instant, by its own race clock.
@@ -382,6 +401,9 @@ extension RaceStore {
                 .snapshot, .snapshot, Double(snapshot.distanceDm) / 10, Double(snapshot.elapsedS),
                 Double(snapshot.movingS), paused, gpsTime
             )
+            if let length = race["course_length_m"] as Double?, snapshot.hasCourse {
+                along = max(0, length - Double(snapshot.course.toGoDm) / 10)
+            }
             try db.execute(
                 sql: "DELETE FROM relay_outbox WHERE run = ? AND class = 'snapshot'",
                 arguments: [run]
@@ -409,13 +431,14 @@ extension RaceStore {
         }
         try db.execute(
             sql: """
-                INSERT INTO relay_outbox (run, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body, queued_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO relay_outbox (run, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body, queued_at,
+                    course_m)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 run, seq, row.class.rawValue, row.kind.rawValue, row.distance, row.elapsed, row.moving, row.paused,
                 row.body,
-                message.receivedAt,
+                message.receivedAt, along,
             ]
         )
         seq += 1

@@ -39,6 +39,49 @@ public struct RaceDesk: Sendable {
         return try rows[0].decode(UUID.self)
     }
 
+    /// An invite to a race on `course`: the relay judges the course, then makes the invite (its
+    /// distance the course's length), in one call.
+    public func invite(_ invitation: Invitation, on course: RelayCourse) async throws -> UUID {
+        let rows = try await relay.rows(
+            """
+            SELECT relay.invite_on_course(\(invitation.partner.text)::name, \(course.name),
+                \(course.latitudeE7)::integer[], \(course.longitudeE7)::integer[], \(course.distanceCentimetres)::integer[],
+                \(course.turnCentimetres)::integer[], \(course.turnDirections)::text[], \(invitation.activity),
+                make_interval(secs => \(invitation.leadSeconds)::float8),
+                make_interval(secs => \(invitation.abandonAfterSeconds)::float8),
+                make_interval(secs => \(invitation.expiresInSeconds)::float8), \(invitation.rematchOf)::uuid)
+            """
+        )
+        return try rows[0].decode(UUID.self)
+    }
+
+    /// The course of `run` (nil for a race without one, or a run that is not mine).
+    public func course(_ run: UUID) async throws -> RelayCourse? {
+        var binds = PostgresBindings()
+        binds.append(run)
+        guard
+            let row = try await relay.rows(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT name, lat_e7, lon_e7, distance_cm, turn_cm, turn_direction FROM relay.run_course($1)
+                        """,
+                    binds: binds
+                )
+            ).first
+        else { return nil }
+        let (name, latitudes, longitudes, distances, turns, directions) = try row.decode(
+            (String, [Int32], [Int32], [Int32], [Int32], [String]).self
+        )
+        return RelayCourse(
+            name: name,
+            latitudeE7: latitudes,
+            longitudeE7: longitudes,
+            distanceCentimetres: distances,
+            turnCentimetres: turns,
+            turnDirections: directions
+        )
+    }
+
     /// Accepts; returns the agreed start instant (the database's time plus the invite's lead).
     public func accept(_ run: UUID) async throws -> Date {
         try await relay.rows("SELECT relay.accept(\(run))")[0].decode(Date.self)

@@ -30,10 +30,11 @@ public struct RelayFeed: Sendable {
     public func post(_ message: RelayMessage) async throws -> Bool {
         try await relay.affected(
             """
-            INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body)
+            INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body,
+                course_m)
             VALUES (\(message.runID), \(message.runner)::name, \(message.seq), \(message.messageClass.rawValue),
                 \(message.kind), \(message.distanceMetres), \(message.elapsedSeconds), \(message.movingSeconds),
-                \(message.paused), \(message.body)::jsonb)
+                \(message.paused), \(message.body)::jsonb, \(message.courseMetres)::float8)
             ON CONFLICT DO NOTHING
             """
         ) == 1
@@ -137,6 +138,12 @@ public struct RelayFeed: Sendable {
                 }
             )
         }
+    }
+
+    /// The course of `run`, as the relay holds it (nil for a race without one), not yet checked:
+    /// `RelayCourse.course()` checks it as a stranger's.
+    public func course(_ run: UUID) async throws -> RelayCourse? {
+        try await RaceDesk(relay).course(run)
     }
 
     private static func binds(_ run: UUID, _ runner: String) -> PostgresBindings {

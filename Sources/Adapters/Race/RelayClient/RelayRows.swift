@@ -57,7 +57,8 @@ enum RelayRows {
     }
 
     static let messageColumns = """
-        run_id, runner::text, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body::text, received_at
+        run_id, runner::text, seq, class, kind, distance_m, elapsed_s, moving_s, paused, body::text, received_at,
+        course_m
         """
 
     static func message(_ row: PostgresRow) throws -> RelayMessage {
@@ -77,7 +78,8 @@ enum RelayRows {
             movingSeconds: try cells["moving_s"].decode(Double?.self),
             paused: try cells["paused"].decode(Bool.self),
             body: try cells["body"].decode(String.self),
-            receivedAt: try cells["received_at"].decode(Date?.self)
+            receivedAt: try cells["received_at"].decode(Date?.self),
+            courseMetres: try cells["course_m"].decode(Double?.self)
         )
     }
 

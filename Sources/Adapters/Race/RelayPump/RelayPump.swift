@@ -89,6 +89,7 @@ public struct RelayPump: Service {
                         inputs.append(.listed(try await feed.races()))
                     case .hold(let race):
                         try await hold(race)
+                        try await followCourse(of: race, feed, now: clock.now())
                     case .readHeld:
                         held = try store.relayRaces()
                         inputs.append(.held(try held.map(phoneRace)))
@@ -180,6 +181,7 @@ public struct RelayPump: Service {
                 startAt: race.startAt,
                 activity: race.activity.flatMap(Self.activity),
                 distance: race.distance,
+                course: race.course,
                 now: now
             )
             logger.notice(
@@ -248,7 +250,8 @@ public struct RelayPump: Service {
                         elapsedSeconds: row.elapsed,
                         movingSeconds: row.moving,
                         paused: row.paused,
-                        body: row.body
+                        body: row.body,
+                        courseMetres: row.course
                     )
                     if try await feed.post(message) { counters.posted.add(1) } else { counters.resent.add(1) }
                     if row.kind == .started, !race.startReported,
@@ -324,7 +327,8 @@ public struct RelayPump: Service {
             elapsed: message.elapsedSeconds,
             paused: message.paused,
             body: message.body,
-            at: message.receivedAt?.timeIntervalSince1970 ?? 0
+            at: message.receivedAt?.timeIntervalSince1970 ?? 0,
+            course: message.courseMetres
         )
     }
 }

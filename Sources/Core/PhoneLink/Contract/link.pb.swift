@@ -312,6 +312,10 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
   /// One part of a course for the wearable to keep (`course_part`): applied once per id; the course
   /// is kept once all its parts have arrived.
   case course // = 8
+
+  /// Forget the kept course named `course` (ACK when none of that name is kept; FAIL ALREADY_ACTIVE
+  /// while a session under way or a race armed follows it).
+  case courseRemove // = 9
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -329,6 +333,7 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     case 6: self = .raceCancel
     case 7: self = .partnerEvent
     case 8: self = .course
+    case 9: self = .courseRemove
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -344,6 +349,7 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     case .raceCancel: return 6
     case .partnerEvent: return 7
     case .course: return 8
+    case .courseRemove: return 9
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -359,6 +365,7 @@ public nonisolated enum Wearbridge_Link_V1_CommandKind: SwiftProtobuf.Enum, Swif
     .raceCancel,
     .partnerEvent,
     .course,
+    .courseRemove,
   ]
 
 }
@@ -1143,7 +1150,8 @@ public nonisolated struct Wearbridge_Link_V1_Command: @unchecked Sendable {
   /// Clears the value of `coursePart`. Subsequent reads from it will return its default value.
   public mutating func clearCoursePart() {_uniqueStorage()._coursePart = nil}
 
-  /// START only: the name of a course the wearable keeps, to follow; empty = none.
+  /// START: the name of a course the wearable keeps, to follow (empty = none); COURSE_REMOVE: the
+  /// course to forget.
   public var course: String {
     get {_storage._course}
     set {_uniqueStorage()._course = newValue}
@@ -1241,6 +1249,11 @@ public nonisolated struct Wearbridge_Link_V1_RaceOrder: Sendable {
 
   /// set once the race started: the session that runs it
   public var session: String = String()
+
+  /// A race on a course: the name of the kept course both runners follow (the phone sends it first,
+  /// as COURSE parts); progress is then compared by distance along it. Empty = none. A wearable
+  /// that does not keep it answers FAIL NOT_READY.
+  public var course: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1347,9 +1360,21 @@ public nonisolated struct Wearbridge_Link_V1_PartnerSnapshot: Sendable {
 
   public var expiresAtMs: Int64 = 0
 
+  /// A race on a course: their distance along it, decimetres; absent when unknown.
+  public var courseDm: UInt32 {
+    get {_courseDm ?? 0}
+    set {_courseDm = newValue}
+  }
+  /// Returns true if `courseDm` has been explicitly set.
+  public var hasCourseDm: Bool {self._courseDm != nil}
+  /// Clears the value of `courseDm`. Subsequent reads from it will return its default value.
+  public mutating func clearCourseDm() {self._courseDm = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _courseDm: UInt32? = nil
 }
 
 /// A race's session began: when, against the agreed instant, by the wearable's race clock.
@@ -1820,7 +1845,7 @@ nonisolated extension Wearbridge_Link_V1_CourseState: SwiftProtobuf._ProtoNamePr
 }
 
 nonisolated extension Wearbridge_Link_V1_CommandKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0\u{1}COMMAND_KIND_RACE\0\u{1}COMMAND_KIND_RACE_CANCEL\0\u{1}COMMAND_KIND_PARTNER_EVENT\0\u{1}COMMAND_KIND_COURSE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0COMMAND_KIND_UNSPECIFIED\0\u{1}COMMAND_KIND_START\0\u{1}COMMAND_KIND_PAUSE\0\u{1}COMMAND_KIND_RESUME\0\u{1}COMMAND_KIND_END\0\u{1}COMMAND_KIND_RACE\0\u{1}COMMAND_KIND_RACE_CANCEL\0\u{1}COMMAND_KIND_PARTNER_EVENT\0\u{1}COMMAND_KIND_COURSE\0\u{1}COMMAND_KIND_COURSE_REMOVE\0")
 }
 
 nonisolated extension Wearbridge_Link_V1_TurnDirection: SwiftProtobuf._ProtoNameProviding {
@@ -3255,7 +3280,7 @@ nonisolated extension Wearbridge_Link_V1_CoursePart: SwiftProtobuf.Message, Swif
 
 nonisolated extension Wearbridge_Link_V1_RaceOrder: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RaceOrder"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}partner\0\u{3}start_at_ms\0\u{3}distance_m\0\u{1}session\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}partner\0\u{3}start_at_ms\0\u{3}distance_m\0\u{1}session\0\u{1}course\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3268,6 +3293,7 @@ nonisolated extension Wearbridge_Link_V1_RaceOrder: SwiftProtobuf.Message, Swift
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.startAtMs) }()
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.distanceM) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.session) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.course) }()
       default: break
       }
     }
@@ -3289,6 +3315,9 @@ nonisolated extension Wearbridge_Link_V1_RaceOrder: SwiftProtobuf.Message, Swift
     if !self.session.isEmpty {
       try visitor.visitSingularStringField(value: self.session, fieldNumber: 5)
     }
+    if !self.course.isEmpty {
+      try visitor.visitSingularStringField(value: self.course, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3298,6 +3327,7 @@ nonisolated extension Wearbridge_Link_V1_RaceOrder: SwiftProtobuf.Message, Swift
     if lhs.startAtMs != rhs.startAtMs {return false}
     if lhs.distanceM != rhs.distanceM {return false}
     if lhs.session != rhs.session {return false}
+    if lhs.course != rhs.course {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3364,7 +3394,7 @@ nonisolated extension Wearbridge_Link_V1_PartnerEvent.Kind: SwiftProtobuf._Proto
 
 nonisolated extension Wearbridge_Link_V1_PartnerSnapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PartnerSnapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}seq\0\u{3}distance_dm\0\u{3}gps_time_ms\0\u{3}elapsed_ds\0\u{1}paused\0\u{3}expires_at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}seq\0\u{3}distance_dm\0\u{3}gps_time_ms\0\u{3}elapsed_ds\0\u{1}paused\0\u{3}expires_at_ms\0\u{3}course_dm\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3379,12 +3409,17 @@ nonisolated extension Wearbridge_Link_V1_PartnerSnapshot: SwiftProtobuf.Message,
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.elapsedDs) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.paused) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.expiresAtMs) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self._courseDm) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.run.isEmpty {
       try visitor.visitSingularStringField(value: self.run, fieldNumber: 1)
     }
@@ -3406,6 +3441,9 @@ nonisolated extension Wearbridge_Link_V1_PartnerSnapshot: SwiftProtobuf.Message,
     if self.expiresAtMs != 0 {
       try visitor.visitSingularInt64Field(value: self.expiresAtMs, fieldNumber: 7)
     }
+    try { if let v = self._courseDm {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 8)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3417,6 +3455,7 @@ nonisolated extension Wearbridge_Link_V1_PartnerSnapshot: SwiftProtobuf.Message,
     if lhs.elapsedDs != rhs.elapsedDs {return false}
     if lhs.paused != rhs.paused {return false}
     if lhs.expiresAtMs != rhs.expiresAtMs {return false}
+    if lhs._courseDm != rhs._courseDm {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -34,7 +34,7 @@ extension LinkMessage {
                 sessionID: id,
                 LinkNotice(.storageRecovered, detail: "storage failed for \(Int(after.rounded())) s")
             )
-        case .race(.started(let run, _, _, let offset, let clock)):
+        case .race(.started(let run, _, _, let offset, let clock, _)):
             guard let id else { return nil }
             self = .raceStarted(sessionID: id, run: run, offsetMilliseconds: offset, clock: clock.rawValue)
         default:

@@ -213,6 +213,7 @@ extension SessionCommand {
         case .cancelRace: .raceCancel
         case .partnerEvent: .partnerEvent
         case .course: .course
+        case .removeCourse: .courseRemove
         // Never sent to the phone: a local command.
         case .calibrate: .unspecified
         }
@@ -228,6 +229,7 @@ extension SessionCommand {
         case .raceCancel: self = .cancelRace
         case .partnerEvent: self = .partnerEvent
         case .course: self = .course
+        case .courseRemove: self = .removeCourse
         default: return nil
         }
     }

@@ -70,7 +70,10 @@ public struct PhoneCommand: Sendable, Equatable {
         }
         let validFor = command.validForMs == 0 ? Self.defaultValidity : Double(command.validForMs) / 1000
         var course: String?
-        if kind == .start, !command.course.isEmpty {
+        if kind == .removeCourse, command.course.isEmpty {
+            throw UnreadableCommand("a course's removal names the course")
+        }
+        if kind == .start || kind == .removeCourse, !command.course.isEmpty {
             guard CourseName.clean(command.course) == command.course else {
                 throw UnreadableCommand("a course's name is one line of at most \(CourseName.maximumLength) characters")
             }
@@ -113,7 +116,7 @@ extension PhoneCommand {
         _ kind: SessionCommand
     ) throws(UnreadableCommand) -> RaceInstruction? {
         switch kind {
-        case .start, .pause, .resume, .end, .course:
+        case .start, .pause, .resume, .end, .course, .removeCourse:
             return nil
         case .calibrate:
             throw UnreadableCommand("calibrate is the wearable's own command, not the phone's")
@@ -131,13 +134,17 @@ extension PhoneCommand {
             guard order.distanceM.isFinite, order.distanceM >= 0 else {
                 throw UnreadableCommand("a race's distance must be a finite number of metres")
             }
+            guard order.course.isEmpty || CourseName.clean(order.course) == order.course else {
+                throw UnreadableCommand("a course's name is one line of at most \(CourseName.maximumLength) characters")
+            }
             return .order(
                 RaceOrder(
                     run: order.run,
                     partner: order.partner,
                     startAt: Double(order.startAtMs) / 1000,
                     distance: order.distanceM > 0 ? order.distanceM : nil,
-                    session: order.session.isEmpty ? nil : order.session
+                    session: order.session.isEmpty ? nil : order.session,
+                    course: order.course.isEmpty ? nil : order.course
                 )
             )
         case .partnerEvent:

@@ -10,13 +10,23 @@ public struct RaceOrder: Sendable, Equatable {
     public var distance: Double?
     /// Set once the race has started: the session that runs it (a restarted wearable follows it).
     public var session: String?
+    /// A race on a course: the kept course both runners follow; progress is compared along it.
+    public var course: String?
 
-    public init(run: String, partner: String, startAt: Double, distance: Double? = nil, session: String? = nil) {
+    public init(
+        run: String,
+        partner: String,
+        startAt: Double,
+        distance: Double? = nil,
+        session: String? = nil,
+        course: String? = nil
+    ) {
         self.run = run
         self.partner = partner
         self.startAt = startAt
         self.distance = distance
         self.session = session
+        self.course = course
     }
 }
 

@@ -25,6 +25,8 @@ public struct RelayMessage: Sendable, Equatable, Codable {
     public var body: String
     /// Stamped by the relay's clock.
     public var receivedAt: Date?
+    /// A race on a course: the runner's distance along it (m).
+    public var courseMetres: Double?
 
     public init(
         runID: UUID,
@@ -37,7 +39,8 @@ public struct RelayMessage: Sendable, Equatable, Codable {
         movingSeconds: Double?,
         paused: Bool,
         body: String,
-        receivedAt: Date? = nil
+        receivedAt: Date? = nil,
+        courseMetres: Double? = nil
     ) {
         self.runID = runID
         self.runner = runner
@@ -50,5 +53,6 @@ public struct RelayMessage: Sendable, Equatable, Codable {
         self.paused = paused
         self.body = body
         self.receivedAt = receivedAt
+        self.courseMetres = courseMetres
     }
 }

@@ -582,9 +582,38 @@ def test_course_transfer():
     assert status["course"]["name"] == "Donau wiggle" and abs(status["course"]["length_m"] - listed["length_m"]) < 0.1, status
     following = setup.wear_query("SELECT detail FROM event WHERE kind = 'course_following'")
     assert len(following) == 1 and "Donau wiggle" in following[0][0], following
+    # Not forgotten while the session follows it: the phone forgets its copy, the wearable refuses.
+    busy = run([f"{BIN}/wearbridge-phone", "course", "remove", "Donau wiggle", "--config", setup.phone_config],
+               timeout=60, check=False).stdout
+    assert 'removed course "Donau wiggle" from the phone' in busy and "FAIL alreadyActive" in busy \
+        and "end it first" in busy, busy
+    assert setup.wear_query("SELECT name FROM course") == [("Donau wiggle",)]
+    listed_wear = run([f"{BIN}/wearbridge", "courses", "--storage", setup.wear_dir]).stdout
+    assert listed_wear.startswith("Donau wiggle: ") and f'{listed["points"]} points' in listed_wear, listed_wear
+    # The session ends; backfilled, the phone's exports are the wearable's, the course named in each.
+    ended = run([f"{BIN}/wearbridge-phone", "end", "--config", setup.phone_config], timeout=60).stdout
+    session = ended.split("session=")[1].split(":")[0].split()[0]
+    wait_for(lambda: backfill_state(setup, session)[1] == 1, 120, "the backfill complete")
+    sizes = check_exports(setup, session)
+    with open(f"{setup.dir}/wear.gpx") as f:
+        assert "<desc>Course: Donau wiggle</desc>" in f.read(), "the GPX does not name the course"
+    # Ended: the wearable forgets it, once; a removal of a course it does not keep is answered.
+    gone = run([f"{BIN}/wearbridge-phone", "course", "remove", "Donau wiggle", "--config", setup.phone_config],
+               timeout=60, check=False).stdout
+    assert 'the phone keeps no course "Donau wiggle"' in gone and 'ACK remove course "Donau wiggle" on pi: ' \
+        'course "Donau wiggle" removed' in gone, gone
+    assert setup.wear_query("SELECT count(*) FROM course")[0][0] == 0
+    assert run([f"{BIN}/wearbridge", "courses", "--storage", setup.wear_dir]).stdout.startswith("no course kept")
+    again = run([f"{BIN}/wearbridge-phone", "course", "remove", "Donau wiggle", "--config", setup.phone_config],
+                timeout=60, check=False).stdout
+    assert "nothing to remove" in again, again
+    refused = run([f"{BIN}/wearbridge", "ctl", "start", "--course", "Donau wiggle", "--socket",
+                   os.path.join(setup.dir, "control.sock")], check=False).stdout
+    assert "no course named" in refused, refused
     assert wearable.poll() is None and phone.poll() is None, "a program died"
     return {"file_points": file_points, "kept_points": listed["points"], "bytes": listed["bytes"], "parts": parts,
-            "answered_when_killed": at_kill, "parts_on_disk_at_kill": parts_before, "kept_at_kill": kept_before}
+            "answered_when_killed": at_kill, "parts_on_disk_at_kill": parts_before, "kept_at_kill": kept_before,
+            "exports_equal": sizes}
 
 
 TESTS = {

@@ -44,6 +44,17 @@ import TrackCore
     func refuses(_ text: String, _ error: CommandIDError) {
         #expect(CommandID.parse(text) == .failure(error))
     }
+
+    /// A course's part is looked up by the id the phone gave it; a page never makes one.
+    @Test func aCoursesPartIsLookedUpByItsCoursesIdAndIndex() {
+        let part = "8580b812-c7ba-4d08-8679-78048ed72607:12"
+        #expect((try? CommandID.parse(standing: part).get())?.description == part)
+        #expect((try? CommandID.parse(standing: "dash-0123456789").get())?.description == "dash-0123456789")
+        #expect(CommandID.parse(part) == .failure(.character(UInt8(ascii: ":"))), "not an id a page may use")
+        for bad in ["8580b812-c7ba:", "8580b812-c7ba:x1", "8580b812-c7ba:1234567", "short:1", "abc'defgh:1"] {
+            #expect((try? CommandID.parse(standing: bad).get()) == nil, "\(bad)")
+        }
+    }
 }
 
 @Suite struct ServerSentEventTests {

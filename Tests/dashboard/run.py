@@ -18,7 +18,7 @@ import urllib.error
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "rigs"))
 import harness  # noqa: E402
-from browser import http  # noqa: E402
+from browser import By, http  # noqa: E402
 from dashboard import Dashboard  # noqa: E402
 
 BIN = harness.BIN
@@ -181,6 +181,123 @@ def link_strip(d):
                      30, "the distance tile fresh again")
     assert d.js("return window.__wbMarker") == marker, "the page was reloaded"
     return f"strip went {' > '.join(dict.fromkeys(seen))} > live; FAIL reason shown"
+
+
+def recording_gpx(path, name):
+    """The recording's own line as a GPX track (its RMC positions): a course the wearer is on."""
+    points = []
+    with open(harness.RECORDING) as f:
+        for line in f:
+            fields = line.split(",")
+            if fields[0].endswith("RMC") and fields[2] == "A":
+                lat = int(fields[3][:2]) + float(fields[3][2:]) / 60
+                lon = int(fields[5][:3]) + float(fields[5][3:]) / 60
+                points.append((lat if fields[4] == "N" else -lat, lon if fields[6] == "E" else -lon))
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
+                f'<trk><name>{name}</name><trkseg>\n')
+        f.writelines(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n' for lat, lon in points)
+        f.write("</trkseg></trk></gpx>\n")
+    return len(points)
+
+
+def courses(d):
+    """Courses from the page: a GPX added through the file input, sent to the wearable (every part
+    answered), a session started on it from the page, the course drawn under the track with its To go
+    tile in the browser; a second course added, sent and removed from both; a file that is no course
+    refused with its reason."""
+    gpx = os.path.join(d.setup.dir, "park.gpx")
+    file_points = recording_gpx(gpx, "Park loop")
+
+    def add(path, name=""):
+        d.js("document.getElementById('course-note').textContent = ''")
+        d.driver.find_element(By.ID, "course-file").send_keys(path)
+        d.js("document.getElementById('course-name').value = arguments[0]", name)
+        d.js("document.getElementById('course-add').requestSubmit()")
+        return harness.wait_for(lambda: d.text("course-note") if d.text("course-note").startswith(("added", "not"))
+                                else None, 30, f"{path} to be added")
+
+    added = add(gpx)
+    assert added.startswith("added Park loop: ") and f"of {file_points}" in added, added
+    harness.wait_for(lambda: d.js("return !!document.querySelector('li[data-course=\"Park loop\"]')"), 10,
+                     "the course listed")
+
+    def send(name):
+        d.js(f"document.querySelector('li[data-course=\"{name}\"] [data-course-action=\"send\"]').click()")
+        return harness.wait_for(lambda: d.text("course-note") if d.text("course-note").startswith(("sent", f"{name} not"))
+                                else None, 60, f"{name} to reach the wearable")
+
+    sent = send("Park loop")
+    assert sent.startswith("sent Park loop in ") and 'course "Park loop" kept' in sent, sent
+    assert d.wear_rows("SELECT name FROM course") == [("Park loop",)]
+    # A new session on the course, from the page: the wearable restarted without autostart (which
+    # would begin a session of its own the moment the one under way ends), that session ended first.
+    with open(d.setup.wear_config) as f:
+        config = f.read().replace("autostart = true", "autostart = false")
+    with open(d.setup.wear_config, "w") as f:
+        f.write(config)
+    os.killpg(d.wearable_process.pid, signal.SIGTERM)
+    d.wearable_process.wait(20)
+    d.wearable_process = d.setup.wearable()
+    def link():
+        out = harness.run([f"{BIN}/wearbridge", "ctl", "status", "--json", "--config", d.setup.wear_config],
+                          check=False)
+        return out.returncode == 0 and (json.loads(out.stdout)["status"].get("phone_link") or {}).get("state") == "live"
+    harness.wait_for(link, 30, "the restarted wearable's link")
+
+    def ended():
+        # The page's strip may lag the reconnection: a refusal for the link is tried again.
+        d.click_command("end")
+        state, _ = d.wait_command("end", timeout=60)
+        return state == "ack" or (time.sleep(1) if state == "fail" else None)
+    harness.wait_for(ended, 30, "the session under way to end")
+    d.js("document.getElementById('start-course').value = 'Park loop'")
+    _, start_id = d.click_command("start")
+    state, _ = d.wait_command("start", timeout=60)
+    assert state == "ack", f"start on the course: {state}"
+    session = d.wear_rows("SELECT session_id FROM command WHERE id = ?", (start_id,))[0][0]
+    following = d.wear_rows("SELECT detail FROM event WHERE session_id = ? AND kind = 'course_following'", (session,))
+    assert len(following) == 1 and "Park loop" in following[0][0], following
+    # In the browser: the course under the track, and the distance to go.
+    harness.wait_for(lambda: d.js("return Number(document.getElementById('track').dataset.course || 0)") > 1, 30,
+                     "the course drawn under the track")
+    harness.wait_for(lambda: not d.js("return document.getElementById('t-togo').hidden"), 30, "the To go tile")
+    drawn = d.js("""const c = document.querySelector('#track polyline.course');
+        const t = [...document.querySelectorAll('#track polyline')].filter((p) => !p.classList.contains('course'));
+        return [c.getAttribute('points').split(' ').length, t.length, c.compareDocumentPosition(t[0] || c)];""")
+    assert drawn[0] > 1, drawn
+    to_go = d.js("return [Number(document.getElementById('t-togo').dataset.value), "
+                 "document.getElementById('t-togo').dataset.state, document.getElementById('l-togo').textContent]")
+    status = d.ctl_status()["status"]["course"]
+    assert status["name"] == "Park loop" and to_go[1] in ("on_course", "not_started"), (to_go, status)
+    # One update apart at most: a second of running, 60 times fast.
+    assert abs(to_go[0] - status["to_go_m"]) < 60, (to_go, status)
+    d.shot("course", 412, 892)
+    d.shot("course", 1280, 800)
+    # Another course, sent and removed from the page: gone from both.
+    spare = os.path.join(d.setup.dir, "spare.gpx")
+    with open(spare, "w") as f:
+        f.write('<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><rte>'
+                '<rtept lat="51.5" lon="-0.13"/><rtept lat="51.501" lon="-0.13"/><rtept lat="51.501" lon="-0.128"/>'
+                '</rte></gpx>')
+    assert add(spare, "Spare").startswith("added Spare: "), d.text("course-note")
+    assert send("Spare").startswith("sent Spare in 1 parts"), d.text("course-note")
+    d.js("document.querySelector('li[data-course=\"Spare\"] [data-course-action=\"remove\"]').click()")
+    removed = harness.wait_for(lambda: d.text("course-note") if d.text("course-note").startswith(("removed Spare:",
+                               "the wearable keeps")) else None, 60, "Spare to be removed")
+    assert removed == 'removed Spare: course "Spare" removed', removed
+    assert d.wear_rows("SELECT name FROM course") == [("Park loop",)]
+    assert not d.js("return !!document.querySelector('li[data-course=\"Spare\"]')")
+    # A file that is no course: refused with its reason, nothing kept.
+    junk = os.path.join(d.setup.dir, "junk.gpx")
+    with open(junk, "w") as f:
+        f.write("<gpx><trk><trkseg><trkpt lat='91' lon='0'/></trkseg></trk></gpx>")
+    refused = add(junk, "Junk")
+    assert refused.startswith("not added: "), refused
+    assert [c["name"] for c in http(d.base + "/api/courses")[1]["courses"]] == ["Park loop"]
+    return (f"{file_points} file points added as {added.split('points kept')[0].split(', ')[-1]}points; {sent}; "
+            f"the session on it drawn with {drawn[0]} course points, to go {to_go[0] / 1000:.2f} km ({to_go[1]}); "
+            f"a second course sent and removed from both; a bad file: {refused}")
 
 
 def history(d):
@@ -357,6 +474,7 @@ def main():
         ("phone killed: unreachable, buttons disabled, back", lambda: phone_killed(d)),
         ("link strip: stale, lost, live; FAIL reason", lambda: link_strip(d)),
         ("bad requests and a flood", lambda: bad_requests(d)),
+        ("courses: added, sent, followed and drawn, removed", lambda: courses(d)),
         ("schemathesis against the OpenAPI document", lambda: fuzz(d)),
         ("history and downloads", lambda: history(d)),
         ("access beyond loopback", access),

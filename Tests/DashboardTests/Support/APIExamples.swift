@@ -1,3 +1,4 @@
+import Course
 import DashboardCore
 import PhoneLinkMessages
 import PhoneRaceCore
@@ -11,6 +12,17 @@ import TrackCore
 /// Every dashboard body in every shape it takes: each optional field written and left out (or null),
 /// each message kind, each command state.
 enum APIExamples {
+    /// A course the phone keeps, as the courses' bodies show it.
+    static var course: CourseList.Course {
+        let positions = [(48.2082, 16.3738), (48.2082, 16.3792), (48.2109, 16.3792)].map {
+            GeoPoint(latitude: $0.0, longitude: $0.1)
+        }
+        let course = Course(name: "Prater loop", positions: positions)!
+        return CourseList.Course(
+            PhoneCourse(course: course, id: "c-1", source: "prater.gpx", filePoints: 321, addedAt: 1)
+        )
+    }
+
     static func link(full: Bool) -> LinkBody {
         LinkBody(
             state: full ? .live : .lost,
@@ -254,6 +266,15 @@ enum APIExamples {
                     partner: .init(name: "bob")
                 ),
             ]),
+            CourseList(courses: [course]),
+            CourseList(courses: []),
+            course,
+            CourseSent(course: "Prater loop", commands: ["c-1:0", "c-1:1"]),
+            CourseRemoved(
+                course: "Prater loop",
+                removedFromPhone: true,
+                command: "f3c9a1e2-6d1b-4f35-9a57-0c1d2e3f4a5b"
+            ),
             Invited(run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f60"),
             Accepted(run: "0a7e5c1d-3c2b-4a19-8f00-1b2c3d4e5f60", startAtMs: 1_795_000_030_000),
             Hello(wearable: "pi", epoch: "e1", resumedAfter: 40, session: "s1", serverTimeMs: 1_795_000_000_000),

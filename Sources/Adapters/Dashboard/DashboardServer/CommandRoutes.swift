@@ -1,8 +1,10 @@
+import Course
 import DashboardCore
 import Energy
 import Foundation
 import Hummingbird
 import Logging
+import PhoneLinkContract
 import PhoneServer
 import ProcessClock
 import SessionCore
@@ -78,6 +80,19 @@ struct CommandRoutes: Sendable {
         case .success(let checked): carriage = checked
         case .failure(let error): return JSONText.error(.badRequest, "bad_carriage", error.message)
         }
+        var fields = Wearbridge_Link_V1_Command()
+        if let carried = carriage.commandBody { try fields.merge(serializedBytes: carried) }
+        if let course = object["course"] {
+            guard kind == .start, let name = course as? String, CourseName.clean(name) == name else {
+                return JSONText.error(
+                    .badRequest,
+                    "bad_course",
+                    "course goes with start only, and is a course's name: one line of at most \(CourseName.maximumLength) characters"
+                )
+            }
+            fields.course = name
+        }
+        let commandBody: [UInt8] = try fields.serializedBytes()
         if let existing = try inbox.commands.identity(id.description) {
             // The same click again: its standing; another command under this id: refused.
             guard existing.wearable == wearable, existing.kind == kind.rawValue else {
@@ -112,7 +127,7 @@ struct CommandRoutes: Sendable {
                     issuedAt: now,
                     validFor: validFor,
                     deadline: now + deadline,
-                    body: carriage.commandBody
+                    body: commandBody.isEmpty ? nil : commandBody
                 )
             )
         } catch {
@@ -125,8 +140,12 @@ struct CommandRoutes: Sendable {
 
     /// A command's standing: pending, ack, fail (with the wearable's reason) or not_answered.
     func state(_ id: String) throws -> Response {
-        guard case .success = CommandID.parse(id) else {
-            return JSONText.error(.badRequest, "malformed_id", "a command id has 8 to 64 letters, digits, - or _")
+        guard case .success = CommandID.parse(standing: id) else {
+            return JSONText.error(
+                .badRequest,
+                "malformed_id",
+                "a command id has 8 to 64 letters, digits, - or _ (a course's part: and its index after a colon)"
+            )
         }
         guard let (_, answer) = try inbox.commands.standing(id) else {
             return JSONText.error(.notFound, "unknown_command", "no command \(id)")

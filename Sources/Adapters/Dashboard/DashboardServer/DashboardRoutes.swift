@@ -19,6 +19,7 @@ struct DashboardRoutes: Sendable {
     let history: HistoryRoutes
     let race: RaceRoutes
     let raceHistory: RaceHistoryRoutes
+    let courses: CourseRoutes
     let pairing: PairingFile
     let tls: Bool
     let maxStreams: Int
@@ -52,7 +53,7 @@ struct DashboardRoutes: Sendable {
             try await commands.post(request, wearable: context.parameters.get("name") ?? "")
         }
         router.get("/api/commands/:id") { _, context in
-            try commands.state(context.parameters.get("id") ?? "")
+            try commands.state(CourseRoutes.decoded(context.parameters.get("id")))
         }
         router.get("/api/sessions") { _, _ in try history.list() }
         router.get("/api/sessions/:session/export/:format") { _, context in
@@ -72,6 +73,20 @@ struct DashboardRoutes: Sendable {
         router.get("/api/races") { _, _ in try raceHistory.list() }
         router.get("/api/races/:run/map.svg") { _, context in
             try raceHistory.svg(context.parameters.get("run") ?? "")
+        }
+        router.get("/api/courses") { _, _ in try courses.list() }
+        router.post("/api/courses") { request, _ in try await courses.add(request) }
+        router.post("/api/wearables/:name/courses/:course") { _, context in
+            try await courses.send(
+                wearable: context.parameters.get("name") ?? "",
+                course: CourseRoutes.decoded(context.parameters.get("course"))
+            )
+        }
+        router.delete("/api/wearables/:name/courses/:course") { _, context in
+            try await courses.remove(
+                wearable: context.parameters.get("name") ?? "",
+                course: CourseRoutes.decoded(context.parameters.get("course"))
+            )
         }
         router.post("/api/pair") { request, _ in try await pair(request) }
     }

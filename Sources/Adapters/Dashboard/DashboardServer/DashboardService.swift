@@ -81,6 +81,12 @@ public struct DashboardService: Service {
                 logger: logger
             ),
             raceHistory: RaceHistoryRoutes(inbox: inbox, runner: relay?.user ?? "me"),
+            courses: CourseRoutes(
+                inbox: inbox,
+                clock: clock,
+                wearables: Set(config.wearables.map(\.name)),
+                logger: logger
+            ),
             pairing: pairing,
             tls: settings.tls,
             maxStreams: settings.maxStreams,

@@ -1,3 +1,4 @@
+import Course
 import DashboardCore
 import Foundation
 import Hummingbird
@@ -60,8 +61,32 @@ struct RaceRoutes: Sendable {
         case .success(let parsed): invitation = parsed
         case .failure(let problem): return JSONText.error(.badRequest, problem.code, problem.message)
         }
-        return await desk { desk in
-            let run = try await desk.invite(invitation)
+        // A race on a course the phone keeps: its length is the distance.
+        var course: RelayCourse?
+        if let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            let value = object["course"], !(value is NSNull)
+        {
+            guard let name = value as? String, CourseName.clean(name) == name, invitation.distanceMetres == nil else {
+                return JSONText.error(
+                    .badRequest,
+                    "bad_course",
+                    "\"course\" is the name of a course this phone keeps, without \"distance_m\""
+                )
+            }
+            do {
+                guard let kept = try inbox.courses.named(name) else { return CourseRoutes.unknown(name) }
+                course = RelayCourse(kept.course)
+            } catch {
+                return JSONText.error(.internalServerError, "inbox", "\(error)")
+            }
+        }
+        return await desk { [course] desk in
+            let run: UUID
+            if let course {
+                run = try await desk.invite(invitation, on: course)
+            } else {
+                run = try await desk.invite(invitation)
+            }
             logger.info(
                 "invited a partner from the dashboard",
                 metadata: ["run": "\(run)", "partner": "\(invitation.partner)"]

@@ -17,6 +17,21 @@ public struct CommandID: Sendable, Hashable, CustomStringConvertible {
         }
         return .success(CommandID(description: text))
     }
+
+    /// An id a command's standing is looked up by: a page's, or one the phone made for a course's
+    /// part (its course's id, `:` and the part's index).
+    public static func parse(standing text: String) -> Result<CommandID, CommandIDError> {
+        guard let colon = text.lastIndex(of: ":") else { return parse(text) }
+        let index = text[text.index(after: colon)...]
+        guard !index.isEmpty, index.count <= 6, index.allSatisfy(\.isASCIIDigit), text.utf8.count <= 64 else {
+            return .failure(.character(UInt8(ascii: ":")))
+        }
+        return parse(String(text[..<colon])).map { _ in CommandID(description: text) }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 public enum CommandIDError: Error, Equatable, CustomStringConvertible {

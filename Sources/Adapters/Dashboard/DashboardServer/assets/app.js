@@ -212,6 +212,8 @@
         const value = $(input).value.trim();
         if (value !== "") body[field] = Number(value);
       }
+      // A course the wearable keeps, to follow.
+      if ($("start-course").value !== "") body.course = $("start-course").value;
     }
     const result = await api(`/api/wearables/${encodeURIComponent(state.wearable)}/commands`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -433,6 +435,8 @@
     if (distance > 0) body.distance_m = Math.round(distance * 1000);
     const start = parseFloat($("invite-start").value);
     if (start > 0) body.start_in_s = start;
+    // On a course: its length is the distance.
+    if ($("invite-course").value !== "") { body.course = $("invite-course").value; delete body.distance_m; }
     text("race-note", "inviting…");
     const result = await api("/api/race/invites", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -531,6 +535,104 @@
     };
   }
 
+  // ---- courses: the phone's, added from a file, sent to this wearable, forgotten on both ----
+  async function loadCourses() {
+    const result = await api("/api/courses");
+    if (!result.ok) return;
+    const list = $("course-list");
+    list.textContent = "";
+    const names = result.body.courses.map((c) => c.name);
+    for (const select of [$("start-course"), $("invite-course")]) {
+      const chosen = select.value;
+      select.textContent = "";
+      for (const name of [""].concat(names)) {
+        const option = document.createElement("option");
+        option.value = name;
+        option.textContent = name === "" ? "none" : name;
+        select.appendChild(option);
+      }
+      select.value = names.includes(chosen) ? chosen : "";
+    }
+    for (const c of result.body.courses) {
+      const item = document.createElement("li");
+      item.dataset.course = c.name;
+      const label = document.createElement("span");
+      label.textContent = `${c.name}: ${km(c.length_m)} km, ${c.points} points (${c.file_points} in ${c.source}), ${c.turns} turns`;
+      item.appendChild(label);
+      for (const [action, title] of [["send", "Send to the wearable"], ["remove", "Remove"]]) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.dataset.courseAction = action;
+        button.textContent = title;
+        button.addEventListener("click", () => (action === "send" ? sendCourse : removeCourse)(c.name, button));
+        item.appendChild(button);
+      }
+      list.appendChild(item);
+    }
+  }
+  // Each command's standing until all are answered (a part at a time may take a while on a slow link).
+  async function answered(ids, say) {
+    const outcome = new Map();
+    while (outcome.size < ids.length) {
+      for (const id of ids) {
+        if (outcome.has(id)) continue;
+        const result = await api(`/api/commands/${id}`);
+        if (result.ok && result.body.state !== "pending") outcome.set(id, result.body);
+      }
+      say(outcome.size);
+      if (outcome.size < ids.length) await new Promise((r) => setTimeout(r, 1000));
+    }
+    return ids.map((id) => outcome.get(id));
+  }
+  async function sendCourse(name, button) {
+    button.disabled = true;
+    text("course-note", `sending ${name}…`);
+    const path = `/api/wearables/${encodeURIComponent(state.wearable)}/courses/${encodeURIComponent(name)}`;
+    const result = await api(path, { method: "POST" });
+    if (!result.ok) {
+      text("course-note", `not sent: ${(result.body && result.body.message) || "HTTP " + result.status}`);
+      button.disabled = false;
+      return;
+    }
+    const ids = result.body.commands;
+    const answers = await answered(ids, (n) => text("course-note", `sending ${name}: ${n} of ${ids.length} parts answered`));
+    const failed = answers.find((a) => a.state !== "ack");
+    const kept = answers.find((a) => a.message && a.message.startsWith("course "));
+    text("course-note", failed ? `${name} not sent: ${failed.message || failed.state}`
+      : `sent ${name} in ${ids.length} parts: ${kept ? kept.message : "kept"}`);
+    $("course-note").dataset.sent = failed ? "" : name;
+    button.disabled = false;
+  }
+  async function removeCourse(name, button) {
+    button.disabled = true;
+    const path = `/api/wearables/${encodeURIComponent(state.wearable)}/courses/${encodeURIComponent(name)}`;
+    const result = await api(path, { method: "DELETE" });
+    if (!result.ok) {
+      text("course-note", `not removed: ${(result.body && result.body.message) || "HTTP " + result.status}`);
+      button.disabled = false;
+      return;
+    }
+    await loadCourses();
+    text("course-note", `removed ${name} from the phone; the wearable…`);
+    const [answer] = await answered([result.body.command], () => {});
+    text("course-note", answer.state === "ack" ? `removed ${name}: ${answer.message}`
+      : `the wearable keeps ${name}: ${answer.message || answer.state}`);
+  }
+  async function addCourse(event) {
+    event.preventDefault();
+    const file = $("course-file").files[0];
+    if (!file) return;
+    const query = new URLSearchParams({ file: file.name });
+    if ($("course-name").value.trim() !== "") query.set("name", $("course-name").value.trim());
+    text("course-note", `reading ${file.name}…`);
+    const result = await api(`/api/courses?${query}`, {
+      method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: file,
+    });
+    text("course-note", result.ok ? `added ${result.body.name}: ${km(result.body.length_m)} km, ${result.body.points} points kept of ${result.body.file_points}, ${result.body.turns} turns`
+      : `not added: ${(result.body && result.body.message) || "HTTP " + result.status}`);
+    if (result.ok) { $("course-add").reset(); loadCourses(); }
+  }
+
   async function live(name) {
     show("live");
     state.wearable = name;
@@ -543,6 +645,8 @@
     renderChart();
     connect(null);
     race(name);
+    $("course-add").addEventListener("submit", addCourse);
+    loadCourses();
     setInterval(() => { renderLink(); if (state.race) renderRace(); }, 1000);
   }
 

@@ -4,6 +4,8 @@ role ducking, music playing with media.role=music, the daemon speaking through e
 paplay; what the sink's monitor records is analysed (the music's 440 Hz tone by Goertzel, the
 speech as everything else). Then the sound server killed mid-cue and restarted, a hung one
 (SIGSTOP), and the ALSA path through ALSA's file plugin."""
+import json
+import math
 import os
 import signal
 import subprocess
@@ -13,6 +15,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rigs"))
+import harness  # noqa: E402
 from sound import (MUSIC, BIN, ENV, Pulse, Recorder, Wearable, run, scratch, spawn, stop_all, tone, wait_for,
                    windows, RATE)
 
@@ -178,13 +181,203 @@ def plays_straight_to_alsa():
     assert bad.returncode == 1 and "aplay failed" in bad.stderr, bad.stderr
 
 
+# A course for the off-course test: 800 m east, a left turn, 400 m north; the runner at 4 m/s leaves
+# it 300 m along (120 m to the right, from 350 m to 550 m along) and comes back by 600 m.
+COURSE_ORIGIN = (48.2000, 16.4000)
+TURN_AT = 800.0
+
+
+def course_point(along, lateral=0.0):
+    """East and north (m) of a place `along` the course, `lateral` m to its right."""
+    if along <= TURN_AT:
+        return along, -lateral
+    return TURN_AT + lateral, along - TURN_AT
+
+
+def to_degrees(east, north):
+    lat0, lon0 = COURSE_ORIGIN
+    return lat0 + north / 111_200.0, lon0 + east / (111_320.0 * math.cos(math.radians(lat0)))
+
+
+def detour(along):
+    """How far right of the course the runner is, `along` it."""
+    if along < 300 or along > 600:
+        return 0.0
+    if along < 350:
+        return 120 * (along - 300) / 50
+    if along <= 550:
+        return 120.0
+    return 120 * (600 - along) / 50
+
+
+def course_run_nmea(path, start, standing=30, speed=4.0, end=1180.0):
+    """NMEA 0183 of the run at 1 Hz from GPS time `start`: `standing` s still at the start, then
+    along the course with the detour; [(gps time, along, lateral)] as the truth."""
+    def nmea(body):
+        checksum = 0
+        for char in body:
+            checksum ^= ord(char)
+        return f"${body}*{checksum:02X}"
+
+    def coordinate(value, degrees_width, positive, negative):
+        hemisphere = positive if value >= 0 else negative
+        value = abs(value)
+        degrees = int(value)
+        return f"{degrees:0{degrees_width}d}{(value - degrees) * 60:08.5f}", hemisphere
+
+    truth, lines = [], []
+    along, t = 0.0, float(start)
+    previous = None
+    while along <= end:
+        lateral = detour(along)
+        east, north = course_point(along, lateral)
+        lat, lon = to_degrees(east, north)
+        truth.append((t, along, lateral))
+        moment = time.gmtime(t)
+        hms = time.strftime("%H%M%S", moment) + ".00"
+        date = time.strftime("%d%m%y", moment)
+        la, ns = coordinate(lat, 2, "N", "S")
+        lo, ew = coordinate(lon, 3, "E", "W")
+        moving = t >= start + standing
+        course = 90.0 if previous is None else (math.degrees(math.atan2(east - previous[0], north - previous[1])) % 360)
+        knots = (speed if moving else 0) / 0.514444
+        lines.append(nmea(f"GPRMC,{hms},A,{la},{ns},{lo},{ew},{knots:.2f},{course:.1f},{date},,,A"))
+        lines.append(nmea(f"GPGGA,{hms},{la},{ns},{lo},{ew},1,10,0.8,180.0,M,45.0,M,,"))
+        lines.append(nmea("GPGSA,A,3,01,03,07,08,11,14,17,19,22,28,,,1.4,0.8,1.1"))
+        previous = (east, north)
+        if moving:
+            # Along the course at `speed`; on the detour the sideways steps take their share of it.
+            step = speed
+            here = detour(along)
+            for _ in range(40):
+                ahead = along + step
+                if math.hypot(step, detour(ahead) - here) <= speed + 0.01:
+                    break
+                step *= 0.95
+            along += step
+        t += 1
+    with open(path, "w") as f:
+        f.write("\r\n".join(lines) + "\r\n")
+    return truth
+
+
+def course_gpx(path, name):
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
+                f'<trk><name>{name}</name><trkseg>\n')
+        for along in range(0, 1201, 10):
+            lat, lon = to_degrees(*course_point(along))
+            f.write(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n')
+        f.write("</trkseg></trk></gpx>\n")
+
+
+def speaks_a_course_off_and_back():
+    """A course sent from the phone to a wearable fed by a real gpsd (gpsfake, 3 times real time),
+    a session on it: the run leaves the course and comes back. Off course is said once the runner
+    has been 40 m off for 15 s, back on course once within 25 m for 5 s, the left turn 100 m before
+    it; each where the fixes put the runner, and each heard on the sound server's sink while it
+    was spoken."""
+    work = scratch("course")
+    pulse = Pulse(f"{work}/pulse").start()
+    try:
+        setup = harness.Setup()
+        with open(setup.wear_config) as f:
+            config = f.read().replace("autostart = true", "autostart = false").replace(
+                "[cues]\nenabled = false\n", '[cues]\noutput = "pulse"\n')
+        with open(setup.wear_config, "w") as f:
+            f.write(config)
+        gpx = os.path.join(work, "course.gpx")
+        course_gpx(gpx, "Ring road")
+        run([f"{BIN}/wearbridge-phone", "course", "add", gpx, "--config", setup.phone_config])
+        setup.phone()
+        wearable_process = setup.wearable()
+        sent = run([f"{BIN}/wearbridge-phone", "course", "send", "Ring road", "--config", setup.phone_config],
+                   timeout=90).stdout
+        assert sent.startswith('SENT course "Ring road"'), sent
+        speedup = 3
+        recording = os.path.join(work, "run.nmea")
+        truth = course_run_nmea(recording, start=int(time.time()) - 3600)
+        recorder = Recorder(f"{work}/rec.log")
+        setup.gpsfake(cycle=f"{1 / (3 * speedup):.4f}", recording=recording)
+        socket_path = os.path.join(setup.dir, "control.sock")
+
+        def has_fix():
+            out = run([f"{BIN}/wearbridge", "ctl", "status", "--json", "--socket", socket_path], check=False)
+            return out.returncode == 0 and (json.loads(out.stdout)["status"].get("gps") or {}).get("mode") == 3
+        wait_for(has_fix, 30, "the wearable's first fix")
+        started = run([f"{BIN}/wearbridge-phone", "start", "--course", "Ring road", "--config", setup.phone_config],
+                      timeout=60).stdout
+        assert started.startswith("ACK start"), started
+        db = f"{setup.wear_dir}/wearbridge.sqlite"
+
+        def events(kind):
+            return harness.rows(db, "SELECT received, detail FROM event WHERE kind = ? ORDER BY seq", (kind,))
+        wait_for(lambda: events("turn_ahead"), 240, "the turn to be cued")
+        time.sleep(4)  # the turn's cue is spoken after the one before it
+        samples = recorder.samples[:]
+        arrivals = list(recorder.arrivals)
+        recorder.stop()
+        assert wearable_process.poll() is None, "the wearable died"
+
+        # Where the fixes put the runner when each was said: the last accepted fix before it.
+        frame_lat, frame_lon = COURSE_ORIGIN
+        fixes = harness.rows(db, "SELECT received, time, smoothed_lat, smoothed_lon FROM fix "
+                                 "WHERE verdict = 'accepted' ORDER BY seq")
+
+        def place(at):
+            t = max((f for f in fixes if f[0] <= at), key=lambda f: f[0])[1]
+            return min(truth, key=lambda row: abs(row[0] - t))
+        first_far = next(f for f in fixes if place(f[0])[2] > 40)
+        first_near = next(f for f in fixes if f[0] > first_far[0] and place(f[0])[2] < 25)
+        (off_at, off_detail), = events("off_course")
+        (back_at, back_detail), = events("back_on_course")
+        (turn_at, turn_detail), = events("turn_ahead")
+        off_delay = off_at - first_far[0]
+        back_delay = back_at - first_near[0]
+        off_place, back_place, turn_place = place(off_at), place(back_at), place(turn_at)
+        assert 15 <= off_delay < 18 and off_place[2] == 120, (off_delay, off_place)
+        assert json.loads(off_detail)["away_m"] > 100, off_detail
+        assert 5 <= back_delay < 8 and back_place[2] < 25, (back_delay, back_place)
+        assert 580 <= json.loads(back_detail)["along_m"] <= 700, back_detail
+        turn = json.loads(turn_detail)
+        assert turn["direction"] == "left" and 80 <= turn["in_m"] <= 100 and 690 <= turn_place[1] <= 725, \
+            (turn, turn_place)
+
+        # Each spoken while the recorder heard speech: energy on the sink in the cue's own window.
+        said = [(at, json.loads(d)) for at, d in events("cue_spoken")]
+        spoken = {}
+        for cue, words in (("following", "Following Ring road"), ("off_course", "Off course, 120 metres away"),
+                           ("back_on_course", "Back on course"), ("turn_ahead", "In 100 metres, turn left")):
+            found = [(at, d) for at, d in said if d["text"].startswith(words)]
+            assert len(found) == 1, (cue, [d["text"] for _, d in said])
+            spoken[cue] = found[0]
+        heard = {}
+        for cue in ("off_course", "back_on_course", "turn_ahead"):
+            at, detail = spoken[cue]
+            begin, end = at - detail["play_s"] - 0.5, at + 0.5
+            indices = [i for (t, i) in arrivals if begin <= t <= end]
+            assert indices, f"the recorder has nothing from {begin:.1f} to {end:.1f}"
+            window = samples[max(0, indices[0] - RATE // 5):indices[-1]]
+            loud = sum(1 for _, rest in windows(window) if rest > 300) * 0.05
+            heard[cue] = loud
+            assert loud >= 0.5, f"{cue}: {loud:.2f} s of speech on the sink while it was spoken"
+        print(f"  off course said {off_delay:.1f} s after the first fix 40 m off, {off_place[1]:.0f} m along; back on "
+              f"course {back_delay:.1f} s after the first fix within 25 m, at {json.loads(back_detail)['along_m']:.0f} m; "
+              f"'turn left' {turn['in_m']:.0f} m before the turn; heard "
+              + ", ".join(f"{cue} {seconds:.1f} s" for cue, seconds in heard.items()))
+    finally:
+        stop_all()
+        pulse.stop()
+
+
 TESTS = [ducks_the_music_and_brings_it_back, never_two_at_once, survives_a_killed_and_a_hung_sound_server,
-         plays_straight_to_alsa]
+         plays_straight_to_alsa, speaks_a_course_off_and_back]
 
 
 def main():
     failed = 0
-    for test in TESTS:
+    only = sys.argv[1:]
+    for test in [t for t in TESTS if not only or t.__name__ in only]:
         print(f"{test.__name__}:")
         started = time.time()
         try:
@@ -196,7 +389,7 @@ def main():
             print(f"  FAILED ({time.time() - started:.1f} s)")
         finally:
             stop_all()
-    print(f"audio cues end to end: {len(TESTS) - failed} passed, {failed} failed")
+    print(f"audio cues end to end: {len(only or TESTS) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 

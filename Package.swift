@@ -398,7 +398,7 @@ let package = Package(
             name: "DashboardServer",
             dependencies: [
                 "DashboardCore", "PhoneServer", "PhoneLinkContract", "PhoneLinkMessages", "PhoneLinkWire",
-                "SessionCore", "Energy", "Course",
+                "SessionCore", "Energy", "Course", "CourseFiles",
                 "TrackCore", "Export", "Identity", "RaceCore", "PhoneRaceCore", "RaceStore", "RelayClient",
                 "RelayContract", "ProcessClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -489,7 +489,7 @@ let package = Package(
                 "Energy",
                 "Gait",
                 "Course",
-                "Engine",
+                "Engine", "PhoneLinkWire",
                 "TrackCore", "SessionCore", "GPSD", "GPSDLink", "ProcessClock", "Replay", "Harness",
                 "Store", "HeartRate", "SyntheticReceivers", "RelayClient", "RelayContract", "SpeedSensors",
                 "StrideCalibration",

@@ -634,6 +634,113 @@ def test_phone_pump(relay):
         harness.stop_all()
 
 
+def recording_course(source, epochs_count=200, every=20.0):
+    """The first `epochs_count` epochs of a recording's RMC positions as a course in the relay's
+    units: a point every `every` m or so, distances along it in cm (the straight lines between the
+    kept points: no shorter than their chords)."""
+    points = []
+    for line in open(source).read().splitlines():
+        fields = line.split(",")
+        if fields[0].endswith("RMC") and len(fields) > 6 and fields[2] == "A":
+            lat = int(fields[3][:2]) + float(fields[3][2:]) / 60
+            lon = int(fields[5][:3]) + float(fields[5][3:]) / 60
+            points.append((lat if fields[4] == "N" else -lat, lon if fields[6] == "E" else -lon))
+            if len(points) >= epochs_count:
+                break
+
+    def metres(a, b):
+        mean = math.radians((a[0] + b[0]) / 2)
+        return 6_371_008.8 * math.hypot(math.radians(b[0] - a[0]), math.radians(b[1] - a[1]) * math.cos(mean))
+    kept = [points[0]]
+    for point in points[1:]:
+        if metres(kept[-1], point) >= every:
+            kept.append(point)
+    cm = [0]
+    for a, b in zip(kept, kept[1:]):
+        cm.append(cm[-1] + math.ceil(metres(a, b) * 100.5))  # a half per cent over the sphere's chord
+    return [round(p[0] * 1e7) for p in kept], [round(p[1] * 1e7) for p in kept], cm
+
+
+def test_course_race(relay):
+    """A race on a course between a real wearable and a participant in SQL: Bob invites Alice on a
+    course (her park's line); her phone takes the course from the relay as a stranger's, keeps it and
+    sends it to her wearable before the countdown's order names it; her session follows it and her
+    distance along it reaches the relay with every snapshot; Bob runs farther but mostly off the
+    course: her wearable puts her in the lead along it, and the relay gives her the race."""
+    import race_day
+    alice = race_day.Runner(relay, "alice")
+    try:
+        with relay.connect("bob") as b:
+            lat, lon, cm = recording_course(harness.RECORDING)
+            run = str(count(b, "SELECT relay.invite_on_course('alice', 'Park line', %s::integer[], %s::integer[], "
+                               "%s::integer[], lead => '45 seconds')", lat, lon, cm))
+            relay.phone("alice", "race", "accept", run[:8])
+            start_at = count(b, "SELECT start_at FROM relay.my_runs WHERE id = %s", run).timestamp()
+            shown = json.loads(relay.phone("alice", "race", "show", run, "--json").stdout)
+            assert shown["course"]["name"] == "Park line" and shown["course"]["points"] == len(lat), shown["course"]
+            alice.run_alone(harness.RECORDING, start_at)
+            alice.phone = alice.setup.phone()
+            harness.wait_for(lambda: any(ok for (_, ok, _) in race_orders(alice.setup)),
+                             max(1.0, start_at - time.time()), "the wearable to take the race on its course")
+            kept = alice.setup.wear_query("SELECT name FROM course")
+            assert kept == [("Park line",)], kept
+            phone_courses = [json.loads(line) for line in harness.run(
+                [PHONE, "course", "list", "--json", "--config", alice.setup.phone_config]).stdout.splitlines()]
+            assert [c["name"] for c in phone_courses] == ["Park line"] and phone_courses[0]["source"].startswith(
+                "race "), phone_courses
+            orders = race_orders(alice.setup)
+            b.execute("SELECT relay.report_start(%s, 0)", (run,))
+            seq = 0
+            for second in range(1, 31):
+                race_day.sleep_until(start_at + second)
+                seq += 1
+                try:
+                    b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, "
+                              "course_m) VALUES (%s, 'bob', %s, 'snapshot', 'snapshot', %s, %s, %s) "
+                              "ON CONFLICT DO NOTHING", (run, seq, 4.0 * second, float(second), 1.0 * second))
+                except psycopg.Error as error:
+                    if error.diag.sqlstate != "WB606":
+                        raise
+            status = json.loads(harness.run([f"{harness.BIN}/wearbridge", "ctl", "status", "--json", "--config",
+                                             alice.setup.wear_config]).stdout)["status"]
+            race = status["race"]
+            assert race["course"] == "Park line" and status["course"]["name"] == "Park line", status
+            # Bob's figures along the course reached her wearable: his 30 m or so, not his 120 m.
+            assert race["partner_distance_m"] is not None and race["partner_distance_m"] <= 32, race
+            assert race["gap"] > 20, race
+            leads = alice.events("race_lead_taken", "race_lead_lost")
+            assert [k for (k, _, _) in leads] == ["race_lead_taken"], leads
+            # Her distance along the course at the relay, with every snapshot: forward, no farther than she ran.
+            along = b.execute("SELECT distance_m, course_m FROM relay.run_messages(%s, 'alice') "
+                              "WHERE class = 'snapshot' ORDER BY seq", (run,)).fetchall()
+            assert len(along) >= 5 and all(c is not None for (_, c) in along), along
+            assert all(c <= d * 1.02 + 50 for (d, c) in along), along
+            assert along[-1][1] > 40, along
+            done = status["course"]["done_m"]
+            out = harness.run([PHONE, "end", "--config", alice.setup.phone_config, "--timeout", "60"])
+            assert "ACK" in out.stdout, out.stdout
+            harness.wait_for(lambda: count(b, "SELECT outcome FROM relay.run_entries(%s) WHERE runner = 'alice'",
+                                           run) == "finished", 60, "alice's finish at the relay")
+            b.execute("SELECT relay.finish(%s, 122, 30, 30)", (run,))
+            result = b.execute("SELECT body FROM relay.run_events(%s) WHERE kind = 'result'", (run,)).fetchone()[0]
+            courses = {e["runner"]: e["course_m"] for e in result["entries"]}
+            distances = {e["runner"]: e["distance_m"] for e in result["entries"]}
+            assert result["winner"] == "alice" and distances["bob"] > distances["alice"], result
+            assert courses["alice"] > courses["bob"], result
+            lines = harness.run([PHONE, "race", "status", "--json", "--config", alice.setup.phone_config]).stdout
+            held = next(r for r in map(json.loads, lines.splitlines()) if r["run"] == run)
+            assert held["course"] == "Park line" and held["refused"] == [], held
+            print(f"    the course ({len(lat)} points, {cm[-1] / 100:.0f} m) kept on her phone and wearable before "
+                  f"the order ({len(orders)} handed); after 30 s she led by {race['gap']:.0f} m along it "
+                  f"(bob {race['partner_distance_m']:.0f} m along, 120 m run); at the relay {len(along)} snapshots "
+                  f"with her distance along it (last {along[-1][1]:.1f} m of {along[-1][0]:.1f} m run); "
+                  f"result: alice {courses['alice']:.1f} m along against bob's {courses['bob']:.1f} m "
+                  f"(he ran {distances['bob']:.0f} m, she {distances['alice']:.0f} m); her wearable {done:.1f} m along "
+                  f"at 30 s")
+    finally:
+        harness.stop_all()
+
+
 def test_never_ready(relay):
     """A wearable whose receiver never finds a fix: its phone hands it the countdown again and again
     and, shortly before the start (RelayPump.lastHanding, 3 s), cancels the race for both with the
@@ -1039,7 +1146,7 @@ def main():
     import relay_attacks as attacks
     tests = [test_identity, test_race_and_rules, test_routes, test_race_courses, test_invites, test_abandoned, test_migrations,
              test_unreachable,
-             *attacks.TESTS, test_phone_pump, test_never_ready, test_two_wearables, test_partner_abandons,
+             *attacks.TESTS, test_phone_pump, test_course_race, test_never_ready, test_two_wearables, test_partner_abandons,
              test_dashboard_race]
     only = sys.argv[1:]
     relay = Relay()

@@ -11,6 +11,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             Accuracy.self, EnergyBench.self, GaitBench.self, ResumeCredits.self, Throughput.self, Memory.self,
             DaemonBench.self,
+            DaemonCourseBench.self,
             MakeSession.self,
             RelayScale.self, FootpodBench.self, PedometerBench.self, RecordRoute.self, PositionBound.self,
             ElevationBench.self, CourseBench.self,

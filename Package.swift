@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "Gait", path: "Sources/Core/Gait"),
         // Pure: a planned route, its turns and a simpler line, and the wearer followed along it.
         .target(name: "Course", dependencies: ["TrackCore"], path: "Sources/Core/Course"),
+        // Pure: XML's reserved characters escaped, for the exports and the race map.
+        .target(name: "XMLEscaping", path: "Sources/Core/XMLEscaping"),
         // Pure: the FIT protocol's parts an encoder and a decoder share (its CRC).
         .target(name: "FITFormat", path: "Sources/Core/FITFormat"),
         // Pure: the session domain. A session's lifecycle, command ledger and controller, its rows and
@@ -129,7 +131,7 @@ let package = Package(
         // streamed to a file, never held whole.
         .target(
             name: "Export",
-            dependencies: ["SessionCore", "TrackCore", "Energy", "HeartRate", "UTCFormat", "FITFormat"],
+            dependencies: ["SessionCore", "TrackCore", "Energy", "HeartRate", "UTCFormat", "FITFormat", "XMLEscaping"],
             path: "Sources/Adapters/Export"
         ),
         // Adapter: course files (GPX tracks and routes, FIT courses) read into courses.
@@ -389,7 +391,7 @@ let package = Package(
         // the track in local metres; time and secrets as inputs.
         .target(
             name: "DashboardCore",
-            dependencies: ["TrackCore", "SessionCore", "RelayContract", "PhoneRaceCore"],
+            dependencies: ["TrackCore", "SessionCore", "RelayContract", "PhoneRaceCore", "XMLEscaping"],
             path: "Sources/Core/Dashboard/DashboardCore"
         ),
         // DashboardServer/: Hummingbird inside wearbridge-phone: the page (embedded), its JSON API,

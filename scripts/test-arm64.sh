@@ -28,7 +28,7 @@ sysroot=$(scripts/arm64-toolchain.sh --sysroot)
 # wall-clock deadlines (a hung synthesizer or player killed within its deadline) that qemu-user's
 # start-up of each child stretches (a 10 s deadline met in 10.7 s, a 60 s one in 126 s); they are
 # adapters' timing, not a core's arithmetic, and the amd64 suite holds them.
-suites=${ARM64_SUITES:-TrackCoreTests ElevationTests EnergyTests GaitTests EngineTests SessionCoreTests CuesTests ExportTests SpeedSensorsTests StrideCalibrationTests RaceCoreTests RelayContractTests PhoneRaceCoreTests PhoneCoreTests PhoneLinkDeliveryTests PhoneLinkWireTests GPSDTests HeartRateTests ATTTests GATTTests BluetoothTests ReplayTests UTCFormatTests}
+suites=${ARM64_SUITES:-TrackCoreTests ElevationTests EnergyTests GaitTests CourseTests EngineTests SessionCoreTests CuesTests ExportTests SpeedSensorsTests StrideCalibrationTests RaceCoreTests RelayContractTests PhoneRaceCoreTests PhoneCoreTests PhoneLinkDeliveryTests PhoneLinkWireTests GPSDTests HeartRateTests ATTTests GATTTests BluetoothTests ReplayTests UTCFormatTests}
 if [ "${1:-}" != --skip-build ]; then
     # Its scratch path in the toolchain's cache, as the deployment build's (scripts/build-release.sh).
     scratch=$(scripts/arm64-toolchain.sh --scratch tests .build-arm64-tests)

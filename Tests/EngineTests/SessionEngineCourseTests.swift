@@ -136,10 +136,13 @@ struct SessionEngineCourseTests {
 struct SessionEngineFollowingTests {
     static let streets = SyntheticCourse.streets()
 
-    /// The receiver's fixes of a run along the streets with a detour 120 m to the right between
-    /// 150 m and 250 m along, at 3 m/s.
-    static func fixes() -> [Fix] {
-        SyntheticCourse.run(streets, noise: 2, seed: 5, detour: .init(at: 150, out: -120, back: 250)).map { run in
+    /// The receiver's fixes of a run along the streets at 3 m/s, by default with a detour 120 m to
+    /// the right between 150 m and 250 m along.
+    static func fixes(
+        seed: UInt64 = 5,
+        detour: SyntheticCourse.Detour? = .init(at: 150, out: -120, back: 250)
+    ) -> [Fix] {
+        SyntheticCourse.run(streets, noise: 2, seed: seed, detour: detour).map { run in
             let t = StraightLine.t0 + run.time
             return Fix(
                 mode: 3,

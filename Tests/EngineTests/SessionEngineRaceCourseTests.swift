@@ -13,28 +13,8 @@ import TrackCore
 /// under way or an armed race follows it.
 @Suite("Engine core: races on a course, and removing a course")
 struct SessionEngineRaceCourseTests {
-    static let streets = SyntheticCourse.streets()
-
-    /// A run along the streets at 3 m/s, on course all the way.
-    static func fixes() -> [Fix] {
-        SyntheticCourse.run(streets, noise: 2, seed: 7).map { run in
-            let t = StraightLine.t0 + run.time
-            return Fix(
-                mode: 3,
-                time: GPSTime(seconds: t),
-                position: run.position,
-                errorEast: 2,
-                errorNorth: 2,
-                horizontalError: 3,
-                speed: 3,
-                speedError: 0.3,
-                receivedAt: StraightLine.received(t)
-            )
-        }
-    }
-
     private func harness() throws -> EngineHarness {
-        let course = try #require(Course(name: "Streets", positions: Self.streets.positions))
+        let course = try #require(Course(name: "Streets", positions: SessionEngineFollowingTests.streets.positions))
         let bytes = CourseWire.encode(CourseShape.simplified(course, tolerance: 3))
         let shelf = CourseShelf(kept: [CourseShelf.Kept(id: "c", course: try CourseWire.decode(bytes), bytes: bytes)])
         return EngineHarness(phoneLink: true, courses: shelf)
@@ -65,7 +45,7 @@ struct SessionEngineRaceCourseTests {
 
     @Test func aRaceOnACourseNotKeptIsNotReadyAndOneKeptIsFollowedAndComparedAlongIt() throws {
         var harness = try harness()
-        let fixes = Self.fixes()
+        let fixes = SessionEngineFollowingTests.fixes(seed: 7, detour: nil)
         harness.ride(Array(fixes.prefix(4)))
         let missing = try #require(ask(&harness, { $0.raceCommand(.race, id: "r0", order(course: "Ring")) }))
         #expect(missing.refusal == .notReady && missing.message.contains("the race's course \"Ring\" is not kept here"))

@@ -114,16 +114,6 @@ import TrackCore
     }
 
     func message(seq: Int, _ payload: Wearbridge_Link_V1_Payload) throws -> InboxMessage {
-        InboxMessage(
-            wearable: "pi",
-            epoch: "e1",
-            seq: seq,
-            messageClass: .critical,
-            kind: payload.messageKind,
-            session: payload.sessionText,
-            payload: try payload.serializedBytes(),
-            createdAtMs: 0,
-            receivedAt: 1000 + Double(seq)
-        )
+        try InboxMessage.fromPi(seq: seq, payload)
     }
 }

@@ -262,13 +262,7 @@ def course_run_nmea(path, start, standing=30, speed=4.0, end=1180.0):
 
 
 def course_gpx(path, name):
-    with open(path, "w") as f:
-        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
-                f'<trk><name>{name}</name><trkseg>\n')
-        for along in range(0, 1201, 10):
-            lat, lon = to_degrees(*course_point(along))
-            f.write(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n')
-        f.write("</trkseg></trk></gpx>\n")
+    harness.write_gpx_track(path, name, [to_degrees(*course_point(along)) for along in range(0, 1201, 10)])
 
 
 def speaks_a_course_off_and_back():

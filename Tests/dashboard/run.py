@@ -193,12 +193,7 @@ def recording_gpx(path, name):
                 lat = int(fields[3][:2]) + float(fields[3][2:]) / 60
                 lon = int(fields[5][:3]) + float(fields[5][3:]) / 60
                 points.append((lat if fields[4] == "N" else -lat, lon if fields[6] == "E" else -lon))
-    with open(path, "w") as f:
-        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
-                f'<trk><name>{name}</name><trkseg>\n')
-        f.writelines(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n' for lat, lon in points)
-        f.write("</trkseg></trk></gpx>\n")
-    return len(points)
+    return harness.write_gpx_track(path, name, points)
 
 
 def courses(d):

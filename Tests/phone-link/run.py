@@ -493,12 +493,7 @@ def wiggly_gpx(path, name, kilometres=12):
         east = 2.0 * k
         north = 5.0 * math.sin(2 * math.pi * east / 50)
         points.append((lat0 + north / 111_200, lon0 + east / (111_320 * math.cos(math.radians(lat0)))))
-    with open(path, "w") as f:
-        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
-                f'<trk><name>{name}</name><trkseg>\n')
-        f.writelines(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n' for lat, lon in points)
-        f.write("</trkseg></trk></gpx>\n")
-    return len(points)
+    return harness.write_gpx_track(path, name, points)
 
 
 def course_send(setup, name, timeout):

@@ -108,6 +108,16 @@ def wait_for(predicate, timeout, what, every=0.2):
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+def write_gpx_track(path, name, points):
+    """A GPX 1.1 track named `name` of `points` [(lat, lon)]: a course file as a phone user has one."""
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
+                f'<trk><name>{name}</name><trkseg>\n')
+        f.writelines(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"/>\n' for lat, lon in points)
+        f.write("</trkseg></trk></gpx>\n")
+    return len(points)
+
+
 def generate_stubs(directory):
     """Python stubs from the same .proto a phone app would use: the contract without our code."""
     from grpc_tools import protoc

@@ -1,4 +1,5 @@
 import UTCFormat
+import XMLEscaping
 
 /// GPX 1.1 with Garmin's TrackPointExtension v1 (heart rate), as Strava documents it: one
 /// `trkseg` per moving stretch (a pause closes it), every point with its UTC time (to the

@@ -1,5 +1,6 @@
 import TrackCore
 import UTCFormat
+import XMLEscaping
 
 /// Garmin's TrainingCenterDatabase v2: an Activity (Sport, Id), one Lap per split with its totals
 /// in the schema's order, Trackpoints (Time, Position, DistanceMeters: ours, cumulative,

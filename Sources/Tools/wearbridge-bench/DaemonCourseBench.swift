@@ -83,7 +83,12 @@ struct DaemonCourseBench: AsyncParsableCommand {
 
     /// One turn: the daemon (its log holding the course, if any) started on a session by `ctl start`,
     /// measured after a warm-up; its share of a core and gpsd's.
-    private func measure(_ executable: String, recording: String, course: Course?, directory: String) async throws -> (
+    private func measure(
+        _ executable: String,
+        recording: String,
+        course: Course?,
+        directory: String
+    ) async throws -> (
         ours: Double, gpsd: Double
     ) {
         try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
@@ -144,7 +149,9 @@ struct DaemonCourseBench: AsyncParsableCommand {
         process.arguments = Array(arguments.dropFirst())
         process.standardOutput = FileHandle.nullDevice
         let log = "\(directory)/stderr.log"
-        if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+        }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         handle.seekToEndOfFile()
         process.standardError = handle

@@ -1,6 +1,7 @@
 import PhoneRaceCore
 import RelayContract
 import TrackCore
+import XMLEscaping
 
 /// Both runners' routes of a race on one SVG: each route drawn in metres east and north of a
 /// shared origin (no tiles, no projection of the page's own), the start, each runner's end, every
@@ -52,7 +53,7 @@ public struct RaceMap: Sendable {
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Self.number(Self.width)) \
             \(Self.number(Self.height))" width="\(Self.number(Self.width))" height="\(Self.number(Self.height))" \
             role="img" data-changes="\(changes.count)">
-            <title>\(Self.escaped("\(mine.name) and \(partner.name)"))</title>
+            <title>\(XMLText.escaped("\(mine.name) and \(partner.name)"))</title>
 
             """
         guard let origin else {
@@ -83,7 +84,7 @@ public struct RaceMap: Sendable {
             guard let route = runner.route else { continue }
             let points = project(route).map(screen)
             let text = points.map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
-            out += "<polyline class=\"route \(side)\" data-runner=\"\(Self.escaped(runner.name))\" "
+            out += "<polyline class=\"route \(side)\" data-runner=\"\(XMLText.escaped(runner.name))\" "
             out += "data-points=\"\(points.count)\" points=\"\(text)\"/>\n"
             if let end = points.last {
                 out +=
@@ -101,7 +102,7 @@ public struct RaceMap: Sendable {
             out += "<circle class=\"lead \(change.leader == .mine ? "mine" : "partner")\" "
             out += "cx=\"\(Self.number(p.x))\" cy=\"\(Self.number(p.y))\" r=\"7\" "
             out += "data-elapsed=\"\(Self.number(change.elapsed))\" data-distance=\"\(Self.number(change.distance))\">"
-            out += "<title>\(Self.escaped(line(change)))</title></circle>\n"
+            out += "<title>\(XMLText.escaped(line(change)))</title></circle>\n"
         }
         return out + legendText() + "</svg>\n"
     }
@@ -112,12 +113,12 @@ public struct RaceMap: Sendable {
         var y = Self.height - Self.legend + 16
         for (runner, side) in [(mine, "mine"), (partner, "partner")] {
             out += "<text class=\"figures \(side)\" x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y))\" "
-            out += "data-runner=\"\(Self.escaped(runner.name))\">\(Self.escaped(figures(runner)))</text>\n"
+            out += "data-runner=\"\(XMLText.escaped(runner.name))\">\(XMLText.escaped(figures(runner)))</text>\n"
             y += 20
         }
         let leads = changes.isEmpty ? "no change of the lead" : changes.map(line).joined(separator: "; ")
         out += "<text class=\"leads\" x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y))\">"
-        out += "\(Self.escaped(leads))</text>\n"
+        out += "\(XMLText.escaped(leads))</text>\n"
         return out
     }
 
@@ -168,20 +169,5 @@ public struct RaceMap: Sendable {
         let tenths = Int((value * 10).rounded())
         let sign = tenths < 0 ? "-" : ""
         return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -1,6 +1,7 @@
-/// Text as XML character data or an attribute's value: the five characters XML reserves escaped.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
+/// Text as XML character data or an attribute's value: the five characters XML reserves escaped
+/// (the exports' names, the race map's labels).
+public enum XMLText {
+    public static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {
@@ -9,7 +10,7 @@ enum XMLText {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "'": out += "&apos;"
+            case "'": out += "&#39;"
             default: out.append(character)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PhoneLinkContract
 import PhoneRaceCore
 import RaceCore
 import Testing
@@ -99,5 +100,32 @@ import Testing
                 == 42.5
         )
         #expect(RaceBoard.elapsed(item(.message, "snapshot", elapsed: 40), race: race) == 40)
+    }
+
+    /// On a course the page judges as the wearable does: the wearable's progress is the course's
+    /// length less its distance to go, nothing before it says where it is on the course; off a
+    /// course, the distance run.
+    @Test func onACourseTheWearablesProgressIsAlongIt() {
+        var race = RaceStore.RelayRace(
+            run: "r",
+            wearable: "pi",
+            partner: "bob",
+            startAt: 1000,
+            state: .accepted,
+            session: nil,
+            messageMark: 0,
+            eventMark: 0,
+            startReported: false,
+            activity: nil,
+            distance: 1200
+        )
+        var snapshot = Wearbridge_Link_V1_Snapshot()
+        snapshot.distanceDm = 4567
+        #expect(RaceBoard.progress(snapshot, race: race) == 456.7)
+        race.course = "Prater loop"
+        race.courseLength = 1200
+        #expect(RaceBoard.progress(snapshot, race: race) == nil)
+        snapshot.course.toGoDm = 8000
+        #expect(RaceBoard.progress(snapshot, race: race) == 400)
     }
 }

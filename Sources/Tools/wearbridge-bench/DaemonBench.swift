@@ -53,10 +53,14 @@ struct DaemonBench: ParsableCommand {
         var times: [Double] = []
         for run in 0..<starts {
             let directory = "\(work)/ready\(run)"
-            let config = try writeConfig(directory: directory, gpsdPort: 1, autostart: false)
+            let config = try Self.writeConfig(directory: directory, gpsdPort: 1, autostart: false)
             let notify = try NotifyListener(path: "\(directory)/notify.sock")
             let start = MonotonicClock.now()
-            let daemon = try launch([executable, "run", "--config", config], notify: notify.path, directory: directory)
+            let daemon = try Self.launch(
+                [executable, "run", "--config", config],
+                notify: notify.path,
+                directory: directory
+            )
             guard notify.wait(for: "READY=1", timeout: 30) != nil else { throw HarnessError("no READY=1") }
             times.append(MonotonicClock.now() - start)
             daemon.terminate()
@@ -68,15 +72,15 @@ struct DaemonBench: ParsableCommand {
 
     private func steadyState(_ executable: String, recording: String, work: String) throws {
         let directory = "\(work)/steady"
-        let gpsfake = try startGPSFake(recording, directory: directory)
-        defer { stop(gpsfake) }
-        let config = try writeConfig(directory: directory, gpsdPort: gpsfake.port, autostart: true)
-        let daemon = try launch([executable, "run", "--config", config], notify: nil, directory: directory)
+        let gpsfake = try Self.startGPSFake(recording, directory: directory)
+        defer { Self.stop(gpsfake) }
+        let config = try Self.writeConfig(directory: directory, gpsdPort: gpsfake.port, autostart: true)
+        let daemon = try Self.launch([executable, "run", "--config", config], notify: nil, directory: directory)
         defer {
             daemon.terminate()
             daemon.waitUntilExit()
         }
-        guard let gpsdPID = waitForChild(of: gpsfake.process.processIdentifier) else {
+        guard let gpsdPID = Self.waitForChild(of: gpsfake.process.processIdentifier) else {
             throw HarnessError("gpsd did not start")
         }
         // Warm up: the session begins, gpsd settles at 10 Hz.
@@ -111,11 +115,11 @@ struct DaemonBench: ParsableCommand {
 
     private func fsyncs(_ executable: String, recording: String, work: String) throws {
         let directory = "\(work)/fsync"
-        let gpsfake = try startGPSFake(recording, directory: directory)
-        defer { stop(gpsfake) }
-        let config = try writeConfig(directory: directory, gpsdPort: gpsfake.port, autostart: true)
+        let gpsfake = try Self.startGPSFake(recording, directory: directory)
+        defer { Self.stop(gpsfake) }
+        let config = try Self.writeConfig(directory: directory, gpsdPort: gpsfake.port, autostart: true)
         let log = "\(directory)/strace.log"
-        let strace = try launch(
+        let strace = try Self.launch(
             [
                 "/usr/bin/strace", "-f", "-qq", "-ttt", "-e", "trace=fsync,fdatasync,sync_file_range,msync", "-o", log,
                 executable, "run", "--config", config,
@@ -142,7 +146,7 @@ struct DaemonBench: ParsableCommand {
 
     // MARK: Helpers
 
-    private func writeConfig(directory: String, gpsdPort: Int, autostart: Bool, cues: Bool = false) throws -> String {
+    static func writeConfig(directory: String, gpsdPort: Int, autostart: Bool, cues: Bool = false) throws -> String {
         try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
         let path = "\(directory)/wearbridge.toml"
         try """
@@ -162,7 +166,7 @@ struct DaemonBench: ParsableCommand {
         return path
     }
 
-    private func launch(_ arguments: [String], notify: String?, directory: String) throws -> Process {
+    static func launch(_ arguments: [String], notify: String?, directory: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
@@ -177,10 +181,10 @@ struct DaemonBench: ParsableCommand {
     }
 
     /// gpsfake at the recording's real pace: 4 sentences per 100 ms epoch.
-    private func startGPSFake(_ recording: String, directory: String) throws -> (process: Process, port: Int) {
+    static func startGPSFake(_ recording: String, directory: String) throws -> (process: Process, port: Int) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let port = Loopback.freePort()
-        let process = try launch(
+        let process = try Self.launch(
             ["/usr/bin/gpsfake", "-1", "-q", "-W", "3600", "-c", "0.025", "-P", "\(port)", recording],
             notify: nil,
             directory: directory
@@ -192,7 +196,7 @@ struct DaemonBench: ParsableCommand {
         throw HarnessError("gpsfake's gpsd did not listen on \(port)")
     }
 
-    private func waitForChild(of pid: Int32) -> Int32? {
+    static func waitForChild(of pid: Int32) -> Int32? {
         for _ in 0..<100 {
             if let child = ProcessStats(pid: pid).children.first { return child }
             Thread.sleep(forTimeInterval: 0.1)
@@ -200,7 +204,7 @@ struct DaemonBench: ParsableCommand {
         return nil
     }
 
-    private func stop(_ gpsfake: (process: Process, port: Int)) {
+    static func stop(_ gpsfake: (process: Process, port: Int)) {
         let children = ProcessStats(pid: gpsfake.process.processIdentifier).children
         gpsfake.process.terminate()
         Thread.sleep(forTimeInterval: 0.5)

@@ -3,22 +3,18 @@ import Course
 import Engine
 import Foundation
 import Harness
-import Logging
 import PhoneLinkWire
 import ProcessClock
 import Replay
 import SessionCore
 import Store
+import Synchronization
 import TrackCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The daemon's CPU with a course followed against none: the same recording through a real gpsd at
 /// its own 10 Hz, a session started by `ctl start` with and without `--course` (the recording's own
 /// line, simplified as the phone keeps a course), in turns, each beside gpsd's CPU in the same run.
-struct DaemonCourseBench: AsyncParsableCommand {
+struct DaemonCourseBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon-course",
         abstract: "Daemon CPU following a course against none, at 10 Hz beside gpsd, in turns."
@@ -35,7 +31,7 @@ struct DaemonCourseBench: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
 
-    func run() async throws {
+    func run() throws {
         let executable = wearbridge ?? Command.wearbridge
         let work = "/tmp/wearbridge-bench-daemon-course-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -49,7 +45,7 @@ struct DaemonCourseBench: AsyncParsableCommand {
         var shares: [Bool: [(ours: Double, gpsd: Double)]] = [false: [], true: []]
         for turn in 0..<(2 * turns) {
             let following = turn % 2 == 1
-            let figures = try await measure(
+            let figures = try measure(
                 executable,
                 recording: "\(recording).nmea",
                 course: following ? course : nil,
@@ -68,7 +64,8 @@ struct DaemonCourseBench: AsyncParsableCommand {
         let relative = mean(with.map { $0.ours / $0.gpsd }) / mean(none.map { $0.ours / $0.gpsd })
         StandardOutput.line(
             "CPU with a course against none: x\(fmt(raw, 3)) (each turn against its own gpsd: x\(fmt(relative, 3)));"
-                + " \(fmt(mean(with.map(\.ours)) * 3600, 1)) against \(fmt(mean(none.map(\.ours)) * 3600, 1)) s per hour"
+                + " \(fmt(mean(with.map(\.ours)) * 3600, 1)) against \(fmt(mean(none.map(\.ours)) * 3600, 1))"
+                + " s per hour"
         )
     }
 
@@ -88,88 +85,56 @@ struct DaemonCourseBench: AsyncParsableCommand {
         recording: String,
         course: Course?,
         directory: String
-    ) async throws -> (
-        ours: Double, gpsd: Double
-    ) {
-        try FileManager.default.createDirectory(atPath: "\(directory)/data", withIntermediateDirectories: true)
-        if let course {
-            let log = try SessionLog.open(directory: "\(directory)/data")
-            let bytes = CourseWire.encode(course)
-            try await log.write(
-                WriteBatch(id: 1, rows: [.session(.courseKept(id: "bench", name: course.name, bytes: bytes))])
-            )
+    ) throws -> (ours: Double, gpsd: Double) {
+        let config = try DaemonBench.writeConfig(directory: directory, gpsdPort: 1, autostart: false)
+        if let course { try Self.keep(course, in: "\(directory)/data") }
+        let gpsfake = try DaemonBench.startGPSFake(recording, directory: directory)
+        defer { DaemonBench.stop(gpsfake) }
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "port = 1\n", with: "port = \(gpsfake.port)\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonBench.launch([executable, "run", "--config", config], notify: nil, directory: directory)
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
         }
-        let port = Loopback.freePort()
-        let gpsfake = try spawn(
-            ["/usr/bin/gpsfake", "-1", "-q", "-W", "3600", "-c", "0.025", "-P", "\(port)", recording],
-            directory
-        )
-        defer { end(gpsfake) }
-        for _ in 0..<150 where !Loopback.isListening(port: port) { try await Task.sleep(for: .seconds(0.1)) }
-        let config = "\(directory)/wearbridge.toml"
-        try """
-        [gpsd]
-        port = \(port)
-        [storage]
-        directory = "\(directory)/data"
-        [control]
-        socket = "\(directory)/control.sock"
-        [session]
-        autostart = false
-        [cues]
-        enabled = false
-        [log]
-        level = "warning"
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try spawn([executable, "run", "--config", config], directory)
-        defer { end(daemon) }
-        guard let gpsd = child(of: gpsfake.processIdentifier) else { throw HarnessError("gpsd did not start") }
+        guard let gpsd = DaemonBench.waitForChild(of: gpsfake.process.processIdentifier) else {
+            throw HarnessError("gpsd did not start")
+        }
+        try FileManager.default.createDirectory(atPath: "\(directory)/ctl", withIntermediateDirectories: true)
         var start = [executable, "ctl", "start", "--socket", "\(directory)/control.sock"]
         if let course { start += ["--course", course.name] }
         var started = false
         for _ in 0..<100 where !started {
-            try await Task.sleep(for: .seconds(0.2))
-            let ctl = try spawn(start, directory)
+            Thread.sleep(forTimeInterval: 0.2)
+            let ctl = try DaemonBench.launch(start, notify: nil, directory: "\(directory)/ctl")
             ctl.waitUntilExit()
             started = ctl.terminationStatus == 0
         }
-        guard started else { throw HarnessError("the session did not start (\(directory)/stderr.log)") }
-        try await Task.sleep(for: .seconds(15))
+        guard started else { throw HarnessError("the session did not start (\(directory)/ctl/stderr.log)") }
+        Thread.sleep(forTimeInterval: 15)
         let ours = ProcessStats(pid: daemon.processIdentifier)
         let theirs = ProcessStats(pid: gpsd)
         let (ourStart, theirStart, wallStart) = (ours.cpuSeconds, theirs.cpuSeconds, MonotonicClock.now())
-        try await Task.sleep(for: .seconds(minutes * 60))
+        Thread.sleep(forTimeInterval: minutes * 60)
         let wall = MonotonicClock.now() - wallStart
         return ((ours.cpuSeconds - ourStart) / wall, (theirs.cpuSeconds - theirStart) / wall)
     }
 
-    private func spawn(_ arguments: [String], _ directory: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        let log = "\(directory)/stderr.log"
-        if !FileManager.default.fileExists(atPath: log) {
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
+    /// The course in the data log as the link's last part leaves it: kept under its name.
+    private static func keep(_ course: Course, in directory: String) throws {
+        let log = try SessionLog.open(directory: directory)
+        let batch = WriteBatch(
+            id: 1,
+            rows: [.session(.courseKept(id: "bench", name: course.name, bytes: CourseWire.encode(course)))]
+        )
+        let done = DispatchSemaphore(value: 0)
+        let failure = Mutex<String?>(nil)
+        Task {
+            do { try await log.write(batch) } catch { failure.withLock { $0 = "\(error)" } }
+            done.signal()
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        handle.seekToEndOfFile()
-        process.standardError = handle
-        try process.run()
-        return process
-    }
-
-    private func end(_ process: Process) {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
-
-    private func child(of pid: Int32) -> Int32? {
-        for _ in 0..<100 {
-            if let child = ProcessStats(pid: pid).children.first { return child }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return nil
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw HarnessError("the course could not be kept: \(error)") }
     }
 }

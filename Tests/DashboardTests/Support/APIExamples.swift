@@ -79,6 +79,7 @@ enum APIExamples {
             ownElapsedS: full ? 120 : nil,
             gapM: full ? -7.7 : nil,
             leader: full ? .partner : nil,
+            course: full ? "Prater loop" : nil,
             events: full
                 ? [
                     .init(source: .event, kind: "started", runner: "bob", atMs: 1_795_000_030_100),

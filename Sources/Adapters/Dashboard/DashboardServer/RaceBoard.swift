@@ -1,5 +1,6 @@
 import DashboardCore
 import Foundation
+import PhoneLinkContract
 import PhoneLinkWire
 import PhoneRaceCore
 import PhoneServer
@@ -31,14 +32,16 @@ struct RaceBoard {
         }
         if race.run != run { self = RaceBoard(run: race.run, partner: race.partner) }
         guard var tracker else { return nil }
-        if let own, own.seq != ownSeq, race.session != nil, race.session == ownSession {
+        if let own, own.seq != ownSeq, race.session != nil, race.session == ownSession,
+            let progress = Self.progress(own.snapshot, race: race)
+        {
             ownSeq = own.seq
             // Time since the common start as the wearable counts it: its GPS time against the agreed
             // instant (the session's whole seconds only when it has no GPS time).
             let gpsTime = Double(own.snapshot.gpsTimeMs) / 1000
             _ = tracker.own(
                 elapsedSeconds: gpsTime > 0 ? gpsTime - race.startAt : Double(own.snapshot.elapsedS),
-                distanceMetres: Double(own.snapshot.distanceDm) / 10,
+                distanceMetres: progress,
                 now: now
             )
         }
@@ -66,10 +69,11 @@ struct RaceBoard {
             partnerDistanceM: status.distanceMetres.map { ($0 * 10).rounded() / 10 },
             partnerElapsedS: partnerNewest.map { Self.elapsed($0, race: race) },
             partnerAgeS: status.ageSeconds.map { (max(0, $0) * 10).rounded() / 10 },
-            ownDistanceM: ownFigures.map { Double($0.distanceDm) / 10 },
+            ownDistanceM: ownFigures.flatMap { Self.progress($0, race: race) }.map { ($0 * 10).rounded() / 10 },
             ownElapsedS: ownFigures.map { Int($0.elapsedS) },
             gapM: status.gapMetres.map { ($0 * 10).rounded() / 10 },
             leader: status.leader.map { $0 == "me" ? .me : .partner },
+            course: race.course,
             events: Array(events.suffix(12))
         )
     }
@@ -94,7 +98,7 @@ struct RaceBoard {
                 _ = tracker.partner(
                     PartnerSnapshot(
                         sequence: item.key,
-                        distanceMetres: item.distance ?? 0,
+                        distanceMetres: (race.course == nil ? nil : item.course) ?? item.distance ?? 0,
                         elapsedSeconds: Self.elapsed(item, race: race),
                         paused: item.paused,
                         receivedAt: item.at
@@ -114,6 +118,15 @@ struct RaceBoard {
             eventSeq += 1
             _ = tracker.partner(event: event, sequence: eventSeq)
         }
+    }
+
+    /// The wearable's progress in `race` as the wearable judges it: on a course, the course's length
+    /// less its distance to go (nil until the snapshot says where it is on the course); else the
+    /// distance run.
+    static func progress(_ snapshot: Wearbridge_Link_V1_Snapshot, race: RaceStore.RelayRace) -> Double? {
+        guard let length = race.courseLength else { return Double(snapshot.distanceDm) / 10 }
+        guard snapshot.hasCourse else { return nil }
+        return max(0, length - Double(snapshot.course.toGoDm) / 10)
     }
 
     /// The partner's time since the common start: their GPS time against the agreed instant when

@@ -37,6 +37,8 @@ struct RaceBody: DocumentedBody {
     @Nullable var ownElapsedS: Int? = nil
     @Nullable var gapM: Double? = nil
     @Nullable var leader: Leader? = nil
+    /// A race on a course: its name; the distances and the gap are along it.
+    @Nullable var course: String? = nil
     var events: [Event]
 }
 

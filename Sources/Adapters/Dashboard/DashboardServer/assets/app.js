@@ -361,7 +361,7 @@
     $("race-live").hidden = !r;
     $("race-desk").hidden = !state.relay;
     if (!r) return;
-    text("race-partner", `with ${r.partner}`);
+    text("race-partner", r.course ? `with ${r.partner}, along ${r.course}` : `with ${r.partner}`);
     text("lane-partner-name", r.partner);
     const mine = r.own_distance_m, theirs = r.partner_distance_m;
     const scale = r.distance_m || Math.max(mine || 0, theirs || 0, 100) * 1.1;

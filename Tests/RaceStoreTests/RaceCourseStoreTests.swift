@@ -47,6 +47,22 @@ import TrackCore
         #expect(try inbox.courses.all().count == 2)
     }
 
+    /// The inviter's course as a file gave it (positions to the last digit, distances summed
+    /// segment by segment) comes back from the relay as the very bytes the wearable keeps: the
+    /// inviter's phone reuses its own course, and both runners follow one course.
+    @Test func aCourseFromAFileComesBackFromTheRelayAsTheBytesTheWearableKeeps() throws {
+        let frame = LocalFrame(origin: GeoPoint(latitude: 47.0712345678, longitude: 15.4398765432))
+        let positions = (0..<400).map { index -> GeoPoint in
+            let east = Double(index) * 2.37
+            return frame.unproject(LocalPoint(east: east, north: 40 * sin(east / 97)))
+        }
+        let file = try #require(Course(name: "Schlossberg", positions: positions))
+        let simple = CourseShape.simplified(file, tolerance: 3)
+        let back = try RelayCourse(simple).course()
+        #expect(CourseWire.encode(back) == CourseWire.encode(simple))
+        #expect(abs(back.length - simple.length) < 0.01 && back.turns.count == simple.turns.count)
+    }
+
     @Test func theWearablesDistanceToGoGoesToTheRelayAsTheDistanceAlongTheCourse() async throws {
         let run = "00000000-0000-0000-0000-0000000000c1"
         try await store.bindRace(run: run, wearable: "pi", partner: "bob", startAt: 1000, state: .accepted)

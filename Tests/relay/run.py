@@ -413,6 +413,22 @@ def test_race_courses(relay):
         along = {e["runner"]: e["course_m"] for e in result["entries"]}
         assert along == {"alice": 149.8, "bob": 90.0}, result
 
+        # From the phone: a course added from a file and the invite on it; the relay holds the very
+        # points and distances the phone keeps, and its length is the race's distance.
+        gpx = os.path.join(relay.dir, "ring.gpx")
+        harness.write_gpx_track(gpx, "Ring", [(52.51 + 0.0001 * math.sin(i / 9), 13.37 + 0.00003 * i)
+                                              for i in range(300)])
+        relay.phone("alice", "course", "add", gpx)
+        kept = json.loads(relay.phone("alice", "course", "list", "--json").stdout.splitlines()[0])
+        invited = relay.phone("alice", "race", "invite", "bob", "--course", "Ring", "--start-in", "20s").stdout.strip()
+        held = b.execute("SELECT name, cardinality(lat_e7), length_m FROM relay.run_course(%s)", (invited,)).fetchone()
+        assert held[0] == "Ring" and held[1] == kept["points"] and abs(held[2] - kept["length_m"]) <= 0.05, (held, kept)
+        assert count(b, "SELECT distance_m FROM relay.my_runs WHERE id = %s", invited) == held[2]
+        refused_both = relay.phone("alice", "race", "invite", "bob", "--course", "Ring", "--distance", "5km", check=False)
+        assert refused_both.returncode != 0 and "--course and --distance" in refused_both.stderr, refused_both.stderr
+        unknown = relay.phone("alice", "race", "invite", "bob", "--course", "Nowhere", check=False)
+        assert unknown.returncode == 64 and 'no course named "Nowhere"' in unknown.stderr, unknown.stderr
+        a.execute("SELECT relay.cancel(%s)", (invited,))
         # A race without a course takes no course_m; without a final course_m the newest one counts.
         plain = start_race(relay, "alice", "bob", "--distance", "100m", "--start-in", "10s")
         refused(lambda: course_message(a, plain, "alice", 1, 10, 1, 9), "WB612", "no course")

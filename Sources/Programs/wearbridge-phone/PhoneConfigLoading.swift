@@ -19,6 +19,10 @@ extension PhoneConfigOptions {
     func inbox(readOnly: Bool = true) throws -> Inbox {
         let config = try load()
         do {
+            // A phone's first write (a course added before it ever ran) makes its storage.
+            if !readOnly {
+                try FileManager.default.createDirectory(atPath: config.storageDirectory, withIntermediateDirectories: true)
+            }
             return try PhoneDatabase.open(directory: config.storageDirectory, readOnly: readOnly)
         } catch {
             Output.error("wearbridge-phone: \(error)")

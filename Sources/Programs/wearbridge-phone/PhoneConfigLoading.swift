@@ -21,7 +21,10 @@ extension PhoneConfigOptions {
         do {
             // A phone's first write (a course added before it ever ran) makes its storage.
             if !readOnly {
-                try FileManager.default.createDirectory(atPath: config.storageDirectory, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: config.storageDirectory,
+                    withIntermediateDirectories: true
+                )
             }
             return try PhoneDatabase.open(directory: config.storageDirectory, readOnly: readOnly)
         } catch {

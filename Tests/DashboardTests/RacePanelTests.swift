@@ -81,8 +81,9 @@ import Testing
         #expect(RaceBoard.event(item(.message, "snapshot")) == nil)
     }
 
-    @Test func thePartnersTimeIsTheirGPSTimeAgainstTheStart() {
-        let race = RaceStore.RelayRace(
+    /// A race of pi's against bob, accepted, starting at 1000 s.
+    static func race(distance: Double?) -> RaceStore.RelayRace {
+        RaceStore.RelayRace(
             run: "r",
             wearable: "pi",
             partner: "bob",
@@ -93,8 +94,12 @@ import Testing
             eventMark: 0,
             startReported: false,
             activity: nil,
-            distance: nil
+            distance: distance
         )
+    }
+
+    @Test func thePartnersTimeIsTheirGPSTimeAgainstTheStart() {
+        let race = Self.race(distance: nil)
         #expect(
             RaceBoard.elapsed(item(.message, "snapshot", body: #"{"gps_time":1042.5}"#, elapsed: 40), race: race)
                 == 42.5
@@ -106,19 +111,7 @@ import Testing
     /// length less its distance to go, nothing before it says where it is on the course; off a
     /// course, the distance run.
     @Test func onACourseTheWearablesProgressIsAlongIt() {
-        var race = RaceStore.RelayRace(
-            run: "r",
-            wearable: "pi",
-            partner: "bob",
-            startAt: 1000,
-            state: .accepted,
-            session: nil,
-            messageMark: 0,
-            eventMark: 0,
-            startReported: false,
-            activity: nil,
-            distance: 1200
-        )
+        var race = Self.race(distance: 1200)
         var snapshot = Wearbridge_Link_V1_Snapshot()
         snapshot.distanceDm = 4567
         #expect(RaceBoard.progress(snapshot, race: race) == 456.7)

@@ -118,32 +118,41 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
     WHERE c.run_id = run AND EXISTS (SELECT FROM relay.runs WHERE id = run AND session_user IN (inviter, invitee))
 $$;
 
+-- A course_m of RUN, by a runner who has run RAN metres: only in a race on a course (WB612, `carrier`
+-- naming what carried it), within the course's length (WB612), and no farther along it than the
+-- runner has run, plus 2 % and 50 m (WB613). Called once membership is settled.
+CREATE FUNCTION relay.check_course_m(run uuid, course_m double precision, ran double precision, carrier text)
+RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    c relay.courses;
+BEGIN
+    SELECT * INTO c FROM relay.courses WHERE run_id = run;
+    IF NOT FOUND THEN
+        PERFORM relay.fail('WB612', format('this race has no course: %s carries no course_m', carrier));
+    END IF;
+    IF NOT course_m BETWEEN 0 AND c.length_m + 1 THEN
+        PERFORM relay.fail('WB612', format('course_m is 0 to the course''s %s m', round(c.length_m::numeric, 1)));
+    END IF;
+    IF course_m > ran * 1.02 + 50 THEN
+        PERFORM relay.fail('WB613', format('%s m along the course after %s m run: farther than the runner has run',
+            round(course_m::numeric, 1), round(ran::numeric, 1)));
+    END IF;
+END
+$$;
+
 -- A message's course_m, judged after relay.check_message has settled who may write it (triggers
 -- run in their names' order): only in a race on a course, finite, within the course's length, and
 -- no farther along it than the runner has run (this message's distance, else their newest), plus
 -- 2 % and 50 m. The newest course_m is kept with the entry's newest figures.
 CREATE FUNCTION relay.check_message_course() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '2s' AS $$
-DECLARE
-    c relay.courses;
-    ran double precision;
 BEGIN
     IF NEW.course_m IS NULL THEN
         RETURN NEW;
     END IF;
-    SELECT * INTO c FROM relay.courses WHERE run_id = NEW.run_id;
-    IF NOT FOUND THEN
-        PERFORM relay.fail('WB612', 'this race has no course: a message carries no course_m');
-    END IF;
-    IF NOT NEW.course_m BETWEEN 0 AND c.length_m + 1 THEN
-        PERFORM relay.fail('WB612', format('course_m is 0 to the course''s %s m', round(c.length_m::numeric, 1)));
-    END IF;
-    ran := coalesce(NEW.distance_m, (SELECT last_distance_m FROM relay.entries
-                                     WHERE run_id = NEW.run_id AND runner = NEW.runner), 0);
-    IF NEW.course_m > ran * 1.02 + 50 THEN
-        PERFORM relay.fail('WB613', format('%s m along the course after %s m run: farther than the runner has run',
-            round(NEW.course_m::numeric, 1), round(ran::numeric, 1)));
-    END IF;
+    PERFORM relay.check_course_m(NEW.run_id, NEW.course_m, coalesce(NEW.distance_m,
+        (SELECT last_distance_m FROM relay.entries WHERE run_id = NEW.run_id AND runner = NEW.runner), 0), 'a message');
     UPDATE relay.entries SET last_course_m = greatest(coalesce(last_course_m, 0), NEW.course_m)
     WHERE run_id = NEW.run_id AND runner = NEW.runner;
     RETURN NEW;
@@ -159,24 +168,13 @@ CREATE FUNCTION relay.finish(run uuid, distance_m double precision, elapsed_s do
                              moving_s double precision, course_m double precision) RETURNS text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '2s' AS $$
 DECLARE
-    c relay.courses;
     e relay.entries;
 BEGIN
     IF NOT EXISTS (SELECT FROM relay.runs WHERE id = run AND session_user IN (inviter, invitee)) THEN
         PERFORM relay.fail('WB501', format('no race %s of yours', run));
     END IF;
     IF course_m IS NOT NULL THEN
-        SELECT * INTO c FROM relay.courses WHERE run_id = run;
-        IF NOT FOUND THEN
-            PERFORM relay.fail('WB612', 'this race has no course: its final figures carry no course_m');
-        END IF;
-        IF NOT course_m BETWEEN 0 AND c.length_m + 1 THEN
-            PERFORM relay.fail('WB612', format('course_m is 0 to the course''s %s m', round(c.length_m::numeric, 1)));
-        END IF;
-        IF course_m > coalesce(distance_m, 0) * 1.02 + 50 THEN
-            PERFORM relay.fail('WB613', format('%s m along the course after %s m run: farther than the runner has run',
-                round(course_m::numeric, 1), round(coalesce(distance_m, 0)::numeric, 1)));
-        END IF;
+        PERFORM relay.check_course_m(run, course_m, coalesce(distance_m, 0), 'its final figures');
         SELECT * INTO e FROM relay.entries WHERE run_id = run AND runner = session_user FOR UPDATE;
         -- A repeat of the same final figures is harmless; other ones relay.finish refuses (WB502).
         IF e.outcome IS NULL THEN
@@ -243,7 +241,8 @@ REVOKE ALL ON relay.courses FROM PUBLIC;
 REVOKE ALL ON FUNCTION relay.invite_on_course(name, text, integer[], integer[], integer[], integer[], text[], text,
     interval, interval, interval, uuid), relay.run_course(uuid),
     relay.finish(uuid, double precision, double precision, double precision, double precision),
-    relay.check_message_course(), relay.decide(uuid) FROM PUBLIC;
+    relay.check_course_m(uuid, double precision, double precision, text), relay.check_message_course(),
+    relay.decide(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION relay.invite_on_course(name, text, integer[], integer[], integer[], integer[], text[], text,
     interval, interval, interval, uuid), relay.run_course(uuid),
     relay.finish(uuid, double precision, double precision, double precision, double precision)

@@ -15,9 +15,6 @@ struct PhoneCourseCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Send.self, Remove.self]
     )
 
-    /// Points of a course kept within this of the file's line (m).
-    static let tolerance = 3.0
-
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read a course from a GPX (track or route) or FIT course file and keep it."
@@ -38,14 +35,13 @@ struct PhoneCourseCommand: AsyncParsableCommand {
                 Output.error("wearbridge-phone: \(file): \(error)")
                 throw ExitCode(65)
             }
-            let simple = CourseShape.simplified(course, tolerance: PhoneCourseCommand.tolerance)
             let kept = PhoneCourse(
-                course: simple,
-                id: UUID().uuidString.lowercased(),
-                source: (file as NSString).lastPathComponent,
+                simplifying: course,
                 filePoints: read.positions.count,
+                source: (file as NSString).lastPathComponent,
                 addedAt: WallClock.system.now()
             )
+            let simple = kept.course
             let inbox = try options.inbox(readOnly: false)
             guard try await inbox.courses.add(kept, replacing: replace) else {
                 Output.error(
@@ -158,27 +154,19 @@ struct PhoneCourseCommand: AsyncParsableCommand {
             let target = try PhoneSessionCommand.chosenWearable(wearable, config)
             let id = try await inbox.courses.queueRemoval(named: name, from: target, at: WallClock.system.now())
             let deadline = WallClock.system.now() + timeout
-            while true {
-                if let (_, answer) = try inbox.commands.standing(id), let answer {
-                    switch answer.outcome {
-                    case .ack:
-                        Output.line("ACK remove course \"\(name)\" on \(target): \(answer.message)")
-                        return
-                    case .fail(let refusal):
-                        Output.line(
-                            "FAIL \(refusal.rawValue) remove course \"\(name)\" on \(target): \(answer.message)"
-                        )
-                        throw ExitCode(1)
-                    case .notAnswered:
-                        Output.line("NOT ANSWERED remove course \"\(name)\": \(target) did not answer in a week")
-                        throw ExitCode(2)
-                    }
-                }
-                if WallClock.system.now() >= deadline {
-                    Output.line("QUEUED remove course \"\(name)\": it goes when \(target) connects")
-                    throw ExitCode(2)
-                }
-                try await Task.sleep(for: .milliseconds(100))
+            guard let answer = try await PhoneSessionCommand.answer(to: id, in: inbox, until: deadline) else {
+                Output.line("QUEUED remove course \"\(name)\": it goes when \(target) connects")
+                throw ExitCode(2)
+            }
+            switch answer.outcome {
+            case .ack:
+                Output.line("ACK remove course \"\(name)\" on \(target): \(answer.message)")
+            case .fail(let refusal):
+                Output.line("FAIL \(refusal.rawValue) remove course \"\(name)\" on \(target): \(answer.message)")
+                throw ExitCode(1)
+            case .notAnswered:
+                Output.line("NOT ANSWERED remove course \"\(name)\": \(target) did not answer in a week")
+                throw ExitCode(2)
             }
         }
     }

@@ -119,27 +119,34 @@ enum PhoneSessionCommand {
                 )
             )
         }
-        while WallClock.system.now() < deadline + 1 {
-            if let (_, answer) = try inbox.commands.standing(id), let answer {
-                switch answer.outcome {
-                case .ack:
-                    Output.line(
-                        "ACK \(kind.rawValue) id=\(id)\(answer.session.map { " session=\($0)" } ?? ""): \(answer.message)"
-                    )
-                    return
-                case .fail(let refusal):
-                    Output.line("FAIL \(refusal.rawValue) \(kind.rawValue) id=\(id): \(answer.message)")
-                    throw ExitCode(1)
-                case .notAnswered:
-                    Output.line(
-                        "NOT ANSWERED \(kind.rawValue) id=\(id): the wearable did not answer before the deadline"
-                    )
-                    throw ExitCode(2)
-                }
+        if let answer = try await answer(to: id, in: inbox, until: deadline + 1) {
+            switch answer.outcome {
+            case .ack:
+                Output.line(
+                    "ACK \(kind.rawValue) id=\(id)\(answer.session.map { " session=\($0)" } ?? ""): \(answer.message)"
+                )
+                return
+            case .fail(let refusal):
+                Output.line("FAIL \(refusal.rawValue) \(kind.rawValue) id=\(id): \(answer.message)")
+                throw ExitCode(1)
+            case .notAnswered:
+                Output.line(
+                    "NOT ANSWERED \(kind.rawValue) id=\(id): the wearable did not answer before the deadline"
+                )
+                throw ExitCode(2)
             }
-            try await Task.sleep(for: .milliseconds(100))
         }
         Output.line("NOT ANSWERED \(kind.rawValue) id=\(id): no answer (is `wearbridge-phone run` running?)")
         throw ExitCode(2)
+    }
+
+    /// The wearable's answer to command `id` once the phone holds it (read every 0.1 s); nil when
+    /// there is none by `deadline` (wall clock).
+    static func answer(to id: String, in inbox: Inbox, until deadline: Double) async throws -> CommandAnswer? {
+        while true {
+            if let (_, answer) = try inbox.commands.standing(id), let answer { return answer }
+            if WallClock.system.now() >= deadline { return nil }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 }

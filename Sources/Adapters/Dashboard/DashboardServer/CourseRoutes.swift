@@ -18,9 +18,6 @@ struct CourseRoutes: Sendable {
     let wearables: Set<String>
     let logger: Logger
 
-    /// Points of a course kept within this of the file's line (m), as the CLI keeps them.
-    static let tolerance = 3.0
-
     func list() throws -> Response {
         try JSONText.response(CourseList(courses: try inbox.courses.all().map(CourseList.Course.init)))
     }
@@ -52,14 +49,13 @@ struct CourseRoutes: Sendable {
         } catch {
             return JSONText.error(.unprocessableContent, "unreadable_course", "\(error)")
         }
-        let simple = CourseShape.simplified(course, tolerance: Self.tolerance)
         let kept = PhoneCourse(
-            course: simple,
-            id: UUID().uuidString.lowercased(),
-            source: source,
+            simplifying: course,
             filePoints: read.positions.count,
+            source: source,
             addedAt: clock.now()
         )
+        let simple = kept.course
         guard try await inbox.courses.add(kept, replacing: replace) else {
             return JSONText.error(
                 .conflict,

@@ -28,6 +28,23 @@ public struct PhoneCourse: Sendable, Equatable {
     }
 }
 
+extension PhoneCourse {
+    /// Points of a course read from a file are kept within this of its line (m).
+    public static let tolerance = 3.0
+
+    /// A course a file gave, as the phone keeps it for the wearable: simplified to `tolerance`,
+    /// every turn kept, under a new version id.
+    public init(simplifying course: Course, filePoints: Int, source: String, addedAt: Double) {
+        self.init(
+            course: CourseShape.simplified(course, tolerance: Self.tolerance),
+            id: UUID().uuidString.lowercased(),
+            source: source,
+            filePoints: filePoints,
+            addedAt: addedAt
+        )
+    }
+}
+
 /// The courses' part of the phone's database file (the `phone_course` table): added from files,
 /// listed, and sent to a wearable as COURSE commands, one a part, each named `<id>:<index>` so
 /// that sending again asks only for what is not answered yet.

@@ -140,12 +140,6 @@ public struct RelayFeed: Sendable {
         }
     }
 
-    /// The course of `run`, as the relay holds it (nil for a race without one), not yet checked:
-    /// `RelayCourse.course()` checks it as a stranger's.
-    public func course(_ run: UUID) async throws -> RelayCourse? {
-        try await RaceDesk(relay).course(run)
-    }
-
     private static func binds(_ run: UUID, _ runner: String) -> PostgresBindings {
         var binds = PostgresBindings()
         binds.append(run)

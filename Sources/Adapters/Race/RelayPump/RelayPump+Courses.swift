@@ -13,7 +13,8 @@ extension RelayPump {
     func followCourse(of run: RelayRun, _ feed: RelayFeed, now: Double) async throws {
         let id = run.id.uuidString.lowercased()
         guard let race = try store.relayRace(run: id), !race.courseChecked, race.state.isOpen else { return }
-        guard let relayCourse = try await feed.course(run.id) else {
+        // As the relay holds it, a stranger's: checked below.
+        guard let relayCourse = try await RaceDesk(feed.relay).course(run.id) else {
             try await store.checkedCourse(run: id, name: nil, length: nil)
             return
         }

@@ -36,8 +36,8 @@ public struct RelayCourse: Sendable, Equatable {
     public init(_ course: Course) {
         self.init(
             name: course.name,
-            latitudeE7: course.points.map { Self.e7($0.position.latitude) },
-            longitudeE7: course.points.map { Self.e7($0.position.longitude) },
+            latitudeE7: course.points.map { RelayRoute.units($0.position.latitude) },
+            longitudeE7: course.points.map { RelayRoute.units($0.position.longitude) },
             distanceCentimetres: course.points.map { Self.centimetres($0.distance) },
             turnCentimetres: course.turns.map { Self.centimetres($0.distance) },
             turnDirections: course.turns.map(\.direction.rawValue)
@@ -82,8 +82,7 @@ public struct RelayCourse: Sendable, Equatable {
         return course
     }
 
-    static func e7(_ degrees: Double) -> Int32 { Int32(clamping: Int64((degrees * 1e7).rounded())) }
-    static func centimetres(_ metres: Double) -> Int32 { Int32(clamping: Int64((metres * 100).rounded())) }
+    static func centimetres(_ metres: Double) -> Int32 { RelayRoute.scaled(metres, by: 100, notFinite: -1) }
 }
 
 /// Why a race's course from the relay cannot be followed.

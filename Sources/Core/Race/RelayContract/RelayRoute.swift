@@ -125,14 +125,16 @@ public struct RelayRoute: Sendable, Equatable, Codable {
         (Double(elapsedDeciseconds.last ?? 0) / 10, Double(distanceDecimetres.last ?? 0) / 10)
     }
 
-    private static func units(_ degrees: Double) -> Int32 {
-        let value = (degrees * 1e7).rounded()
-        return value.isFinite ? Int32(clamping: Int64(max(min(value, 2e9), -2e9))) : Int32.max
-    }
+    /// Degrees in 1e-7 (not finite: a value no globe has).
+    static func units(_ degrees: Double) -> Int32 { scaled(degrees, by: 1e7, notFinite: Int32.max) }
 
-    private static func tenths(_ value: Double) -> Int32 {
-        let tenths = (value * 10).rounded()
-        return tenths.isFinite ? Int32(clamping: Int64(max(min(tenths, 2e9), -2e9))) : -1
+    private static func tenths(_ value: Double) -> Int32 { scaled(value, by: 10, notFinite: -1) }
+
+    /// `value` in the relay's integer units (`scale` a unit), rounded and bounded to ±2e9;
+    /// `notFinite` for a value that is not finite, one the relay's checks refuse.
+    static func scaled(_ value: Double, by scale: Double, notFinite: Int32) -> Int32 {
+        let scaled = (value * scale).rounded()
+        return scaled.isFinite ? Int32(clamping: Int64(max(min(scaled, 2e9), -2e9))) : notFinite
     }
 }
 

@@ -119,4 +119,37 @@ import Testing
         #expect(verdicts.prefix(4).allSatisfy { $0 == .reject(.stale) })
         #expect(verdicts.dropFirst(4).allSatisfy { $0 == .accept(newTimeline: false) })
     }
+    @Test mutating func aFeedWhosePaceDriftsSteadilyIsNeverStaleButABacklogInItIs() throws {
+        // A replay paced by sleeps: each epoch arrives 8 ms later than a second after the last
+        // (0.8 % slow), for ten minutes: 4.8 s behind by the end, yet never late against the
+        // minute before it.
+        var gate = FixGate(profile: .running)
+        var received = 100.0
+        for i in 0..<600 {
+            #expect(pass(&gate, fix(Double(i), receivedAt: received)) == .accept(newTimeline: false))
+            received += 1.008
+        }
+        // The receive clock maps to GPS time as the fixes arrive now, not as they did at the start.
+        let now = try #require(gate.clockOffset.gpsTime(atReceive: received - 1.008))
+        #expect(abs(now.since(t0) - 599) < 0.5)
+        // gpsd stalls for 6 s and delivers its backlog in a burst: stale, as without the drift.
+        received += 6
+        #expect(pass(&gate, fix(600, receivedAt: received)) == .reject(.stale))
+        #expect(pass(&gate, fix(601, receivedAt: received + 0.01)) == .reject(.stale))
+    }
+
+    @Test func theOffsetIsTheLeastDelayedFixOfTheLastMinuteOfGPSTime() throws {
+        var offset = ClockOffset()
+        #expect(offset.observe(epoch: t0, receivedAt: 10) == 0)
+        #expect(offset.observe(epoch: t0.adding(1), receivedAt: 11.5) == 0.5)
+        #expect(offset.best == 10 - t0.seconds)
+        // Sixty seconds on, the first fix is out of the window and the later, slower ones count.
+        #expect(abs(offset.observe(epoch: t0.adding(60.5), receivedAt: 71.2) - 0.2) < 1e-6)
+        #expect(offset.best == 10.5 - t0.seconds)
+        #expect(abs(offset.observe(epoch: t0.adding(61.5), receivedAt: 72.5) - 0.3) < 1e-6)
+        #expect(abs(try #require(offset.best) - (10.7 - t0.seconds)) < 1e-6)
+        // A fix from another time line altogether starts again from itself.
+        #expect(offset.observe(epoch: t0.adding(-3600), receivedAt: 80) == 0)
+        #expect(offset.best == 80 - t0.adding(-3600).seconds)
+    }
 }

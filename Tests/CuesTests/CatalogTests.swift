@@ -109,6 +109,25 @@ struct CatalogTests {
         #expect(CueMessage.course(.turnAhead(.left, metres: 100)).kind == .turn && CueKind.turn.group == .course)
     }
 
+    /// A race's gap: in metres, and in time once the runners are a second or more apart there.
+    @Test func raceGapCues() {
+        let metric = { (message: CueMessage) in english.text(message, units: .metric) }
+        #expect(
+            metric(.summary([.gap(partner: "Bob", metres: 42.4, seconds: 13.6)]))
+                == "42 metres, 14 seconds ahead of Bob."
+        )
+        #expect(
+            metric(.summary([.gap(partner: "Bob", metres: -250, seconds: -75)]))
+                == "250 metres, 1 minute 15 seconds behind Bob."
+        )
+        #expect(metric(.summary([.gap(partner: "Bob", metres: 2, seconds: 0.6)])) == "2 metres ahead of Bob.")
+        #expect(metric(.summary([.gap(partner: "Bob", metres: -20, seconds: nil)])) == "20 metres behind Bob.")
+        #expect(
+            german.text(.summary([.gap(partner: "Bob", metres: -42, seconds: -14)]), units: .metric)
+                == "42 Meter, 14 Sekunden hinter Bob."
+        )
+    }
+
     @Test func aNewLanguageIsAFileNotCode() throws {
         let directory = try temporaryDirectory("catalogs")
         var text = String(decoding: CueCatalogs.builtIn["en"]!, as: UTF8.self)

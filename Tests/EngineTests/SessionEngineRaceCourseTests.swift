@@ -83,6 +83,9 @@ struct SessionEngineRaceCourseTests {
         #expect(race.course == "Streets" && race.partner.distanceMetres == 60)
         let gap = try #require(race.partner.gapMetres)
         #expect(abs(gap - (along - 60)) < 5 && gap > 100, "gap \(gap) m, \(along) m along")
+        // In time: I passed their 60 m along it after the start and well before their 59 s.
+        let seconds = try #require(race.partner.gapSeconds)
+        #expect(seconds > 20 && seconds < 59, "gap \(seconds) s")
         // While the session follows it, the course is not forgotten either.
         let following = try #require(ask(&harness, { $0.command(.removeCourse, id: "x1", course: "Streets") }))
         #expect(following.refusal == .alreadyActive && following.message.contains("end it first"))

@@ -53,6 +53,42 @@ struct RaceTrackerTests {
         #expect(status.state == .running)
     }
 
+    @Test("the gap in time is how long ago the leader was where the other is, either way round")
+    func gapInTime() throws {
+        // I run 3 m/s; the partner 4 m/s: at 300 s (their newest) they are at 1200 m, I at 900 m,
+        // where they were at 225 s: 75 s behind, 300 m behind.
+        var behind = Race()
+        behind.run(from: 0, to: 303, mine: { 3 * $0 }, theirs: { 4 * $0 })
+        let late = behind.tracker.status(now: 303)
+        #expect(abs(try #require(late.gapMetres) + 300) < 0.001)
+        #expect(abs(try #require(late.gapSeconds) + 75) < 0.5, "\(late)")
+        // The other way round: I lead, and I was at their 900 m at 225 s.
+        var ahead = Race()
+        ahead.run(from: 0, to: 303, mine: { 4 * $0 }, theirs: { 3 * $0 })
+        #expect(abs(try #require(ahead.tracker.status(now: 303).gapSeconds) - 75) < 0.5)
+        // Level, or neither having moved yet: no gap.
+        var level = Race()
+        level.run(from: 0, to: 30, mine: { _ in 0 }, theirs: { _ in 0 })
+        #expect(level.tracker.status(now: 30).gapSeconds == 0)
+    }
+
+    @Test("a stand counts as the time it took: the gap is from when the leader left the spot")
+    func gapInTimeAcrossAStand() throws {
+        // The partner runs 3 m/s, stands at 300 m from 100 s to 160 s (a light), then runs on;
+        // I run 2.5 m/s and reach 300 m at 120 s, while they stand there.
+        var race = Race()
+        let theirs: (Double) -> Double = { $0 <= 100 ? 3 * $0 : $0 <= 160 ? 300 : 300 + 3 * ($0 - 160) }
+        race.run(from: 0, to: 103, mine: { 2.5 * $0 }, theirs: theirs)
+        // At 100 s: I am at 250 m, where they were at 83.3 s: 16.7 s behind.
+        #expect(abs(try #require(race.tracker.status(now: 103).gapSeconds) + 16.7) < 0.5)
+        race.run(from: 104, to: 183, mine: { 2.5 * $0 }, theirs: theirs)
+        // At 180 s: they are at 360 m, I at 450 m: I passed 360 m at 144 s, 36 s ahead, though they
+        // were at 300 m for a minute before.
+        let status = race.tracker.status(now: 183)
+        #expect(abs(try #require(status.gapMetres) - 90) < 0.001)
+        #expect(abs(try #require(status.gapSeconds) - 36) < 0.5, "\(status)")
+    }
+
     @Test("a lead change is announced once it holds beyond the margin, with the gap")
     func leadChangeWithHysteresis() {
         var race = Race()

@@ -1121,7 +1121,8 @@ def test_dashboard_race(relay):
                 worn = (reply.get("status") or reply).get("race") or {}
                 page = driver.execute_script(
                     "return [document.getElementById('t-gap').dataset.value, document.getElementById('v-partner')"
-                    ".textContent, document.getElementById('race-partner').textContent]")
+                    ".textContent, document.getElementById('race-partner').textContent,"
+                    " document.getElementById('t-gap').dataset.seconds]")
                 samples.append((second, api["race"], worn, page))
                 if second == 8:
                     driver.execute_script("document.getElementById('race').scrollIntoView()")
@@ -1136,6 +1137,12 @@ def test_dashboard_race(relay):
                 # The panel's gap is the wearable's own judgement of the same race, within a second's running.
                 assert worn.get("gap") is not None and abs(api["gap_m"] - worn["gap"]) <= 8, (second, api, worn)
                 assert page[0] != "" and abs(float(page[0]) - api["gap_m"]) <= 8, (second, api, page)
+                # The gap in time, on the same side as the distance's, and about it at a runner's pace
+                # (the leader at 2-4 m/s, within the second the two were read apart).
+                for gap_m, gap_s in ((api["gap_m"], api["gap_s"]), (worn["gap"], worn.get("gap_s"))):
+                    assert gap_s is not None and gap_s * gap_m >= -3, (second, api, worn)
+                    assert abs(gap_s) <= abs(gap_m) / 2 + 2, (second, api, worn)
+                assert page[3] != "" and abs(float(page[3]) - api["gap_s"]) <= 4, (second, api, page)
             # Bob stops: the critical message reaches the panel without a reload; then his figures age.
             b.execute("INSERT INTO relay.messages (run_id, runner, seq, class, kind, distance_m, elapsed_s, paused) "
                       "VALUES (%s, 'bob', 12, 'critical', 'paused', 33, 12, true)", (run,))

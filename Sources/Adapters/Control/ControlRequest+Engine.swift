@@ -211,6 +211,7 @@ extension StatusReport {
                     partnerLink: $0.partner.link.rawValue,
                     partnerDistance: $0.partner.distanceMetres,
                     gap: $0.partner.gapMetres,
+                    gapSeconds: $0.partner.gapSeconds,
                     age: $0.partner.ageSeconds,
                     leader: $0.partner.leader,
                     course: $0.course

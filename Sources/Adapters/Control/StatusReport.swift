@@ -168,6 +168,8 @@ public struct StatusReport: Sendable, Codable, Equatable {
         public var partnerDistance: Double?
         /// Positive when I lead, at equal time since the common start.
         public var gap: Double?
+        /// Positive when I lead: how long ago the leader was where the other is (s).
+        public var gapSeconds: Double?
         public var age: Double?
         public var leader: String?
         /// A race on a course: its name; the partner's distance and the gap are along it.
@@ -179,6 +181,7 @@ public struct StatusReport: Sendable, Codable, Equatable {
             case partnerState = "partner_state"
             case partnerLink = "partner_link"
             case partnerDistance = "partner_distance_m"
+            case gapSeconds = "gap_s"
             case age = "partner_age_s"
         }
     }

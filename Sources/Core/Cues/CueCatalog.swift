@@ -21,6 +21,7 @@ public struct CueCatalog: Sendable, Equatable {
         "countdown_in", "countdown_number", "go", "race_cancelled", "lead_taken", "lead_lost",
         "partner_paused", "partner_resumed", "partner_split", "partner_finished", "partner_abandoned",
         "partner_lost", "partner_back", "summary_gap_ahead", "summary_gap_behind",
+        "summary_gap_ahead_time", "summary_gap_behind_time",
         "pace", "pace_even", "per_kilometre", "per_mile",
         "course_following", "off_course", "back_on_course", "turn_ahead", "turn_left", "turn_right",
         "turn_sharp_left", "turn_sharp_right", "turn_u", "course_finished",
@@ -159,7 +160,12 @@ public struct CueCatalog: Sendable, Equatable {
         case .averageHeartRate(let bpm):
             fill("summary_average_heart_rate", ["heart_rate": say.number(bpm, decimals: 0)])
         case .cadence(let steps): fill("summary_cadence", ["cadence": String(steps)])
-        case .gap(let partner, let metres):
+        case .gap(let partner, let metres, let seconds?) where abs(seconds) >= 1:
+            fill(
+                metres >= 0 ? "summary_gap_ahead_time" : "summary_gap_behind_time",
+                ["partner": partner, "distance": say.gap(metres), "time": say.duration(abs(seconds))]
+            )
+        case .gap(let partner, let metres, _):
             fill(
                 metres >= 0 ? "summary_gap_ahead" : "summary_gap_behind",
                 ["partner": partner, "distance": say.gap(metres)]

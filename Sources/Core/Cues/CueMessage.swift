@@ -87,8 +87,8 @@ public enum SummaryFigure: Sendable, Equatable {
     case averageHeartRate(Double)
     /// Steps per minute, from the footpod.
     case cadence(Int)
-    /// In a race: the gap to the partner (m, positive when I lead).
-    case gap(partner: String, metres: Double)
+    /// In a race: the gap to the partner (m, positive when I lead), and in time (s) when known.
+    case gap(partner: String, metres: Double, seconds: Double?)
 }
 
 /// What a race partner did, as a cue says it.

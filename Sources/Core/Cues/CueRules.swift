@@ -219,7 +219,7 @@ public struct CueRules: Sendable {
             }
         }
         if let partner = reading.racePartner, let gap = reading.raceGap {
-            figures.append(.gap(partner: partner, metres: gap))
+            figures.append(.gap(partner: partner, metres: gap, seconds: reading.raceGapSeconds))
         }
         return figures
     }

@@ -25,6 +25,7 @@ extension SessionEngine {
             let status = race.tracker.status(now: now.monotonic)
             reading.racePartner = status.partner
             reading.raceGap = status.link == .lost ? nil : status.gapMetres
+            reading.raceGapSeconds = status.link == .lost ? nil : status.gapSeconds
         }
         return reading
     }

@@ -29,9 +29,11 @@ public struct LiveReading: Sendable, Equatable {
     public var steps: Int? = nil
     /// From the summary the session ended with.
     public var isFinal: Bool
-    /// In a virtual race: the partner's name and the gap to them (m, positive when I lead).
+    /// In a virtual race: the partner's name and the gap to them (m, positive when I lead), and in
+    /// time (s): how long ago the leader was where the other is.
     public var racePartner: String?
     public var raceGap: Double?
+    public var raceGapSeconds: Double?
     /// Monotonic instant it was read at.
     public var at: Double
 

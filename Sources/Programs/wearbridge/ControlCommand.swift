@@ -213,6 +213,9 @@ struct ControlCommand: AsyncParsableCommand {
                 if let distance = race.partnerDistance { text += ", \(TextFormat.format(distance, 0)) m" }
                 if let gap = race.gap { text += gap >= 0 ? ", you lead by " : ", behind by " }
                 if let gap = race.gap { text += "\(TextFormat.format(abs(gap), 0)) m" }
+                if race.gap != nil, let seconds = race.gapSeconds {
+                    text += " (\(TextFormat.format(abs(seconds), 0)) s)"
+                }
                 if let age = race.age { text += ", \(TextFormat.format(age, 1)) s old" }
                 if let course = race.course { text += " (along \(course))" }
             }

@@ -78,6 +78,7 @@ enum APIExamples {
             ownDistanceM: full ? 402.5 : nil,
             ownElapsedS: full ? 120 : nil,
             gapM: full ? -7.7 : nil,
+            gapS: full ? -3 : nil,
             leader: full ? .partner : nil,
             course: full ? "Prater loop" : nil,
             events: full

@@ -72,6 +72,7 @@ struct RaceBoard {
             ownDistanceM: ownFigures.flatMap { Self.progress($0, race: race) }.map { ($0 * 10).rounded() / 10 },
             ownElapsedS: ownFigures.map { Int($0.elapsedS) },
             gapM: status.gapMetres.map { ($0 * 10).rounded() / 10 },
+            gapS: status.gapSeconds.map { $0.rounded() },
             leader: status.leader.map { $0 == "me" ? .me : .partner },
             course: race.course,
             events: Array(events.suffix(12))

@@ -6,6 +6,8 @@ public struct RaceStatus: Sendable, Equatable {
     public var distanceMetres: Double?
     /// Positive when I lead, at the partner's elapsed time.
     public var gapMetres: Double?
+    /// Positive when I lead: how long ago the leader was where the other is (s).
+    public var gapSeconds: Double?
     /// Seconds since their newest snapshot arrived.
     public var ageSeconds: Double?
     public var leader: String?
@@ -16,6 +18,7 @@ public struct RaceStatus: Sendable, Equatable {
         link: PartnerLink,
         distanceMetres: Double?,
         gapMetres: Double?,
+        gapSeconds: Double?,
         ageSeconds: Double?,
         leader: String?
     ) {
@@ -24,6 +27,7 @@ public struct RaceStatus: Sendable, Equatable {
         self.link = link
         self.distanceMetres = distanceMetres
         self.gapMetres = gapMetres
+        self.gapSeconds = gapSeconds
         self.ageSeconds = ageSeconds
         self.leader = leader
     }

@@ -5,6 +5,9 @@ public struct RaceTracker: Sendable, Equatable {
     public let partner: String
     public let settings: RaceSettings
     private var own: OwnProgress
+    /// Both runners' whole races, for the gap in time at the same point of the way.
+    private var ownTrail = ProgressTrail()
+    private var partnerTrail = ProgressTrail()
     private var lead: LeadJudge
     private var newest: PartnerSnapshot?
     private var eventMark: Int64 = 0
@@ -27,6 +30,7 @@ public struct RaceTracker: Sendable, Equatable {
     /// My distance at my elapsed time since the common start.
     public mutating func own(elapsedSeconds: Double, distanceMetres: Double, now: Double) -> [RaceNews] {
         own.record(elapsed: elapsedSeconds, distance: distanceMetres)
+        ownTrail.record(elapsed: elapsedSeconds, distance: distanceMetres)
         return judge(now: now)
     }
 
@@ -34,6 +38,7 @@ public struct RaceTracker: Sendable, Equatable {
     public mutating func partner(_ snapshot: PartnerSnapshot) -> [RaceNews] {
         if let newest, snapshot.sequence <= newest.sequence { return [] }
         newest = snapshot
+        partnerTrail.record(elapsed: snapshot.elapsedSeconds, distance: snapshot.distanceMetres)
         var news: [RaceNews] = []
         if lostSaid {
             lostSaid = false
@@ -82,6 +87,7 @@ public struct RaceTracker: Sendable, Equatable {
             link: link(now: now),
             distanceMetres: newest?.distanceMetres,
             gapMetres: gap(),
+            gapSeconds: gapSeconds(),
             ageSeconds: newest.map { now - $0.receivedAt },
             leader: lead.leader.map { $0 == .me ? "me" : partner }
         )
@@ -91,6 +97,18 @@ public struct RaceTracker: Sendable, Equatable {
     private func gap() -> Double? {
         guard let newest, let mine = own.distance(at: newest.elapsedSeconds) else { return nil }
         return mine - newest.distanceMetres
+    }
+
+    /// Positive when I lead: how long before the partner's newest figures the leader was where the
+    /// other is then (at the same point of the way, so a stand or a climb counts as the time it
+    /// took); 0 while neither is beyond the other, nil before both have figures.
+    private func gapSeconds() -> Double? {
+        guard let newest, let mine = own.distance(at: newest.elapsedSeconds) else { return nil }
+        let now = newest.elapsedSeconds
+        if mine >= newest.distanceMetres {
+            return ownTrail.elapsed(passing: newest.distanceMetres).map { max(0, now - $0) } ?? 0
+        }
+        return partnerTrail.elapsed(passing: mine).map { -max(0, now - $0) } ?? 0
     }
 
     private func link(now: Double) -> PartnerLink {

@@ -36,6 +36,8 @@ struct RaceBody: DocumentedBody {
     @Nullable var ownDistanceM: Double? = nil
     @Nullable var ownElapsedS: Int? = nil
     @Nullable var gapM: Double? = nil
+    /// How long ago the leader was where the other is (s, positive when this runner leads).
+    @Nullable var gapS: Double? = nil
     @Nullable var leader: Leader? = nil
     /// A race on a course: its name; the distances and the gap are along it.
     @Nullable var course: String? = nil

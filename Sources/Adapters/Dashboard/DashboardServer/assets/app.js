@@ -374,6 +374,9 @@
     text("v-gap", gap == null ? "–" : String(Math.round(Math.abs(gap))));
     $("t-gap").className = "tile" + (gap == null ? "" : gap >= 0 ? " ahead" : " behind");
     $("t-gap").dataset.value = gap == null ? "" : gap;
+    const gapS = gap == null ? null : r.gap_s;
+    text("u-gap", gapS == null ? "m, at equal time since the start" : `m, ${Math.abs(gapS) < 60 ? `${Math.round(Math.abs(gapS))} s` : duration(Math.abs(gapS))} at the same point`);
+    $("t-gap").dataset.seconds = gapS == null ? "" : gapS;
     text("v-partner", km(theirs));
     $("t-partner").dataset.value = theirs == null ? "" : theirs;
     const age = r.partner_age_s == null ? null : r.partner_age_s + (performance.now() - state.raceAt) / 1000;

@@ -1155,9 +1155,10 @@ def test_dashboard_race(relay):
             assert int(age.split()[0]) >= 10, age
             events = driver.find_element(By.ID, "race-events").text
             assert "bob paused" in events, events
-            gaps = [(s, round(a["gap_m"], 1), round(w["gap"], 1)) for s, a, w, _ in samples]
+            gaps = [(s, round(a["gap_m"], 1), a["gap_s"], round(w["gap"], 1), w.get("gap_s"))
+                    for s, a, w, _ in samples]
             print(f"    invite and accept from the dashboard (the relay's refusal: {refusal!r}); gap on the panel "
-                  f"against the wearable's (s, panel, wearable): {gaps}; bob's pause shown after {seen_paused:.1f} s; "
+                  f"against the wearable's (s, panel m, panel s, wearable m, wearable s): {gaps}; bob's pause shown after {seen_paused:.1f} s; "
                   f"greyed at {age}")
     finally:
         if driver is not None:

@@ -391,7 +391,7 @@ let package = Package(
         // the track in local metres; time and secrets as inputs.
         .target(
             name: "DashboardCore",
-            dependencies: ["TrackCore", "SessionCore", "RelayContract", "PhoneRaceCore", "XMLEscaping"],
+            dependencies: ["TrackCore", "SessionCore", "RelayContract", "PhoneRaceCore", "Course", "XMLEscaping"],
             path: "Sources/Core/Dashboard/DashboardCore"
         ),
         // DashboardServer/: Hummingbird inside wearbridge-phone: the page (embedded), its JSON API,

@@ -1,7 +1,9 @@
+import Course
 import DashboardCore
 import Foundation
 import RelayContract
 import Testing
+import TrackCore
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -108,6 +110,51 @@ import FoundationXML
         )
         #expect(none.text.contains("no route shared yet"))
         #expect(none.text.contains("alice: no figures yet"))
+    }
+
+    @Test func aRaceOnACourseHasTheCourseUnderTheRoutesAndInTheLegend() throws {
+        let alice = try Self.route(speed: 3, seconds: 300)
+        let bob = try Self.route(speed: 2.8, seconds: 300, east: 0.0002)
+        // The course: north 900 m, then east 200 m (wider than either route).
+        let corner = GeoPoint(latitude: 52.5 + 900 / 111_320, longitude: 13.4)
+        let positions = [
+            GeoPoint(latitude: 52.5, longitude: 13.4), corner, GeoPoint(latitude: corner.latitude, longitude: 13.403),
+        ]
+        let course = try #require(Course(name: "Ring <1>", positions: positions))
+        let map = RaceMap(
+            mine: .init(name: "alice", route: alice, distance: nil, elapsed: nil),
+            partner: .init(name: "bob", route: bob, distance: nil, elapsed: nil),
+            course: course
+        )
+        let svg = try parse(map.svg)
+        let lines = svg.found.filter { $0.name == "polyline" }
+        #expect(lines.map { $0.attributes["class"] } == ["course", "route mine", "route partner"], "under the routes")
+        #expect(lines.first?.attributes["data-course"] == "Ring <1>" && lines.first?.attributes["data-points"] == "3")
+        // (The parser hands an escaped name over in pieces.)
+        let legend = svg.text.replacingOccurrences(of: "|", with: "")
+        #expect(legend.contains("along Ring <1> (1.10 km): alice led from"), "\(legend)")
+        // The course's corner is drawn, and everything stays within the drawing.
+        for line in lines {
+            for pair in (line.attributes["points"] ?? "").split(separator: " ") {
+                let xy = pair.split(separator: ",").compactMap { Double($0) }
+                #expect(xy.count == 2 && (0...RaceMap.width).contains(xy[0]) && (0...RaceMap.height).contains(xy[1]))
+            }
+        }
+        // Without the routes, the course alone is still drawn.
+        let alone = try parse(
+            RaceMap(
+                mine: .init(name: "alice", route: nil, distance: nil, elapsed: nil),
+                partner: .init(name: "bob", route: nil, distance: nil, elapsed: nil),
+                course: course
+            ).svg
+        )
+        #expect(alone.found.filter { $0.name == "polyline" }.map { $0.attributes["class"] } == ["course"])
+        // Shown as an image, the map takes no styles from the page: it carries its own, so a line is
+        // a line and not a filled shape.
+        #expect(svg.found.contains { $0.name == "style" } && map.svg.contains("polyline { fill: none;"))
+        if let out = ProcessInfo.processInfo.environment["RACE_MAP_SVG"] {
+            try map.svg.write(toFile: out, atomically: true, encoding: .utf8)
+        }
     }
 
     @Test func namesAreTextNeverMarkup() throws {

@@ -724,6 +724,8 @@ def test_course_race(relay):
             # Bob's figures along the course reached her wearable: his 30 m or so, not his 120 m.
             assert race["partner_distance_m"] is not None and race["partner_distance_m"] <= 32, race
             assert race["gap"] > 20, race
+            # And in time: she passed his 30 m along it within her first 15 s, so she leads by over 10 s.
+            assert race["gap_s"] is not None and 10 < race["gap_s"] < 30, race
             leads = alice.events("race_lead_taken", "race_lead_lost")
             assert [k for (k, _, _) in leads] == ["race_lead_taken"], leads
             # Her distance along the course at the relay, with every snapshot: forward, no farther than she ran.
@@ -746,13 +748,27 @@ def test_course_race(relay):
             lines = harness.run([PHONE, "race", "status", "--json", "--config", alice.setup.phone_config]).stdout
             held = next(r for r in map(json.loads, lines.splitlines()) if r["run"] == run)
             assert held["course"] == "Park line" and held["refused"] == [], held
+            # Her race history draws the course under the routes.
+            import xml.etree.ElementTree as ElementTree
+            from browser import http
+
+            def course_drawn():
+                status, svg, _ = http(alice.dashboard + f"/api/races/{run}/map.svg")
+                if status != 200:
+                    return None
+                ns = "{http://www.w3.org/2000/svg}"
+                lines = ElementTree.fromstring(svg).findall(f"{ns}polyline")
+                return dict(lines[0].attrib) if lines and lines[0].get("class") == "course" else None
+            drawn = harness.wait_for(course_drawn, 30, "the course on her race's map")
+            assert drawn["data-course"] == "Park line" and int(drawn["data-points"]) == phone_courses[0]["points"], drawn
             print(f"    the course ({len(lat)} points, {cm[-1] / 100:.0f} m) kept on her phone and wearable before "
-                  f"the order ({len(orders)} handed); after 30 s she led by {race['gap']:.0f} m along it "
+                  f"the order ({len(orders)} handed); after 30 s she led by {race['gap']:.0f} m, "
+                  f"{race['gap_s']:.0f} s along it "
                   f"(bob {race['partner_distance_m']:.0f} m along, 120 m run); at the relay {len(along)} snapshots "
                   f"with her distance along it (last {along[-1][1]:.1f} m of {along[-1][0]:.1f} m run); "
                   f"result: alice {courses['alice']:.1f} m along against bob's {courses['bob']:.1f} m "
                   f"(he ran {distances['bob']:.0f} m, she {distances['alice']:.0f} m); her wearable {done:.1f} m along "
-                  f"at 30 s")
+                  f"at 30 s; the course drawn under the routes on her race's map")
     finally:
         harness.stop_all()
 

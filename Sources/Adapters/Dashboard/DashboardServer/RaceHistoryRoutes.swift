@@ -8,7 +8,8 @@ import RelayContract
 
 /// The races this phone ran that are over (`GET /api/races`), and each one's map of both routes
 /// (`GET /api/races/{run}/map.svg`, `RaceMap`), from what the phone holds: no relay needed. Each
-/// runner's figures are the relay's result (its final figures), or where their route ends.
+/// runner's figures are the relay's result (its final figures), or where their route ends; a race
+/// on a course has the course, as this phone keeps it, drawn under the routes.
 struct RaceHistoryRoutes: Sendable {
     let inbox: Inbox
     /// This runner's name at the relay; "me" with no relay configured.
@@ -60,7 +61,9 @@ struct RaceHistoryRoutes: Sendable {
                 elapsed: finals[name]?.elapsed
             )
         }
-        return RaceMap(mine: side(runner), partner: side(race.partner))
+        // A race on a course: the course as this phone keeps it (nothing drawn once it is removed).
+        let course = try race.course.flatMap { try inbox.courses.named($0)?.course }
+        return RaceMap(mine: side(runner), partner: side(race.partner), course: course)
     }
 
     /// The relay's result event for `run`, as the phone holds it: the winner and each runner's final figures.

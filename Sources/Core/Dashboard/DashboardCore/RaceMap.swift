@@ -1,3 +1,4 @@
+import Course
 import PhoneRaceCore
 import RelayContract
 import TrackCore
@@ -5,8 +6,9 @@ import XMLEscaping
 
 /// Both runners' routes of a race on one SVG: each route drawn in metres east and north of a
 /// shared origin (no tiles, no projection of the page's own), the start, each runner's end, every
-/// change of the lead marked where the new leader was, and each runner's distance, time and pace.
-/// The same routes always give the same bytes. Pure.
+/// change of the lead marked where the new leader was, and each runner's distance, time and pace;
+/// a race on a course has the course drawn under the routes. The same routes always give the same
+/// bytes. Pure.
 public struct RaceMap: Sendable {
     /// One runner as the map shows them.
     public struct Runner: Sendable, Equatable {
@@ -34,10 +36,13 @@ public struct RaceMap: Sendable {
     public let partner: Runner
     /// The lead's changes, judged from both routes; empty unless both are held.
     public let changes: [RouteComparison.LeadChange]
+    /// The race's course, when it ran on one and this phone still keeps it.
+    public let course: Course?
 
-    public init(mine: Runner, partner: Runner) {
+    public init(mine: Runner, partner: Runner, course: Course? = nil) {
         self.mine = mine
         self.partner = partner
+        self.course = course
         if let own = mine.route, let theirs = partner.route {
             changes = RouteComparison(mine: own, partner: theirs).changes
         } else {
@@ -48,12 +53,16 @@ public struct RaceMap: Sendable {
     /// The SVG document.
     public var svg: String {
         let routes = [mine.route, partner.route].compactMap { $0 }
-        let origin = routes.first?.points.first.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        let origin =
+            routes.first?.points.first.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            ?? course?.points.first?.position
         var out = """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(Self.number(Self.width)) \
             \(Self.number(Self.height))" width="\(Self.number(Self.width))" height="\(Self.number(Self.height))" \
             role="img" data-changes="\(changes.count)">
             <title>\(XMLText.escaped("\(mine.name) and \(partner.name)"))</title>
+            \(Self.style)
+            <rect class="ground" width="100%" height="100%"/>
 
             """
         guard let origin else {
@@ -64,7 +73,8 @@ public struct RaceMap: Sendable {
         func project(_ route: RelayRoute) -> [LocalPoint] {
             route.points.map { frame.project(GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) }
         }
-        let local = routes.flatMap(project)
+        let courseLine = course?.points.map { frame.project($0.position) } ?? []
+        let local = routes.flatMap(project) + courseLine
         let minEast = local.map(\.east).min() ?? 0
         let maxEast = local.map(\.east).max() ?? 0
         let minNorth = local.map(\.north).min() ?? 0
@@ -79,6 +89,11 @@ public struct RaceMap: Sendable {
         }
         func place(_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double) {
             screen(frame.project(GeoPoint(latitude: latitude, longitude: longitude)))
+        }
+        if let course, !courseLine.isEmpty {
+            let text = courseLine.map(screen).map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
+            out += "<polyline class=\"course\" data-course=\"\(XMLText.escaped(course.name))\" "
+            out += "data-points=\"\(courseLine.count)\" points=\"\(text)\"/>\n"
         }
         for (runner, side) in [(mine, "mine"), (partner, "partner")] {
             guard let route = runner.route else { continue }
@@ -107,6 +122,25 @@ public struct RaceMap: Sendable {
         return out + legendText() + "</svg>\n"
     }
 
+    /// The map is shown as an image, which takes no styles from the page: its own, in the page's
+    /// colours (this runner the accent, the partner amber), light and dark.
+    static let style = """
+        <style>
+        .ground { fill: #fff; } text { fill: #000; font: 13px system-ui, sans-serif; }
+        polyline { fill: none; stroke-linejoin: round; stroke-linecap: round; }
+        .course { stroke: #888; stroke-opacity: .35; stroke-width: 12; }
+        .route { stroke-width: 3; } .route.mine { stroke: #0b57d0; } .route.partner { stroke: #a86400; }
+        .end.mine, .figures.mine { fill: #0b57d0; } .end.partner, .figures.partner { fill: #a86400; }
+        .start { fill: #0a7a22; } .lead { fill: none; stroke-width: 2.5; }
+        .lead.mine { stroke: #0b57d0; } .lead.partner { stroke: #a86400; }
+        @media (prefers-color-scheme: dark) {
+          .ground { fill: #000; } text { fill: #fff; } .route.mine, .lead.mine { stroke: #8ab4f8; }
+          .end.mine, .figures.mine { fill: #8ab4f8; } .route.partner, .lead.partner { stroke: #ffb340; }
+          .end.partner, .figures.partner { fill: #ffb340; } .start { fill: #4cdb6b; } .course { stroke: #bbb; }
+        }
+        </style>
+        """
+
     /// The figures' lines and the lead's changes, under the map.
     private func legendText() -> String {
         var out = ""
@@ -116,7 +150,8 @@ public struct RaceMap: Sendable {
             out += "data-runner=\"\(XMLText.escaped(runner.name))\">\(XMLText.escaped(figures(runner)))</text>\n"
             y += 20
         }
-        let leads = changes.isEmpty ? "no change of the lead" : changes.map(line).joined(separator: "; ")
+        var leads = changes.isEmpty ? "no change of the lead" : changes.map(line).joined(separator: "; ")
+        if let course { leads = "along \(course.name) (\(Self.kilometres(course.length))): " + leads }
         out += "<text class=\"leads\" x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y))\">"
         out += "\(XMLText.escaped(leads))</text>\n"
         return out

@@ -1,6 +1,7 @@
 import Course
 import Engine
 import PhoneLinkContract
+import PhoneLinkMessages
 import PhoneLinkWire
 import SessionCore
 import SyntheticReceivers
@@ -182,7 +183,7 @@ struct SessionEngineFollowingTests {
     }
 
     @Test func theCourseIsFollowedWithItsEventsLoggedAndAnnouncedOnce() throws {
-        var harness = EngineHarness(courses: try shelf())
+        var harness = EngineHarness(phoneLink: true, courses: try shelf())
         let started = try #require(start(&harness, id: "s", course: "Streets"))
         #expect(started.accepted, "\(started.message)")
         let fixes = Self.fixes()
@@ -214,6 +215,12 @@ struct SessionEngineFollowingTests {
         #expect(logged == events)
         let end = try #require(harness.status()?.figures?.course)
         #expect(end.state == .finished && end.toGo == 0 && end.done == end.length)
+        // The session's end tells the phone where it stood on the course: at its end.
+        harness.command(.end, id: "e")
+        let ended = harness.logged.compactMap { row -> LinkSnapshot.Course?? in
+            if case .outbox(.ended(_, _, _, _, let course), _) = row { course } else { nil }
+        }
+        #expect(ended.count == 1 && ended.first??.state == .finished && ended.first??.toGo == 0, "\(ended)")
     }
 }
 

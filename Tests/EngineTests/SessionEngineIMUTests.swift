@@ -73,7 +73,7 @@ struct SessionEngineIMUTests {
         let snapshots = messages.compactMap { if case .snapshot(let snapshot) = $0 { snapshot } else { nil } }
         let live = snapshots.compactMap(\.steps)
         #expect(live.count > 10 && live == live.sorted() && live.last == counted, "\(live.suffix(3)) of \(counted)")
-        let ended = messages.compactMap { if case .ended(_, _, let summary, _) = $0 { summary } else { nil } }
+        let ended = messages.compactMap { if case .ended(_, _, let summary, _, _) = $0 { summary } else { nil } }
         #expect(ended.map(\.steps) == [counted])
     }
 

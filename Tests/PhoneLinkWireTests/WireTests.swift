@@ -206,4 +206,17 @@ struct WireTests {
                 .payload.sessionEnded.steps == 6_412
         )
     }
+
+    /// A session that followed a course ends with where it stood on it; one that followed none
+    /// ends without a course.
+    @Test func theEndCarriesTheCourseWhereItStood() {
+        let id = "685330d3-b4ce-489e-980f-696cef78dabe"
+        let summary = TrackSession(activity: .running).summary
+        let none = LinkMessage.ended(sessionID: id, reason: .command, summary: summary, endedAt: nil)
+        #expect(!none.payload.sessionEnded.hasCourse)
+        let course = LinkSnapshot.Course(toGo: 482.4, away: 3, state: .onCourse, secondsToGo: nil)
+        let ended = LinkMessage.ended(sessionID: id, reason: .command, summary: summary, endedAt: nil, course: course)
+            .payload.sessionEnded
+        #expect(ended.hasCourse && ended.course.toGoDm == 4824 && ended.course.awayM == 3)
+    }
 }

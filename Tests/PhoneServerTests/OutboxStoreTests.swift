@@ -253,7 +253,7 @@ struct IndoorBackfillTests {
         let log = try SessionLog.open(directory: try temporaryDirectory("indoor-wearable"))
         try await log.write(WriteBatch(id: 1, rows: output.rows.map(LogRow.session)))
         guard case .begin(let id, _, _, _, _, _)? = output.rows.first,
-            let started = output.rows.first.flatMap(LinkMessage.init(reporting:))
+            let started = output.rows.first.flatMap({ LinkMessage(reporting: $0) })
         else {
             Issue.record("no begin row: \(output.rows.prefix(2))")
             return

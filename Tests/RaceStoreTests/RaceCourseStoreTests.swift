@@ -99,6 +99,23 @@ import TrackCore
         #expect(queued[0].course == nil)
         let along = try #require(queued[1].course)
         #expect(abs(along - 398.8) < 1e-9, "1000 m less 601.2 m to go")
+        // The session's end: its final figures go with where it stood on the course then.
+        let ended = Wearbridge_Link_V1_Payload.with {
+            $0.sessionEnded = .with {
+                $0.session = session
+                $0.distanceM = 455.5
+                $0.elapsedS = 150
+                $0.movingS = 149
+                $0.course = .with {
+                    $0.toGoDm = 5803
+                    $0.state = .onCourse
+                }
+            }
+        }
+        #expect(try await inbox.link.commit(message(seq: 3, ended)))
+        let finished = try #require(try store.relayOutbox(run: run).last)
+        #expect(finished.kind == .finished && finished.distance == 455.5)
+        #expect(abs(try #require(finished.course) - 419.7) < 1e-9, "1000 m less 580.3 m to go")
     }
 
     @Test func thePartnersDistanceAlongTheCourseReachesTheWearable() async throws {

@@ -745,6 +745,11 @@ def test_course_race(relay):
             distances = {e["runner"]: e["distance_m"] for e in result["entries"]}
             assert result["winner"] == "alice" and distances["bob"] > distances["alice"], result
             assert courses["alice"] > courses["bob"], result
+            # Her final figures carried where her session stood on the course when it ended.
+            with relay.admin() as admin:
+                final = admin.execute("SELECT final_course_m FROM relay.entries WHERE run_id = %s AND runner = 'alice'",
+                                      (run,)).fetchone()[0]
+            assert final is not None and done - 1 <= final <= done + 15, (final, done)
             lines = harness.run([PHONE, "race", "status", "--json", "--config", alice.setup.phone_config]).stdout
             held = next(r for r in map(json.loads, lines.splitlines()) if r["run"] == run)
             assert held["course"] == "Park line" and held["refused"] == [], held
@@ -768,7 +773,7 @@ def test_course_race(relay):
                   f"with her distance along it (last {along[-1][1]:.1f} m of {along[-1][0]:.1f} m run); "
                   f"result: alice {courses['alice']:.1f} m along against bob's {courses['bob']:.1f} m "
                   f"(he ran {distances['bob']:.0f} m, she {distances['alice']:.0f} m); her wearable {done:.1f} m along "
-                  f"at 30 s; the course drawn under the routes on her race's map")
+                  f"at 30 s, {final:.1f} m in her final figures; the course drawn under the routes on her race's map")
     finally:
         harness.stop_all()
 

@@ -7,13 +7,15 @@ extension SessionEngine {
     /// The outbox rows for what the session logic just produced: lifecycle rows, then events.
     /// Runs for every fix with a phone configured: the session's figures are read only for the rare
     /// event that reports them.
-    func outboxMessages(createdAt: Double) -> [LogRow] {
+    func outboxMessages(createdAt: Double, endedCourse: LinkSnapshot.Course? = nil) -> [LogRow] {
         let figures = { [controller] in
             controller.session.map { ($0.track.distance, $0.track.elapsed) } ?? (0, 0)
         }
         var rows: [LogRow] = []
         for row in output.rows {
-            if let message = LinkMessage(reporting: row) { rows.append(.outbox(message, createdAt: createdAt)) }
+            if let message = LinkMessage(reporting: row, course: endedCourse) {
+                rows.append(.outbox(message, createdAt: createdAt))
+            }
         }
         for announcement in output.announcements {
             if let message = LinkMessage(reporting: announcement, figures: figures) {
@@ -55,14 +57,7 @@ extension SessionEngine {
             energy: figures?.energy.map { $0.kilocalories.rounded() },
             climbed: figures?.elevation.map { $0.gain.rounded() },
             steps: figures?.steps,
-            course: figures?.course.map { progress in
-                LinkSnapshot.Course(
-                    toGo: progress.toGo.rounded(),
-                    away: progress.away?.rounded(),
-                    state: Self.linkState(progress.state),
-                    secondsToGo: progress.secondsToGo?.rounded()
-                )
-            }
+            course: figures?.course.map(Self.linkCourse)
         )
         guard snapshot != lastSnapshot else { return }
         lastSnapshot = snapshot
@@ -86,6 +81,16 @@ extension SessionEngine {
 }
 
 extension SessionEngine {
+    /// A follower's progress as the live figures carry it.
+    static func linkCourse(_ progress: CourseProgress) -> LinkSnapshot.Course {
+        LinkSnapshot.Course(
+            toGo: progress.toGo.rounded(),
+            away: progress.away?.rounded(),
+            state: linkState(progress.state),
+            secondsToGo: progress.secondsToGo?.rounded()
+        )
+    }
+
     /// A follower's state as the live figures carry it.
     static func linkState(_ state: CourseFollower.State) -> LinkSnapshot.Course.State {
         switch state {

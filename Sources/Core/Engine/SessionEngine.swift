@@ -216,14 +216,19 @@ public struct SessionEngine: Sendable {
     /// the messages that report it go in the same batch, right behind their causes.
     mutating func absorbOutput(at now: Instant? = nil) {
         if configuration.readings { finalReadings(at: now?.monotonic ?? 0) }
+        // The course a session followed, where it stood at the end: its `session_ended` carries it.
+        var endedCourse: LinkSnapshot.Course?
         for announcement in output.announcements {
             if case .ended = announcement.event {
                 raceSessionEnded(announcement.sessionID)
+                endedCourse = follower.map { Self.linkCourse($0.progress()) }
                 follower = nil
             }
         }
         for announcement in output.announcements { actions.append(.announce(announcement)) }
-        let messages = configuration.phoneLink && !output.isEmpty ? outboxMessages(createdAt: now?.system ?? 0) : []
+        let messages =
+            configuration.phoneLink && !output.isEmpty
+            ? outboxMessages(createdAt: now?.system ?? 0, endedCourse: endedCourse) : []
         queue.append(output.rows)
         queue.append(phoneReplies)
         queue.append(messages)

@@ -424,8 +424,12 @@ extension RaceStore {
                 #"{"index":\#(split.index),"duration_s":\#(split.durationS)}"#
             )
         case .sessionEnded(let ended):
-            // The final figures from the wearable's own data log: the pump submits them with relay.finish.
+            // The final figures from the wearable's own data log: the pump submits them with relay.finish,
+            // on a course with the distance along it where the session ended.
             row = (.critical, .finished, ended.distanceM, ended.elapsedS, ended.movingS, false, "{}")
+            if let length = race["course_length_m"] as Double?, ended.hasCourse {
+                along = max(0, length - Double(ended.course.toGoDm) / 10)
+            }
         default:
             return
         }

@@ -44,10 +44,25 @@ public struct RelayFeed: Sendable {
         try await relay.rows("SELECT relay.report_start(\(run), \(offsetMilliseconds)::integer)")
     }
 
-    /// Submits the final figures; returns the run's state after (complete once both have).
-    public func finish(_ run: UUID, distance: Double, elapsed: Double, moving: Double?) async throws -> String {
-        try await relay.rows(
-            "SELECT relay.finish(\(run), \(distance)::float8, \(elapsed)::float8, \(moving)::float8)"
+    /// Submits the final figures (on a course, with the distance along it); returns the run's
+    /// state after (complete once both have).
+    public func finish(
+        _ run: UUID,
+        distance: Double,
+        elapsed: Double,
+        moving: Double?,
+        course: Double? = nil
+    ) async throws -> String {
+        guard let course else {
+            return try await relay.rows(
+                "SELECT relay.finish(\(run), \(distance)::float8, \(elapsed)::float8, \(moving)::float8)"
+            )[0].decode(String.self)
+        }
+        return try await relay.rows(
+            """
+            SELECT relay.finish(\(run), \(distance)::float8, \(elapsed)::float8, \(moving)::float8, \
+            \(course)::float8)
+            """
         )[0].decode(String.self)
     }
 

@@ -233,11 +233,15 @@ public struct RelayPump: Service {
                         id,
                         distance: row.distance ?? 0,
                         elapsed: row.elapsed ?? 0,
-                        moving: row.moving
+                        moving: row.moving,
+                        course: row.course
                     )
                     logger.notice(
                         "submitted this runner's final figures to the relay",
-                        metadata: ["run": "\(race.run)", "distance_m": "\(row.distance ?? 0)", "race": "\(state)"]
+                        metadata: [
+                            "run": "\(race.run)", "distance_m": "\(row.distance ?? 0)",
+                            "course_m": "\(row.course.map { "\($0)" } ?? "none")", "race": "\(state)",
+                        ]
                     )
                 default:
                     let message = RelayMessage(

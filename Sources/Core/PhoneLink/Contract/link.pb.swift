@@ -670,42 +670,33 @@ public nonisolated struct Wearbridge_Link_V1_Ack: Sendable {
   public init() {}
 }
 
-public nonisolated struct Wearbridge_Link_V1_Envelope: @unchecked Sendable {
+public nonisolated struct Wearbridge_Link_V1_Envelope: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var seq: UInt64 {
-    get {_storage._seq}
-    set {_uniqueStorage()._seq = newValue}
-  }
+  public var seq: UInt64 = 0
 
-  public var `class`: Wearbridge_Link_V1_MessageClass {
-    get {_storage._class}
-    set {_uniqueStorage()._class = newValue}
-  }
+  public var `class`: Wearbridge_Link_V1_MessageClass = .unspecified
 
   /// When the wearable committed it: Unix time in ms on the wearable's clock (it may have no
   /// real-time clock: for display only).
-  public var createdAtMs: Int64 {
-    get {_storage._createdAtMs}
-    set {_uniqueStorage()._createdAtMs = newValue}
-  }
+  public var createdAtMs: Int64 = 0
 
   public var payload: Wearbridge_Link_V1_Payload {
-    get {_storage._payload ?? Wearbridge_Link_V1_Payload()}
-    set {_uniqueStorage()._payload = newValue}
+    get {_payload ?? Wearbridge_Link_V1_Payload()}
+    set {_payload = newValue}
   }
   /// Returns true if `payload` has been explicitly set.
-  public var hasPayload: Bool {_storage._payload != nil}
+  public var hasPayload: Bool {self._payload != nil}
   /// Clears the value of `payload`. Subsequent reads from it will return its default value.
-  public mutating func clearPayload() {_uniqueStorage()._payload = nil}
+  public mutating func clearPayload() {self._payload = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _payload: Wearbridge_Link_V1_Payload? = nil
 }
 
 public nonisolated struct Wearbridge_Link_V1_Payload: Sendable {
@@ -1003,47 +994,101 @@ public nonisolated struct Wearbridge_Link_V1_SessionResumed: Sendable {
   public init() {}
 }
 
-public nonisolated struct Wearbridge_Link_V1_SessionEnded: Sendable {
+public nonisolated struct Wearbridge_Link_V1_SessionEnded: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var session: String = String()
+  public var session: String {
+    get {_storage._session}
+    set {_uniqueStorage()._session = newValue}
+  }
 
   /// command | abandoned
-  public var reason: String = String()
+  public var reason: String {
+    get {_storage._reason}
+    set {_uniqueStorage()._reason = newValue}
+  }
 
-  public var distanceM: Double = 0
+  public var distanceM: Double {
+    get {_storage._distanceM}
+    set {_uniqueStorage()._distanceM = newValue}
+  }
 
-  public var elapsedS: Double = 0
+  public var elapsedS: Double {
+    get {_storage._elapsedS}
+    set {_uniqueStorage()._elapsedS = newValue}
+  }
 
-  public var movingS: Double = 0
+  public var movingS: Double {
+    get {_storage._movingS}
+    set {_uniqueStorage()._movingS = newValue}
+  }
 
-  public var pausedS: Double = 0
+  public var pausedS: Double {
+    get {_storage._pausedS}
+    set {_uniqueStorage()._pausedS = newValue}
+  }
 
-  public var splits: UInt32 = 0
+  public var splits: UInt32 {
+    get {_storage._splits}
+    set {_uniqueStorage()._splits = newValue}
+  }
 
   /// 0 = none
-  public var avgHeartRate: UInt32 = 0
+  public var avgHeartRate: UInt32 {
+    get {_storage._avgHeartRate}
+    set {_uniqueStorage()._avgHeartRate = newValue}
+  }
 
   /// 0 = none
-  public var maxHeartRate: UInt32 = 0
+  public var maxHeartRate: UInt32 {
+    get {_storage._maxHeartRate}
+    set {_uniqueStorage()._maxHeartRate = newValue}
+  }
 
-  public var endedAtMs: Int64 = 0
+  public var endedAtMs: Int64 {
+    get {_storage._endedAtMs}
+    set {_uniqueStorage()._endedAtMs = newValue}
+  }
 
   /// 0 = not estimated
-  public var energyKcal: Double = 0
+  public var energyKcal: Double {
+    get {_storage._energyKcal}
+    set {_uniqueStorage()._energyKcal = newValue}
+  }
 
-  public var elevationGainM: Double = 0
+  public var elevationGainM: Double {
+    get {_storage._elevationGainM}
+    set {_uniqueStorage()._elevationGainM = newValue}
+  }
 
-  public var elevationLossM: Double = 0
+  public var elevationLossM: Double {
+    get {_storage._elevationLossM}
+    set {_uniqueStorage()._elevationLossM = newValue}
+  }
 
   /// counted by the wearable's IMU; 0 = none counted
-  public var steps: UInt32 = 0
+  public var steps: UInt32 {
+    get {_storage._steps}
+    set {_uniqueStorage()._steps = newValue}
+  }
+
+  /// the course followed, where it stood at the end; absent when none
+  public var course: Wearbridge_Link_V1_CourseFigures {
+    get {_storage._course ?? Wearbridge_Link_V1_CourseFigures()}
+    set {_uniqueStorage()._course = newValue}
+  }
+  /// Returns true if `course` has been explicitly set.
+  public var hasCourse: Bool {_storage._course != nil}
+  /// Clears the value of `course`. Subsequent reads from it will return its default value.
+  public mutating func clearCourse() {_uniqueStorage()._course = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Wearbridge_Link_V1_SplitCompleted: Sendable {
@@ -2211,88 +2256,46 @@ nonisolated extension Wearbridge_Link_V1_Envelope: SwiftProtobuf.Message, SwiftP
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}class\0\u{3}created_at_ms\0\u{1}payload\0")
 
-  fileprivate class _StorageClass {
-    var _seq: UInt64 = 0
-    var _class: Wearbridge_Link_V1_MessageClass = .unspecified
-    var _createdAtMs: Int64 = 0
-    var _payload: Wearbridge_Link_V1_Payload? = nil
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _seq = source._seq
-      _class = source._class
-      _createdAtMs = source._createdAtMs
-      _payload = source._payload
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._seq) }()
-        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._class) }()
-        case 3: try { try decoder.decodeSingularInt64Field(value: &_storage._createdAtMs) }()
-        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._payload) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.`class`) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._payload) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if _storage._seq != 0 {
-        try visitor.visitSingularUInt64Field(value: _storage._seq, fieldNumber: 1)
-      }
-      if _storage._class != .unspecified {
-        try visitor.visitSingularEnumField(value: _storage._class, fieldNumber: 2)
-      }
-      if _storage._createdAtMs != 0 {
-        try visitor.visitSingularInt64Field(value: _storage._createdAtMs, fieldNumber: 3)
-      }
-      try { if let v = _storage._payload {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-      } }()
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
     }
+    if self.`class` != .unspecified {
+      try visitor.visitSingularEnumField(value: self.`class`, fieldNumber: 2)
+    }
+    if self.createdAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdAtMs, fieldNumber: 3)
+    }
+    try { if let v = self._payload {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Wearbridge_Link_V1_Envelope, rhs: Wearbridge_Link_V1_Envelope) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._seq != rhs_storage._seq {return false}
-        if _storage._class != rhs_storage._class {return false}
-        if _storage._createdAtMs != rhs_storage._createdAtMs {return false}
-        if _storage._payload != rhs_storage._payload {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.seq != rhs.seq {return false}
+    if lhs.`class` != rhs.`class` {return false}
+    if lhs.createdAtMs != rhs.createdAtMs {return false}
+    if lhs._payload != rhs._payload {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2853,94 +2856,167 @@ nonisolated extension Wearbridge_Link_V1_SessionResumed: SwiftProtobuf.Message, 
 
 nonisolated extension Wearbridge_Link_V1_SessionEnded: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionEnded"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}reason\0\u{3}distance_m\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}paused_s\0\u{1}splits\0\u{3}avg_heart_rate\0\u{3}max_heart_rate\0\u{3}ended_at_ms\0\u{3}energy_kcal\0\u{3}elevation_gain_m\0\u{3}elevation_loss_m\0\u{1}steps\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}session\0\u{1}reason\0\u{3}distance_m\0\u{3}elapsed_s\0\u{3}moving_s\0\u{3}paused_s\0\u{1}splits\0\u{3}avg_heart_rate\0\u{3}max_heart_rate\0\u{3}ended_at_ms\0\u{3}energy_kcal\0\u{3}elevation_gain_m\0\u{3}elevation_loss_m\0\u{1}steps\0\u{1}course\0")
+
+  fileprivate class _StorageClass {
+    var _session: String = String()
+    var _reason: String = String()
+    var _distanceM: Double = 0
+    var _elapsedS: Double = 0
+    var _movingS: Double = 0
+    var _pausedS: Double = 0
+    var _splits: UInt32 = 0
+    var _avgHeartRate: UInt32 = 0
+    var _maxHeartRate: UInt32 = 0
+    var _endedAtMs: Int64 = 0
+    var _energyKcal: Double = 0
+    var _elevationGainM: Double = 0
+    var _elevationLossM: Double = 0
+    var _steps: UInt32 = 0
+    var _course: Wearbridge_Link_V1_CourseFigures? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _session = source._session
+      _reason = source._reason
+      _distanceM = source._distanceM
+      _elapsedS = source._elapsedS
+      _movingS = source._movingS
+      _pausedS = source._pausedS
+      _splits = source._splits
+      _avgHeartRate = source._avgHeartRate
+      _maxHeartRate = source._maxHeartRate
+      _endedAtMs = source._endedAtMs
+      _energyKcal = source._energyKcal
+      _elevationGainM = source._elevationGainM
+      _elevationLossM = source._elevationLossM
+      _steps = source._steps
+      _course = source._course
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.session) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
-      case 3: try { try decoder.decodeSingularDoubleField(value: &self.distanceM) }()
-      case 4: try { try decoder.decodeSingularDoubleField(value: &self.elapsedS) }()
-      case 5: try { try decoder.decodeSingularDoubleField(value: &self.movingS) }()
-      case 6: try { try decoder.decodeSingularDoubleField(value: &self.pausedS) }()
-      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.splits) }()
-      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.avgHeartRate) }()
-      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.maxHeartRate) }()
-      case 10: try { try decoder.decodeSingularInt64Field(value: &self.endedAtMs) }()
-      case 11: try { try decoder.decodeSingularDoubleField(value: &self.energyKcal) }()
-      case 12: try { try decoder.decodeSingularDoubleField(value: &self.elevationGainM) }()
-      case 13: try { try decoder.decodeSingularDoubleField(value: &self.elevationLossM) }()
-      case 14: try { try decoder.decodeSingularUInt32Field(value: &self.steps) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._session) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
+        case 3: try { try decoder.decodeSingularDoubleField(value: &_storage._distanceM) }()
+        case 4: try { try decoder.decodeSingularDoubleField(value: &_storage._elapsedS) }()
+        case 5: try { try decoder.decodeSingularDoubleField(value: &_storage._movingS) }()
+        case 6: try { try decoder.decodeSingularDoubleField(value: &_storage._pausedS) }()
+        case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._splits) }()
+        case 8: try { try decoder.decodeSingularUInt32Field(value: &_storage._avgHeartRate) }()
+        case 9: try { try decoder.decodeSingularUInt32Field(value: &_storage._maxHeartRate) }()
+        case 10: try { try decoder.decodeSingularInt64Field(value: &_storage._endedAtMs) }()
+        case 11: try { try decoder.decodeSingularDoubleField(value: &_storage._energyKcal) }()
+        case 12: try { try decoder.decodeSingularDoubleField(value: &_storage._elevationGainM) }()
+        case 13: try { try decoder.decodeSingularDoubleField(value: &_storage._elevationLossM) }()
+        case 14: try { try decoder.decodeSingularUInt32Field(value: &_storage._steps) }()
+        case 15: try { try decoder.decodeSingularMessageField(value: &_storage._course) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.session.isEmpty {
-      try visitor.visitSingularStringField(value: self.session, fieldNumber: 1)
-    }
-    if !self.reason.isEmpty {
-      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
-    }
-    if self.distanceM.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.distanceM, fieldNumber: 3)
-    }
-    if self.elapsedS.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.elapsedS, fieldNumber: 4)
-    }
-    if self.movingS.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.movingS, fieldNumber: 5)
-    }
-    if self.pausedS.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.pausedS, fieldNumber: 6)
-    }
-    if self.splits != 0 {
-      try visitor.visitSingularUInt32Field(value: self.splits, fieldNumber: 7)
-    }
-    if self.avgHeartRate != 0 {
-      try visitor.visitSingularUInt32Field(value: self.avgHeartRate, fieldNumber: 8)
-    }
-    if self.maxHeartRate != 0 {
-      try visitor.visitSingularUInt32Field(value: self.maxHeartRate, fieldNumber: 9)
-    }
-    if self.endedAtMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.endedAtMs, fieldNumber: 10)
-    }
-    if self.energyKcal.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.energyKcal, fieldNumber: 11)
-    }
-    if self.elevationGainM.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.elevationGainM, fieldNumber: 12)
-    }
-    if self.elevationLossM.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.elevationLossM, fieldNumber: 13)
-    }
-    if self.steps != 0 {
-      try visitor.visitSingularUInt32Field(value: self.steps, fieldNumber: 14)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._session.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._session, fieldNumber: 1)
+      }
+      if !_storage._reason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 2)
+      }
+      if _storage._distanceM.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._distanceM, fieldNumber: 3)
+      }
+      if _storage._elapsedS.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._elapsedS, fieldNumber: 4)
+      }
+      if _storage._movingS.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._movingS, fieldNumber: 5)
+      }
+      if _storage._pausedS.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._pausedS, fieldNumber: 6)
+      }
+      if _storage._splits != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._splits, fieldNumber: 7)
+      }
+      if _storage._avgHeartRate != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._avgHeartRate, fieldNumber: 8)
+      }
+      if _storage._maxHeartRate != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._maxHeartRate, fieldNumber: 9)
+      }
+      if _storage._endedAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._endedAtMs, fieldNumber: 10)
+      }
+      if _storage._energyKcal.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._energyKcal, fieldNumber: 11)
+      }
+      if _storage._elevationGainM.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._elevationGainM, fieldNumber: 12)
+      }
+      if _storage._elevationLossM.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._elevationLossM, fieldNumber: 13)
+      }
+      if _storage._steps != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._steps, fieldNumber: 14)
+      }
+      try { if let v = _storage._course {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Wearbridge_Link_V1_SessionEnded, rhs: Wearbridge_Link_V1_SessionEnded) -> Bool {
-    if lhs.session != rhs.session {return false}
-    if lhs.reason != rhs.reason {return false}
-    if lhs.distanceM != rhs.distanceM {return false}
-    if lhs.elapsedS != rhs.elapsedS {return false}
-    if lhs.movingS != rhs.movingS {return false}
-    if lhs.pausedS != rhs.pausedS {return false}
-    if lhs.splits != rhs.splits {return false}
-    if lhs.avgHeartRate != rhs.avgHeartRate {return false}
-    if lhs.maxHeartRate != rhs.maxHeartRate {return false}
-    if lhs.endedAtMs != rhs.endedAtMs {return false}
-    if lhs.energyKcal != rhs.energyKcal {return false}
-    if lhs.elevationGainM != rhs.elevationGainM {return false}
-    if lhs.elevationLossM != rhs.elevationLossM {return false}
-    if lhs.steps != rhs.steps {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._session != rhs_storage._session {return false}
+        if _storage._reason != rhs_storage._reason {return false}
+        if _storage._distanceM != rhs_storage._distanceM {return false}
+        if _storage._elapsedS != rhs_storage._elapsedS {return false}
+        if _storage._movingS != rhs_storage._movingS {return false}
+        if _storage._pausedS != rhs_storage._pausedS {return false}
+        if _storage._splits != rhs_storage._splits {return false}
+        if _storage._avgHeartRate != rhs_storage._avgHeartRate {return false}
+        if _storage._maxHeartRate != rhs_storage._maxHeartRate {return false}
+        if _storage._endedAtMs != rhs_storage._endedAtMs {return false}
+        if _storage._energyKcal != rhs_storage._energyKcal {return false}
+        if _storage._elevationGainM != rhs_storage._elevationGainM {return false}
+        if _storage._elevationLossM != rhs_storage._elevationLossM {return false}
+        if _storage._steps != rhs_storage._steps {return false}
+        if _storage._course != rhs_storage._course {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

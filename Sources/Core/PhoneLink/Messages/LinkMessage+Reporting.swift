@@ -52,13 +52,14 @@ extension LinkMessage {
             : .resumed(sessionID: id, auto: auto, distance: distance, elapsed: elapsed)
     }
 
-    /// The message a lifecycle row means: a session begun or finished (with its summary).
-    public init?(reporting row: SessionRow) {
+    /// The message a lifecycle row means: a session begun or finished (with its summary, and the
+    /// course it followed where it stood at the end).
+    public init?(reporting row: SessionRow, course: LinkSnapshot.Course? = nil) {
         switch row {
         case .begin(let id, let activity, let anchor, let source, _, _):
             self = .started(sessionID: id, activity: activity, startedAt: anchor, source: source)
         case .finish(let id, let summary, let reason, let endedAt):
-            self = .ended(sessionID: id, reason: reason, summary: summary, endedAt: endedAt)
+            self = .ended(sessionID: id, reason: reason, summary: summary, endedAt: endedAt, course: course)
         default:
             return nil
         }

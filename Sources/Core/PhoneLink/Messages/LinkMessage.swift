@@ -10,7 +10,14 @@ public enum LinkMessage: Sendable, Equatable {
     case started(sessionID: String, activity: Activity, startedAt: TimeAnchor, source: DistanceSource = .gps)
     case paused(sessionID: String, auto: Bool, distance: Double, elapsed: Double)
     case resumed(sessionID: String, auto: Bool, distance: Double, elapsed: Double)
-    case ended(sessionID: String, reason: EndReason, summary: SessionSummary, endedAt: TimeAnchor?)
+    /// `course`: the course the session followed, where it stood at the end.
+    case ended(
+        sessionID: String,
+        reason: EndReason,
+        summary: SessionSummary,
+        endedAt: TimeAnchor?,
+        course: LinkSnapshot.Course? = nil
+    )
     case split(sessionID: String, Split)
     /// The answer to a command the phone sent.
     case commandReply(CommandReply)
@@ -52,7 +59,7 @@ public enum LinkMessage: Sendable, Equatable {
     public var sessionID: String? {
         switch self {
         case .snapshot(let snapshot): snapshot.sessionID
-        case .started(let id, _, _, _), .paused(let id, _, _, _), .resumed(let id, _, _, _), .ended(let id, _, _, _),
+        case .started(let id, _, _, _), .paused(let id, _, _, _), .resumed(let id, _, _, _), .ended(let id, _, _, _, _),
             .split(let id, _), .raceStarted(let id, _, _, _):
             id
         case .commandReply(let reply): reply.sessionID

@@ -33,7 +33,7 @@ extension LinkMessage {
                 $0.distanceDm = decimetres(distance)
                 $0.elapsedS = seconds(elapsed)
             }
-        case .ended(let id, let reason, let summary, let endedAt):
+        case .ended(let id, let reason, let summary, let endedAt, let course):
             payload.sessionEnded = .with {
                 $0.session = id
                 $0.reason = reason.rawValue
@@ -49,6 +49,7 @@ extension LinkMessage {
                 $0.elevationGainM = summary.elevation?.gain ?? 0
                 $0.elevationLossM = summary.elevation?.loss ?? 0
                 $0.steps = UInt32(clamping: summary.steps ?? 0)
+                if let course { $0.course = course.wire }
             }
         case .split(let id, let split):
             payload.split = .with {

@@ -127,7 +127,7 @@ struct RaceBoard {
     static func progress(_ snapshot: Wearbridge_Link_V1_Snapshot, race: RaceStore.RelayRace) -> Double? {
         guard let length = race.courseLength else { return Double(snapshot.distanceDm) / 10 }
         guard snapshot.hasCourse else { return nil }
-        return max(0, length - Double(snapshot.course.toGoDm) / 10)
+        return RaceStore.along(snapshot.course, length: length)
     }
 
     /// The partner's time since the common start: their GPS time against the agreed instant when

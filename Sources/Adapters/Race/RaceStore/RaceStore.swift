@@ -402,7 +402,7 @@ extension RaceStore {
                 Double(snapshot.movingS), paused, gpsTime
             )
             if let length = race["course_length_m"] as Double?, snapshot.hasCourse {
-                along = max(0, length - Double(snapshot.course.toGoDm) / 10)
+                along = Self.along(snapshot.course, length: length)
             }
             try db.execute(
                 sql: "DELETE FROM relay_outbox WHERE run = ? AND class = 'snapshot'",
@@ -428,7 +428,7 @@ extension RaceStore {
             // on a course with the distance along it where the session ended.
             row = (.critical, .finished, ended.distanceM, ended.elapsedS, ended.movingS, false, "{}")
             if let length = race["course_length_m"] as Double?, ended.hasCourse {
-                along = max(0, length - Double(ended.course.toGoDm) / 10)
+                along = Self.along(ended.course, length: length)
             }
         default:
             return
@@ -447,6 +447,12 @@ extension RaceStore {
         )
         seq += 1
         try db.execute(sql: "UPDATE relay_race SET next_seq = ? WHERE run = ?", arguments: [seq, run])
+    }
+
+    /// Where a wearable stands on a course `length` m long, by the figures it sent: the length less
+    /// its distance to go (what the relay compares as `course_m`).
+    public static func along(_ figures: Wearbridge_Link_V1_CourseFigures, length: Double) -> Double {
+        max(0, length - Double(figures.toGoDm) / 10)
     }
 
     /// The run a wearable message names (only `race_started` does).

@@ -90,17 +90,11 @@ public struct RaceMap: Sendable {
         func place(_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double) {
             screen(frame.project(GeoPoint(latitude: latitude, longitude: longitude)))
         }
-        if let course, !courseLine.isEmpty {
-            let text = courseLine.map(screen).map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
-            out += "<polyline class=\"course\" data-course=\"\(XMLText.escaped(course.name))\" "
-            out += "data-points=\"\(courseLine.count)\" points=\"\(text)\"/>\n"
-        }
+        if let course { out += Self.polyline(courseLine.map(screen), class: "course", data: ("course", course.name)) }
         for (runner, side) in [(mine, "mine"), (partner, "partner")] {
             guard let route = runner.route else { continue }
             let points = project(route).map(screen)
-            let text = points.map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
-            out += "<polyline class=\"route \(side)\" data-runner=\"\(XMLText.escaped(runner.name))\" "
-            out += "data-points=\"\(points.count)\" points=\"\(text)\"/>\n"
+            out += Self.polyline(points, class: "route \(side)", data: ("runner", runner.name))
             if let end = points.last {
                 out +=
                     "<circle class=\"end \(side)\" cx=\"\(Self.number(end.x))\" cy=\"\(Self.number(end.y))\" r=\"5\"/>\n"
@@ -140,6 +134,14 @@ public struct RaceMap: Sendable {
         }
         </style>
         """
+
+    /// A line through screen points: its class, the `data-` attribute naming what it draws, and its
+    /// number of points.
+    static func polyline(_ points: [(x: Double, y: Double)], class name: String, data: (String, String)) -> String {
+        let text = points.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
+        return "<polyline class=\"\(name)\" data-\(data.0)=\"\(XMLText.escaped(data.1))\" "
+            + "data-points=\"\(points.count)\" points=\"\(text)\"/>\n"
+    }
 
     /// The figures' lines and the lead's changes, under the map.
     private func legendText() -> String {

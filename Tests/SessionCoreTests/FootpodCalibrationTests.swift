@@ -77,6 +77,38 @@ struct FootpodCalibrationTests {
         #expect(abs(factor * 0.95 - 1) < 0.01)
     }
 
+    /// The GPS and the footpod reach the core by different paths: a fix handled just after a
+    /// footpod reading received a millisecond after it (as in a loaded guest, every tenth fix here)
+    /// neither ends the stretch nor breaks its count. The straight before a tunnel is learnt whole.
+    @Test func aFixHandledAfterALaterFootpodReadingKeepsTheStretch() throws {
+        var controller = SessionController(configuration: .init(), ids: SessionIDGenerator(seed: 9))
+        controller.footpodConnected("F2")
+        var output = SessionOutput()
+        _ = controller.handle(.start, id: "a", receivedAt: 999, systemTime: 0, into: &output)
+        let run = FootpodRun([.init(heading: 90, speed: 3.0, duration: 80)], scale: 1.03, wander: 0.3)
+        for (k, epoch) in run.epochs.enumerated() {
+            var sample = SpeedSensorSample(
+                source: .footpod,
+                reading: SpeedSample(speed: epoch.footpodSpeed, cadence: 172, totalDistance: epoch.footpodTotal),
+                receivedAt: epoch.footpodReceivedAt
+            )
+            guard let fix = epoch.fix, k.isMultiple(of: 10), let at = fix.receivedAt else {
+                if let fix = epoch.fix { controller.ingest(fix, into: &output) }
+                controller.speed(sample, into: &output)
+                continue
+            }
+            sample.receivedAt = at + 0.001
+            controller.speed(sample, into: &output)
+            controller.ingest(fix, into: &output)
+        }
+        _ = controller.handle(.end, id: "b", receivedAt: 1100, systemTime: 0, into: &output)
+        let stretches = controller.footpodCalibration.calibrator.stretches
+        #expect(stretches.count == 1, "\(stretches)")
+        let stretch = try #require(stretches.first)
+        #expect(stretch.end - stretch.start >= 70, "\(stretch)")
+        #expect(abs(stretch.ratio * 1.03 - 1) < 0.01, "\(stretch)")
+    }
+
     @Test func withoutAFootpodOrWithBadGPSNothingIsLearnt() {
         var controller = SessionController(configuration: .init(), ids: SessionIDGenerator(seed: 8))
         var output = SessionOutput()

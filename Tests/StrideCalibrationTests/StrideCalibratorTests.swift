@@ -106,6 +106,54 @@ struct SyntheticRun {
         for stretch in calibrator.stretches { #expect(stretch.gpsMetres <= 620, "a stretch of \(stretch.gpsMetres) m") }
     }
 
+    /// Half a metre of GPS error along the way, ahead at one fix and behind at the next, makes a
+    /// straight's chord up to a metre shorter than its path: no bend, and the straight is learnt
+    /// whole. (Judged by the share alone, it broke every seven fixes and taught nothing.)
+    @Test func noiseAtAStretchsEndsIsNotABend() throws {
+        var calibrator = StrideCalibrator()
+        for second in 0...80 {
+            let along = 3.0 * Double(second) + (second.isMultiple(of: 2) ? 0.5 : -0.5)
+            let epoch = StrideCalibrator.Epoch(
+                time: Double(second),
+                gpsUsable: true,
+                east: along,
+                north: 0,
+                gpsDistance: 3.0 * Double(second),
+                footpodDistance: 3.09 * Double(second),
+                footpodSpeed: 3.09
+            )
+            #expect(calibrator.take(epoch) == nil, "a stretch ended at \(second) s")
+        }
+        let closed = calibrator.finish()
+        let stretch = try #require(closed)
+        #expect(stretch.start == 0 && stretch.end == 80 && stretch.gpsMetres == 240)
+    }
+
+    /// The allowance for noise does not let a corner through: 150 m east, then north, ends the
+    /// stretch within a few metres of the corner.
+    @Test func aCornerStillEndsAStretch() throws {
+        var calibrator = StrideCalibrator()
+        for second in 0...90 {
+            let east = 3.0 * Double(min(second, 50))
+            let north = 3.0 * Double(max(0, second - 50))
+            _ = calibrator.take(
+                StrideCalibrator.Epoch(
+                    time: Double(second),
+                    gpsUsable: true,
+                    east: east,
+                    north: north,
+                    gpsDistance: east + north,
+                    footpodDistance: 3.09 * Double(second),
+                    footpodSpeed: 3.09
+                )
+            )
+        }
+        _ = calibrator.finish()
+        let first = try #require(calibrator.stretches.first)
+        #expect(first.start == 0 && first.gpsMetres >= 150 && first.gpsMetres <= 156, "\(first)")
+        #expect(calibrator.stretches.allSatisfy { $0.start == 0 || $0.start >= 51 })
+    }
+
     /// GPS the core judges unusable (a tunnel) ends a stretch and nothing in it is learnt.
     @Test func unusableGPSTeachesNothing() {
         var run = SyntheticRun(legs: SyntheticRun.city(speeds: [3.2], blocks: 1)) { _ in 0.05 }

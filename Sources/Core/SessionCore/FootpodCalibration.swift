@@ -39,8 +39,10 @@ public struct FootpodCalibration: Sendable {
         return calibrator.finish()
     }
 
-    /// A fix the session used: an epoch for the calibrator, with the footpod's count carried on to the
+    /// A fix the session used: an epoch for the calibrator, with the footpod's count carried to the
     /// fix's receive instant at its speed. Returns the stretch it closed, if one was worth learning.
+    /// The GPS and the footpod reach the core by different paths, so a fix may be handled just after
+    /// a reading received after it: the count is then carried back to the fix, not the stretch ended.
     mutating func fix(
         at receivedAt: Double,
         position: GeoPoint,
@@ -48,7 +50,7 @@ public struct FootpodCalibration: Sendable {
         usable: Bool
     ) -> CalibrationStretch? {
         lastFixAt = receivedAt
-        guard let last, receivedAt - last.receivedAt <= Self.freshness, receivedAt >= last.receivedAt else {
+        guard let last, abs(receivedAt - last.receivedAt) <= Self.freshness else {
             return calibrator.finish()
         }
         let frame = self.frame ?? LocalFrame(origin: position)

@@ -4,6 +4,10 @@ public struct CalibrationSettings: Sendable, Equatable {
     /// A stretch is straight while the chord from its start is at least this share of the GPS path
     /// (corners shorten the chord; a footpod's stride does not change on them, GPS's error does).
     public var straightness = 0.985
+    /// GPS's error at a stretch's two ends may shorten its chord by this much (m) without a bend: a
+    /// stretch is judged bent only when its chord falls short of `straightness` by more. Without it,
+    /// a few decimetres of noise end a stretch in its first tens of metres, again and again.
+    public var endNoise = 3.0
     /// A stretch is steady while the footpod's speed stays within this share of the stretch's mean.
     public var steadiness = 0.12
     /// Below this (m/s) the runner is stopped or shuffling: the stretch ends.

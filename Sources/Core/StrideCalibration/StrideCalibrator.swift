@@ -67,7 +67,7 @@ public struct StrideCalibrator: Sendable, Equatable {
         let broken =
             epoch.footpodDistance < previous.footpodDistance || epoch.gpsDistance < previous.gpsDistance
             || abs(epoch.footpodSpeed - mean) > settings.steadiness * mean
-            || (path > 20 && chord < settings.straightness * path)
+            || chord < settings.straightness * path - settings.endNoise
         guard broken else {
             last = epoch
             speedSum += epoch.footpodSpeed

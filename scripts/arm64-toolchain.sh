@@ -34,8 +34,9 @@ SID=$CACHE/sid
 # checkout: the packages' dependencies (SwiftNIO, BoringSSL, gRPC, GRDB, Hummingbird, PostgresNIO),
 # which a new clone does not change, are then compiled once per machine and dependency version, not
 # once per clone (cold, they are most of the 20 min the arm64 builds take); this package's own
-# modules are compiled again in every clone (its files are new there). Mounted at the same path in
-# the chroot, so the checkout's links to them (.build-arm64, .build-arm64-tests) read the same there.
+# modules are removed from it before every build and compiled from nothing
+# (scripts/drop-own-modules.sh says why). Mounted at the same path in the chroot, so the
+# checkout's links to them (.build-arm64, .build-arm64-tests) read the same there.
 BUILDS=$CACHE/builds
 SDK=/opt/wearbridge-sdk
 BUNDLE=$SDK/wearbridge-arm64.artifactbundle
@@ -94,6 +95,7 @@ case "${1:-}" in
         # A scratch path of the builds' cache, linked from the checkout: --scratch NAME LINK
         [ $# -eq 3 ] || die "--scratch takes a name and the checkout's link to it"
         mkdir -p "$BUILDS/$2"
+        scripts/drop-own-modules.sh "$BUILDS/$2"
         if [ -e "$3" ] && [ ! -L "$3" ]; then rm -rf "$3"; fi
         ln -sfn "$BUILDS/$2" "$3"
         echo "$BUILDS/$2"

@@ -877,8 +877,16 @@ def test_two_wearables(relay):
             for runner in (alice, bob):
                 out = harness.run([PHONE, "end", "--config", runner.setup.phone_config, "--timeout", "60"])
                 assert "ACK" in out.stdout, out.stdout
-            harness.wait_for(lambda: count(conn, "SELECT state FROM relay.my_runs WHERE id = %s", run) != "accepted", 90,
-                             "the relay's result")
+            try:
+                harness.wait_for(lambda: count(conn, "SELECT state FROM relay.my_runs WHERE id = %s", run) != "accepted",
+                                 90, "the relay's result")
+            except AssertionError:
+                # What each phone was doing: its pump's last words say why no result came.
+                for runner in (alice, bob):
+                    print(f"    {runner.name}'s phone, its log's last lines:")
+                    for line in runner.setup.log("phone.log").splitlines()[-20:]:
+                        print(f"      {line}")
+                raise
 
             # Both started at the agreed instant: by their race clocks (reported), and as each phone
             # saw it (when the start message reached it, by this machine's clock). The GPS time the

@@ -8,7 +8,8 @@
 # layout had changed (a stored property added): the test binary then crashed in that struct's
 # initialiser, on amd64 and on arm64 alike.
 #
-# Usage: scripts/drop-own-modules.sh DIR...   (prints nothing; a folder that is not there is skipped)
+# Usage: scripts/drop-own-modules.sh DIR...   (each absolute or relative to the checkout; prints
+# nothing; a folder that is not there is skipped)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A scratch path of its own, so that a build holding .build's lock does not hold this up.

@@ -18,13 +18,17 @@ struct FootpodCalibrationTests {
     ) {
         for epoch in FootpodRun(FootpodRun.cityLegs, scale: scale).epochs {
             if let fix = epoch.fix { controller.ingest(fix, into: &output) }
-            let sample = SpeedSensorSample(
-                source: .footpod,
-                reading: SpeedSample(speed: epoch.footpodSpeed, cadence: 170, totalDistance: epoch.footpodTotal),
-                receivedAt: epoch.footpodReceivedAt
-            )
-            controller.speed(sample, into: &output)
+            controller.speed(footpodSample(epoch), into: &output)
         }
+    }
+
+    /// The footpod's reading of an epoch, received when the run says or at `receivedAt`.
+    func footpodSample(_ epoch: FootpodRun.Epoch, receivedAt: Double? = nil) -> SpeedSensorSample {
+        SpeedSensorSample(
+            source: .footpod,
+            reading: SpeedSample(speed: epoch.footpodSpeed, cadence: 170, totalDistance: epoch.footpodTotal),
+            receivedAt: receivedAt ?? epoch.footpodReceivedAt
+        )
     }
 
     @Test func aFootpodSevenPercentLongIsLearntWithinOnePercentAndCorrectsTheNextIndoorRun() throws {
@@ -87,19 +91,13 @@ struct FootpodCalibrationTests {
         _ = controller.handle(.start, id: "a", receivedAt: 999, systemTime: 0, into: &output)
         let run = FootpodRun([.init(heading: 90, speed: 3.0, duration: 80)], scale: 1.03, wander: 0.3)
         for (k, epoch) in run.epochs.enumerated() {
-            var sample = SpeedSensorSample(
-                source: .footpod,
-                reading: SpeedSample(speed: epoch.footpodSpeed, cadence: 172, totalDistance: epoch.footpodTotal),
-                receivedAt: epoch.footpodReceivedAt
-            )
-            guard let fix = epoch.fix, k.isMultiple(of: 10), let at = fix.receivedAt else {
+            if let fix = epoch.fix, k.isMultiple(of: 10), let at = fix.receivedAt {
+                controller.speed(footpodSample(epoch, receivedAt: at + 0.001), into: &output)
+                controller.ingest(fix, into: &output)
+            } else {
                 if let fix = epoch.fix { controller.ingest(fix, into: &output) }
-                controller.speed(sample, into: &output)
-                continue
+                controller.speed(footpodSample(epoch), into: &output)
             }
-            sample.receivedAt = at + 0.001
-            controller.speed(sample, into: &output)
-            controller.ingest(fix, into: &output)
         }
         _ = controller.handle(.end, id: "b", receivedAt: 1100, systemTime: 0, into: &output)
         let stretches = controller.footpodCalibration.calibrator.stretches

@@ -14,7 +14,8 @@ public struct FootpodCalibration: Sendable {
     private var last: (total: Double, speed: Double, receivedAt: Double)?
     /// The receive instant of the last fix taken, to notice the GPS falling silent.
     private var lastFixAt: Double?
-    /// A footpod reading older than this at a fix (s) says nothing about where the runner is.
+    /// A footpod reading further than this from a fix (s), before or after it, says nothing about
+    /// where the runner is.
     static let freshness = 2.5
     /// No fix for this long (s) while the footpod counts on: the stretch under way ends there, so
     /// that what it taught already carries the footpod through the gap (a tunnel).

@@ -1,4 +1,4 @@
-.PHONY: setup demo test bench bench-strap e2e-ble
+.PHONY: setup demo test bench bench-strap
 setup:
 	scripts/setup.sh
 demo:
@@ -10,11 +10,9 @@ bench:
 	.build/release/wearbridge-bench accuracy
 	.build/release/wearbridge-bench throughput
 	.build/release/wearbridge-bench memory
-	scripts/build-release.sh
+	scripts/build/build-release.sh
 	.build/release/wearbridge-bench daemon --wearbridge .build-static/release/wearbridge
-	# The strap figure runs in the Bluetooth VM (Tests/vm): about seven minutes.
-	scripts/bench-strap.sh
+	# The strap figure runs in the test VM (Tests/vm): about seven minutes.
+	scripts/bench/strap.sh
 bench-strap:
-	scripts/bench-strap.sh
-e2e-ble:
-	scripts/ble-e2e.sh
+	scripts/bench/strap.sh

@@ -210,7 +210,7 @@ let package = Package(
             path: "Sources/Adapters/TOMLConfig"
         ),
         // An assert() inside a guarded call returns an error instead of aborting: toml++ (in
-        // TOMLKit) asserts on some malformed documents (found by scripts/fuzz.sh config).
+        // TOMLKit) asserts on some malformed documents (found by scripts/rigs/fuzz.sh config).
         .target(name: "CAssertGuard", path: "Sources/Adapters/CAssertGuard"),
         // wearbridge.toml: strict keys, values checked, errors that name the key.
         .target(
@@ -254,7 +254,7 @@ let package = Package(
         // leads (with hysteresis) and the partner link's health, time as an input.
         .target(name: "RaceCore", path: "Sources/Core/Race/RaceCore"),
         // RelayContract/ (pure): the relay's schema as versioned SQL (relay/migrations, embedded by
-        // scripts/embed-migrations.py) and the typed rows phones read back from it.
+        // scripts/build/embed-migrations.py) and the typed rows phones read back from it.
         .target(name: "RelayContract", dependencies: ["Course", "TrackCore"], path: "Sources/Core/Race/RelayContract"),
         .target(
             name: "PhoneRaceCore",
@@ -299,7 +299,7 @@ let package = Package(
         ),
         // The phone link's home (Sources/PhoneLink): its layers, one folder each.
         // Contract/: the wire's Swift, generated once from proto/wearbridge/link/v1/link.proto
-        // (scripts/generate-proto.sh) and committed, so no build runs protoc.
+        // (scripts/build/generate-proto.sh) and committed, so no build runs protoc.
         .target(
             name: "PhoneLinkContract",
             dependencies: [
@@ -501,7 +501,7 @@ let package = Package(
             ],
             path: "Sources/Tools/wearbridge-bench"
         ),
-        // Every parser of bytes we do not control under libFuzzer (scripts/fuzz.sh builds it with
+        // Every parser of bytes we do not control under libFuzzer (scripts/rigs/fuzz.sh builds it with
         // -sanitize=fuzzer,address -DFUZZING); the ordinary build replays kept inputs through it.
         // libFuzzer's driver, declared for wearbridge-fuzz's entry point (linked only by -sanitize=fuzzer).
         .systemLibrary(name: "CLibFuzzer", path: "Sources/Tools/CLibFuzzer"),
@@ -676,7 +676,7 @@ let package = Package(
 )
 
 // One build's test targets: all of them, or only those WEARBRIDGE_TEST_TARGETS names (space separated).
-// The arm64 test build (scripts/test-arm64.sh) builds only the suites it runs under qemu-user, so
+// The arm64 test build (scripts/build/arm64-tests.sh) builds only the suites it runs under qemu-user, so
 // that the pure cores' bundle does not compile the adapters' dependencies (gRPC, BoringSSL, GRDB,
 // Hummingbird) for nothing.
 if let names = Context.environment["WEARBRIDGE_TEST_TARGETS"] {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two runners race each other through a local relay on this machine: scripts/relay-local.sh makes
+# Two runners race each other through a local relay on this machine: scripts/rigs/relay-local.sh makes
 # the relay (PostgreSQL 15, certificates for alice and bob); each runner has a wearable (a real gpsd
 # fed by gpsfake at a recording's own pace, its GPS time moved to the race; cues on, played to
 # ALSA's file plugin) and a phone (`wearbridge-phone run` with [relay]). Alice invites, Bob accepts,
@@ -9,5 +9,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
-scripts/build-release.sh >/dev/null
-WEARBRIDGE_BIN=$(pwd)/.build-static/release exec python3 scripts/demo_race.py "$@"
+scripts/build/build-release.sh >/dev/null
+WEARBRIDGE_BIN=$(pwd)/.build-static/release exec python3 scripts/rigs/demo-race.py "$@"

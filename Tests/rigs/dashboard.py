@@ -23,7 +23,7 @@ class Dashboard:
         with open(self.setup.phone_config, "w") as f:
             f.write(text)
         self.base = f"http://127.0.0.1:{self.port}"
-        self.shots = os.environ.get("DASHBOARD_SHOTS", self.setup.dir)
+        self.shots = os.environ.get("DASHBOARD_SHOTS", harness.SCREENSHOTS)
         os.makedirs(self.shots, exist_ok=True)
         self.downloads = os.path.join(self.setup.dir, "downloads")
         os.makedirs(self.downloads)

@@ -18,6 +18,8 @@ BIN = os.environ.get("WEARBRIDGE_BIN", os.path.join(ROOT, ".build", "debug"))
 # The recordings the tests replay, carried in the repository (data/README.md).
 DATA = os.path.join(ROOT, "data")
 RECORDING = os.path.join(DATA, "gps", "park_loop_run.nmea")
+# Where the browser tests leave their screenshots (DASHBOARD_SHOTS overrides), beside the run's reports.
+SCREENSHOTS = os.path.join(ROOT, ".build", "test-results", "screenshots")
 ENV = dict(os.environ)
 ENV.setdefault("WEARBRIDGE_TEST_RUN", "phone-link")
 PROCESSES = []
@@ -46,15 +48,19 @@ def spawn(args, log, **kwargs):
     return process
 
 
-def stop_all():
-    for process in PROCESSES:
+def stop_all(since=0):
+    """Every process spawn() started (since the `since`-th), its group ended: SIGTERM, then SIGKILL
+    after 3 s."""
+    stopping = PROCESSES[since:]
+    del PROCESSES[since:]
+    for process in stopping:
         if process.poll() is None:
             try:
                 os.killpg(process.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
     deadline = time.time() + 3
-    for process in PROCESSES:
+    for process in stopping:
         try:
             process.wait(max(0.1, deadline - time.time()))
         except subprocess.TimeoutExpired:
@@ -98,7 +104,16 @@ def proc_figures(pid, children=False):
     return cpu, hwm
 
 
+# A wait's timeout is what the awaited thing takes on an idle machine, with room; the guard against
+# a hang is GUARD times it, since the phases run side by side on two cores beside builds and emulated
+# guests, and a wait that ends when its event comes costs nothing more for a larger guard. How soon
+# something happens is a figure for a benchmark, never a test's deadline.
+GUARD = float(os.environ.get("WEARBRIDGE_GUARD", "4"))
+
+
 def wait_for(predicate, timeout, what, every=0.2):
+    """The predicate's first true value, asked every `every` s; fails after GUARD x `timeout` s."""
+    timeout = timeout * GUARD
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = predicate()

@@ -1,4 +1,4 @@
-"""The relay as its tests and benchmarks meet it: a local relay made by scripts/relay-local.sh (the script
+"""The relay as its tests and benchmarks meet it: a local relay made by scripts/rigs/relay-local.sh (the script
 docs/relay.md tells a relay's owner to run), runners' connections as another app would make them, and
 the SQL helpers the contract's tests share."""
 import datetime
@@ -22,12 +22,15 @@ class Relay:
     """A local relay made by the script docs/relay.md tells a relay's owner to run."""
 
     def __init__(self):
+        # The relay's server is the rig's, whichever test restarts it: it keeps the mark of the
+        # processes that made it (Tests/rigs/leftovers.py), not a test's.
+        self.mark = os.environ.get("WEARBRIDGE_TEST_RUN", "")
         os.makedirs("/var/tmp", exist_ok=True)
         self.dir = tempfile.mkdtemp(prefix="wearbridge-relay-", dir="/var/tmp")
         os.chmod(self.dir, 0o755)
         self.port = harness.free_port()
         env = dict(os.environ, WEARBRIDGE_PHONE=PHONE)
-        out = subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--port", str(self.port),
+        out = subprocess.run([os.path.join(ROOT, "scripts", "rigs", "relay-local.sh"), self.dir, "--port", str(self.port),
                               *RUNNERS], capture_output=True, text=True, env=env, timeout=180)
         assert out.returncode == 0, f"relay-local.sh exited {out.returncode}: {out.stdout}{out.stderr}"
         self.printed = out.stdout + out.stderr
@@ -62,8 +65,21 @@ class Relay:
             raise AssertionError(f"{runner}: race {' '.join(args)} exited {result.returncode}: {result.stderr}")
         return result
 
+    def stop_hard(self):
+        """The server stopped at once (pg_ctl's immediate mode), as a crash leaves it."""
+        out = subprocess.run([os.path.join(ROOT, "scripts", "rigs", "relay-local.sh"), self.dir, "--stop", "immediate"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, f"the relay's stop: {out.stdout}{out.stderr}"
+
+    def restart(self):
+        """The server started again on its data, as its unit would after a crash."""
+        env = dict(os.environ, WEARBRIDGE_PHONE=PHONE, WEARBRIDGE_TEST_RUN=self.mark)
+        out = subprocess.run([os.path.join(ROOT, "scripts", "rigs", "relay-local.sh"), self.dir, "--port",
+                              str(self.port)], capture_output=True, text=True, env=env, timeout=180)
+        assert out.returncode == 0, f"the relay's restart: {out.stdout}{out.stderr}"
+
     def stop(self):
-        subprocess.run([os.path.join(ROOT, "scripts", "relay-local.sh"), self.dir, "--stop", "immediate"],
+        subprocess.run([os.path.join(ROOT, "scripts", "rigs", "relay-local.sh"), self.dir, "--stop", "immediate"],
                        capture_output=True, timeout=60)
         shutil.rmtree(self.dir, ignore_errors=True)
 

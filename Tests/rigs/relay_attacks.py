@@ -1,6 +1,6 @@
 """The relay attacked as docs/relay.md's threat model says it may be: by a fellow runner with an
 enrolled certificate (mallory, beside races between the others), by a stranger on the network and
-by a local user on the relay's host, against a relay made by scripts/relay-local.sh. Every attempt
+by a local user on the relay's host, against a relay made by scripts/rigs/relay-local.sh. Every attempt
 is plain SQL over psycopg or the real `wearbridge-phone`; each test names what it must not be able
 to do, and the figures it prints (latencies, counts) go to docs/benchmarks.md."""
 import datetime
@@ -210,8 +210,11 @@ def test_stalling(relay):
             timed(a, "SELECT relay.finish(%s, 24, 6, 6)", run)
             state = timed(b, "SELECT relay.finish(%s, 21, 6, 6)", run)
             assert state == "complete", state
+            # A call held by what mallory holds waits until the stalled-session guard cuts her
+            # (limits.stalled_after, 30 s); one she cannot hold takes milliseconds (the figure is in
+            # docs/benchmarks.md). The bound tells the two apart, well above what load does to a call.
             worst = max(latencies)
-            assert worst < 2.5, f"a call took {worst:.2f} s while mallory held her sessions"
+            assert worst < 15, f"a call took {worst:.2f} s while mallory held her sessions"
             # The guard: the next sweep past limits.stalled_after ends what mallory holds open.
             with relay.admin() as admin:
                 admin.execute("UPDATE relay.limits SET stalled_after = '5 seconds'")

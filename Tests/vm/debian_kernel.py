@@ -1,7 +1,7 @@
 """Debian's own kernel for the test VMs, fetched from Debian's archive by name (`apt-get download`,
 never installed on the host), and a small busybox initramfs that loads the modules a VM needs before
 its root is mounted. Shared by the Bluetooth VM (Tests/vm/hostroot.py) and the virtual wearable
-(Tests/wearable).
+(Tests/pi).
 
 Debian 12's own 6.1 kernels fail the `ecdh-nist-p256` self-test under qemu's software emulation, so
 LE pairing is unavailable there; 6.12 (in bookworm's security suite) passes it and is the default."""

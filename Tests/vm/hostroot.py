@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""A command run on a real Linux Bluetooth stack with no Bluetooth hardware and no Bluetooth in the
-host's kernel: qemu (software emulation) boots Debian's kernel (Tests/vm/debian_kernel.py) whose root
-is the host's own file system over 9p under a tmpfs, so that the guest runs the host's programs at
-their own paths; a virtual world of Bluetooth LE devices (Tests/ble/world.py, Bumble) sits behind
-the guest's /dev/vhci controller (hci0), powered on through the kernel's management API; then the
-command runs with `OUT` (/mnt/out in the guest: a folder that comes back as WORK/out), `PEER_ADDRESS` (the strap),
-`PEER_ADDRESS_TYPE` and `HCI_DEVICE` in its environment. Its exit code is this
-program's.
+"""The test VM: a real Linux Bluetooth stack and real IIO drivers with no hardware and nothing of
+them in the host's kernel. qemu (software emulation) boots Debian's kernel (Tests/vm/debian_kernel.py)
+whose root is the host's own file system over 9p under a tmpfs, so that the guest runs the host's
+programs at their own paths; its PID 1 (hostroot-guest.sh) then runs the host's requests, one after
+another, until the host powers it off. One boot serves every case of the VM phase
+(Tests/vm/test_vm.py): each request may start a virtual world of Bluetooth LE devices
+(Tests/ble/world.py, Bumble) behind the guest's /dev/vhci controller (hci0), or the system D-Bus and
+Debian's bluetoothd (Tests/vm/guest/lib.sh), then run a case with `OUT` (a folder of /mnt/out that
+comes back under WORK/out), `PEER_ADDRESS` (the strap), `PEER_ADDRESS_TYPE` and `HCI_DEVICE` in its
+environment.
 
-The guest's /tmp is a tmpfs of its own: whatever the command needs is copied into WORK/bin first
-(`--copy`), also so that a rebuild during the run cannot swap a binary under it.
+The guest's /tmp is a tmpfs of its own: whatever a case needs is copied into WORK/bin first
+(`Guest.copy`), also so that a rebuild during the run cannot swap a binary under it.
 
-Usage: Tests/vm/hostroot.py [--work DIR] [--world ARGS] [--copy FILE]... [--timeout S] COMMAND
+As a command (one boot, one command, its exit code this program's):
+       Tests/vm/hostroot.py [--work DIR] [--world ARGS] [--bluetoothd] [--copy FILE]... [--timeout S] COMMAND
        e.g. Tests/vm/hostroot.py --world "--strap --strap-battery 80" 'btmgmt -i hci0 info'
 Needs root (apt-get, qemu's 9p export of /). Leaves its files in WORK (default /var/tmp/ble-vm):
-console.log, out/ (world.log, sent.jsonl, hci.btsnoop for `btmon -r`, cmd.log, timings)."""
+console.log, out/ (per case: world.log, sent.jsonl, hci.btsnoop for `btmon -r`, the case's files;
+requests/ with each request's output)."""
 import argparse
 import hashlib
 import os
@@ -53,7 +57,7 @@ def say(message):
 
 def prepare(work):
     """Packages, the kernel, the initramfs and Bumble: each made once and kept in `work`."""
-    subprocess.run([os.path.join(ROOT, "scripts", "apt-need.sh"), "--no-install-recommends", *PACKAGES], check=True)
+    subprocess.run([os.path.join(ROOT, "scripts", "build", "apt-need.sh"), "--no-install-recommends", *PACKAGES], check=True)
     kernel = debian_kernel.fetch(work)
     init = os.path.join(HERE, "hostroot-init.sh")
     image = os.path.join(work, "hostroot-initramfs.gz")
@@ -67,46 +71,154 @@ def prepare(work):
 
 
 def stage(work, copies):
-    """The guest's own copies of the stage-2 script, the world and the command's files, in WORK/bin."""
+    """The guest's own copies of the stage-2 script, its library, the world and the cases' files, in WORK/bin."""
     directory = os.path.join(work, "bin")
     os.makedirs(directory, exist_ok=True)
-    for path in [os.path.join(HERE, "hostroot-guest.sh"), os.path.join(ROOT, "Tests", "ble", "world.py"), *copies]:
-        target = os.path.join(directory, os.path.basename(path))
-        shutil.copy2(path, target + ".part")
-        os.replace(target + ".part", target)
+    for path in [os.path.join(HERE, "hostroot-guest.sh"), os.path.join(HERE, "guest", "lib.sh"),
+                 os.path.join(ROOT, "Tests", "ble", "world.py"), *copies]:
+        copy(directory, path)
     return directory
 
 
-def boot(work, kernel, initramfs, bin_dir, out, timeout):
-    """One boot; (qemu's exit status or None if killed, why the guest kernel failed early or None)."""
-    console = os.path.join(work, "console.log")
-    args = ["qemu-system-x86_64", *qemu.MACHINE,
-            "-kernel", debian_kernel.vmlinuz(kernel), "-initrd", initramfs,
-            "-append", f"console=ttyS0 quiet panic=-1 vm.stage2={bin_dir}/hostroot-guest.sh",
-            "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
-            "-virtfs", f"local,path={out},mount_tag=out,security_model=none,multidevs=remap"]
-    with open(console, "wb") as f:
-        process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    deadline = time.time() + timeout
-    try:
-        while process.poll() is None:
-            text = open(console, errors="replace").read()
+def copy(directory, path):
+    target = os.path.join(directory, os.path.basename(path))
+    shutil.copy2(path, target + ".part")
+    os.replace(target + ".part", target)
+    return target
+
+
+class Guest:
+    """One boot of the test VM and the requests it runs. `boot()` returns once the guest's agent
+    answers (a guest kernel that died or hung in early boot is booted again, twice at most, and
+    said so); `run()` runs a shell script there; `power_off()` ends it."""
+
+    def __init__(self, work):
+        self.work = work
+        self.out = os.path.join(work, "out")
+        self.process = None
+        self.requests = 0
+        self.boots = 0
+
+    def boot(self, timeout=600):
+        kernel, initramfs, venv = prepare(self.work)
+        say(f"kernel {os.path.basename(kernel)}, Bumble in {venv}")
+        self.bin = stage(self.work, [])
+        for attempt in range(1, qemu.BOOTS + 1):
+            shutil.rmtree(self.out, ignore_errors=True)
+            os.makedirs(os.path.join(self.out, "requests"))
+            with open(os.path.join(self.out, "guest.env"), "w") as f:
+                f.write(f"VENV={shlex.quote(venv)}\nWORLD={shlex.quote(self.bin + '/world.py')}\n"
+                        f"BIN={shlex.quote(self.bin)}\n")
+            say(f"booting (attempt {attempt} of {qemu.BOOTS})")
+            self.boots += 1
+            self.console = os.path.join(self.work, "console.log")
+            args = ["qemu-system-x86_64", *qemu.MACHINE,
+                    "-kernel", debian_kernel.vmlinuz(kernel), "-initrd", initramfs,
+                    "-append", f"console=ttyS0 quiet panic=-1 vm.stage2={self.bin}/hostroot-guest.sh",
+                    "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+                    "-virtfs", f"local,path={self.out},mount_tag=out,security_model=none,multidevs=remap"]
+            with open(self.console, "wb") as f:
+                self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT,
+                                                start_new_session=True)
+            self.started = time.time()
+            failure = self._wait_ready(timeout)
+            if failure is None:
+                say(f"the agent answers, {time.time() - self.started:.0f} s after qemu started")
+                return self
+            say(f"{failure} before its shell; booting again")
+            self.stop()
+        raise AssertionError(f"the guest kernel failed early in every boot; its console: {self.console}")
+
+    def _wait_ready(self, timeout):
+        deadline = time.time() + timeout
+        ready = os.path.join(self.out, "agent-ready")
+        while time.time() < deadline:
+            if os.path.exists(ready):
+                return None
+            text = self.console_text()
             failure = None if "stage2_shell" in text else qemu.early_boot_failure(text)
-            if failure or time.time() > deadline:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-                if failure:
-                    return None, failure
-                say(f"qemu did not power off within {timeout} s; killed")
-                return None, None
+            if failure:
+                return failure
+            if self.process.poll() is not None:
+                raise AssertionError(f"qemu exited {self.process.returncode} before the agent answered; "
+                                     f"its console: {self.console}\n{self.console_tail()}")
             time.sleep(0.2)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    text = open(console, errors="replace").read()
-    return process.returncode, (None if "stage2_shell" in text else qemu.early_boot_failure(text))
+        raise AssertionError(f"the guest's agent did not answer within {timeout} s; console: {self.console}\n"
+                             f"{self.console_tail()}")
+
+    def console_text(self):
+        with open(self.console, errors="replace") as f:
+            return f.read()
+
+    def console_tail(self, lines=25):
+        return "\n".join(self.console_text().splitlines()[-lines:])
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+    def copy(self, path):
+        """A file a case needs, copied into WORK/bin; its path there (the same in the guest)."""
+        return copy(self.bin, path)
+
+    def folder(self, name):
+        """A case's results folder: /mnt/out/NAME in the guest, WORK/out/NAME here (made afresh)."""
+        path = os.path.join(self.out, name)
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+        return path
+
+    def run(self, script, timeout=600, check=True, case=None):
+        """`script` run by the guest's agent as root, with the guest's library sourced and, for a
+        case, OUT set to its folder; its output. A script still running after `timeout` seconds is
+        killed in the guest and fails here."""
+        self.requests += 1
+        base = os.path.join(self.out, "requests", f"{self.requests:04d}")
+        prelude = f". {self.bin}/lib.sh\nexport PEER_ADDRESS=F1:F1:F1:F1:F1:F1 PEER_ADDRESS_TYPE=random HCI_DEVICE=hci0\n"
+        if case:
+            prelude += f"export OUT=/mnt/out/{case}\n"
+        with open(base + ".timeout", "w") as f:
+            f.write(str(int(timeout)))
+        with open(base + ".part", "w") as f:
+            f.write(prelude + script + "\n")
+        os.rename(base + ".part", base + ".sh")
+        deadline = time.time() + timeout + 60
+        while time.time() < deadline:
+            if os.path.exists(base + ".rc"):
+                with open(base + ".rc") as f:
+                    rc = int(f.read().strip())
+                with open(base + ".out", errors="replace") as f:
+                    output = f.read()
+                if rc == 124 or rc == 137:
+                    raise AssertionError(f"in the guest, still running after its guard of {timeout} s (killed): "
+                                         f"{script.strip()[:200]}\n{output[-3000:]}")
+                if check and rc != 0:
+                    raise AssertionError(f"in the guest, exit {rc}: {script.strip()[:200]}\n{output[-3000:]}")
+                return output
+            if not self.alive():
+                raise AssertionError(f"the VM stopped while running: {script.strip()[:200]}\n{self.console_tail()}")
+            time.sleep(0.2)
+        raise AssertionError(f"the guest's agent did not answer in {timeout + 60} s: {script.strip()[:200]}")
+
+    def power_off(self, timeout=60):
+        """The agent syncs and powers the VM off; killed if it does not within `timeout` s."""
+        if not self.alive():
+            return
+        self.requests += 1
+        base = os.path.join(self.out, "requests", f"{self.requests:04d}")
+        open(base + ".poweroff", "w").close()
+        with open(base + ".part", "w") as f:
+            f.write("true\n")
+        os.rename(base + ".part", base + ".sh")
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            say(f"the VM did not power off within {timeout} s; killed")
+        self.stop()
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
 
 
 def main():
@@ -120,39 +232,24 @@ def main():
     parser.add_argument("command", help="a shell command, run by sh in the guest")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    kernel, initramfs, venv = prepare(args.work)
-    say(f"kernel {os.path.basename(kernel)}, Bumble in {venv}")
-    bin_dir = stage(args.work, args.copy)
-    out = os.path.join(args.work, "out")
-    for attempt in range(1, qemu.BOOTS + 1):
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)
-        with open(os.path.join(out, "guest.env"), "w") as f:
-            f.write(f"VENV={shlex.quote(venv)}\nWORLD={shlex.quote(bin_dir + '/world.py')}\n"
-                    f"WORLD_ARGS={shlex.quote(args.world)}\nCMD_TIMEOUT={args.timeout}\n"
-                    f"BLUETOOTHD={1 if args.bluetoothd else 0}\n")
-        with open(os.path.join(out, "guest-cmd.sh"), "w") as f:
-            f.write(args.command + "\n")
-        say(f"booting (attempt {attempt} of {qemu.BOOTS}); the command may run {args.timeout} s")
-        status, failure = boot(args.work, kernel, initramfs, bin_dir, out, args.timeout + 180)
-        if failure is None:
-            break
-        say(f"{failure} before its shell; booting again")
-    else:
-        say(f"the guest kernel failed early in every boot; its console: {args.work}/console.log")
-        return 3
-    console = open(os.path.join(args.work, "console.log"), errors="replace").read()
-    for line in console.splitlines():
-        if line.startswith("[guest") or line.startswith("[init]"):
-            print(line)
+    guest = Guest(args.work)
     try:
-        rc = int(open(os.path.join(out, "rc")).read())
-    except (OSError, ValueError):
-        say(f"the guest left no exit code (qemu {status}); console: {args.work}/console.log")
-        print("\n".join(console.splitlines()[-20:]))
-        return 3
-    say(f"the command exited {rc}; its output: {out}/cmd.log, the world's log: {out}/world.log")
-    return rc
+        guest.boot()
+        for path in args.copy:
+            guest.copy(path)
+        guest.folder("cmd")
+        setup = ""
+        if args.bluetoothd:
+            setup += "bluetoothd_start /mnt/out/cmd/bluetoothd.log || exit 2\n"
+        setup += f"world_start /mnt/out/cmd {args.world} || exit 2\n"
+        output = guest.run(setup + args.command, timeout=args.timeout, check=False, case="cmd")
+        print(output, end="")
+        with open(os.path.join(guest.out, "requests", f"{guest.requests:04d}.rc")) as f:
+            rc = int(f.read().strip())
+        say(f"the command exited {rc}; its files: {guest.out}/cmd")
+        return rc
+    finally:
+        guest.power_off()
 
 
 STARTED = time.time()

@@ -10,7 +10,7 @@ is booted again, at most twice, and said so; any other failure is not."""
 # (1.4 GB with the default).
 MACHINE = ["-machine", "q35", "-accel", "tcg,thread=multi,tb-size=256", "-cpu", "max", "-smp", "2", "-m", "1024",
            "-nographic", "-no-reboot"]
-# The virtual Raspberry Pi (Tests/wearable --arch arm64): qemu's `virt` with Cortex-A53 cores, a Pi
+# The virtual Raspberry Pi (Tests/pi --arch arm64): qemu's `virt` with Cortex-A53 cores, a Pi
 # 3's and a Zero 2 W's, and a Pi 3's 1 GiB; no stdio of qemu's own (the PL011 is the GPS's).
 PI_MACHINE = ["-machine", "virt", "-accel", "tcg,thread=multi,tb-size=256", "-cpu", "cortex-a53", "-smp", "2",
               "-m", "1024", "-display", "none", "-monitor", "none", "-no-reboot"]

@@ -1,7 +1,7 @@
 /// A table header that names no key (`[)`, `[[ =]]`): toml++ 3 (inside TOMLKit) asserts on it in
 /// `parse_key` and aborts the process, release builds too, so it is found here first and becomes
 /// a syntax error. A scan of the text that knows strings, comments and brackets inside values, so
-/// that an array element on a line of its own is not taken for a header. Found by `scripts/fuzz.sh
+/// that an array element on a line of its own is not taken for a header. Found by `scripts/rigs/fuzz.sh
 /// config`.
 enum TableHeaderCheck {
     /// Where (line, column, from 1) the first header without a key begins its key, or nil.

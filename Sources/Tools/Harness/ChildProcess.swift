@@ -52,7 +52,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// cancellation: a test that timed out still waits for its processes to end.
     @discardableResult
     public func wait(timeout: Double) async -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(Patience.guarding(timeout))
         while process.isRunning {
             if Date() > deadline { return nil }
             await waitOut(0.05)
@@ -149,7 +149,7 @@ public func eventually(
     every interval: Double = 0.1,
     _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
+    let deadline = Date().addingTimeInterval(Patience.guarding(timeout))
     while Date() < deadline, !Task.isCancelled {
         if try await condition() { return true }
         await waitOut(interval)

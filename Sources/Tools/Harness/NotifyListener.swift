@@ -30,7 +30,7 @@ public final class NotifyListener {
 
     /// The first datagram containing `text` within `timeout` seconds.
     public func wait(for text: String, timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(Patience.guarding(timeout))
         while Date() < deadline {
             if let message = receive(), message.contains(text) { return message }
         }

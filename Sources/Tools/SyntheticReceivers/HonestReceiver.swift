@@ -5,7 +5,7 @@ import TrackCore
 /// A receiver whose numbers are honest, noised as the simulated sessions of data/gps are, on routes of
 /// their shapes: one session is one draw of the noise, so a figure within that noise needs many.
 ///
-/// The Doppler noise is what `scripts/doppler-noise.py` measures on `data/gps`
+/// The Doppler noise is what `scripts/bench/doppler-noise.py` measures on `data/gps`
 /// (residuals from a local fit): a speed noised on its own and clipped at zero, so that standing
 /// reads exactly 0 half the time, and a course noised on its own. The running sessions: 0.14-0.15
 /// m/s and 3-4 degrees at 1 Hz, 0.22 m/s (correlated from one epoch to the next) and 3.4 at 10 Hz.

@@ -10,7 +10,7 @@ import Synchronization
 /// runners (not full phones), each on its own TLS connection, post a snapshot a second and read the
 /// partner's newest snapshot twice a second, as a phone's pump does. Prints sustained inserts per second, the
 /// insert's round trip and the relay leg (a runner's commit to the partner holding it) at p50 and
-/// p99, the relay's CPU, and rows and bytes per runner per hour. scripts/bench-relay.sh runs it.
+/// p99, the relay's CPU, and rows and bytes per runner per hour. scripts/bench/relay.sh runs it.
 struct RelayScale: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-scale",

@@ -5,7 +5,7 @@ import CLibFuzzer
 #endif
 
 /// libFuzzer calls one C function with bytes only, so the parser under test is chosen once per
-/// process, from WEARBRIDGE_FUZZ_TARGET (scripts/fuzz.sh sets it).
+/// process, from WEARBRIDGE_FUZZ_TARGET (scripts/rigs/fuzz.sh sets it).
 let fuzzTarget: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["WEARBRIDGE_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {

@@ -43,7 +43,7 @@ public struct PhoneConfig: Sendable {
         public var maxStreams = 32
     }
 
-    /// Where the relay is and the runner's certificate for it (`scripts/relay-local.sh` prints these).
+    /// Where the relay is and the runner's certificate for it (`scripts/rigs/relay-local.sh` prints these).
     public struct Relay: Sendable, Equatable {
         public var host: String
         public var port = 5432

@@ -1,0 +1,101 @@
+"""The builds the end-to-end phases need beyond the suite's debug build (the arm64 packages, the arm64
+test bundle, the sanitized fuzzer, the amd64 packages), each made once per run by the project's own
+build commands, whichever phase asks first; a phase that asks while another makes it waits for it.
+
+They run niced in a scheduling group of their own (an autogroup at nice 19: with autogroups, on in
+Debian's kernel, a plain `nice` ranks a process only within its own session), so that the phases
+beside them, which wait on real clocks, peers and emulated guests, take the CPU first; the builds
+take what they leave. Each build's output goes to .build/test-builds/NAME.log; a build that fails
+fails the phase that asked for it with the end of its log."""
+import fcntl
+import json
+import os
+import subprocess
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DIR = os.path.join(ROOT, ".build", "test-builds")
+# A guard against a hang, not a deadline: from nothing on two cores the arm64 release build of both
+# programs and its dependencies takes about 25 minutes alone.
+GUARD = 90 * 60
+
+
+def session():
+    """The run these builds belong to (the runner's, inherited by its workers)."""
+    return os.environ.get("WEARBRIDGE_TEST_SESSION", f"{os.getpid()}")
+
+
+def background(command):
+    """`command` (a list) wrapped to run at the lowest priority, in a scheduling group of its own."""
+    return ["setsid", "-w", "bash", "-c", 'echo 19 > /proc/self/autogroup 2>/dev/null; '
+            'exec nice -n 19 ionice -c 3 "$@"', "build", *command]
+
+
+def made(name, command, parse=lambda out: out):
+    """What `command` printed (parsed), made once per run under a lock named `name`."""
+    os.makedirs(DIR, exist_ok=True)
+    memo = os.path.join(DIR, f"{name}.json")
+    log = os.path.join(DIR, f"{name}.log")
+    with open(os.path.join(DIR, f"{name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(memo):
+            with open(memo) as f:
+                kept = json.load(f)
+            if kept.get("session") == session():
+                if kept.get("failed"):
+                    raise AssertionError(f"the {name} build failed earlier in this run; its log: {log}")
+                return kept["value"]
+        began = time.time()
+        with open(log, "w") as out:
+            out.write(f"$ {' '.join(command)}\n")
+            out.flush()
+            try:
+                result = subprocess.run(background(command), cwd=ROOT, stdout=subprocess.PIPE, stderr=out, text=True,
+                                        timeout=GUARD)
+            except subprocess.TimeoutExpired:
+                result = None
+            if result is not None:
+                out.write(result.stdout)
+        took = round(time.time() - began)
+        if result is None or result.returncode != 0:
+            with open(memo, "w") as f:
+                json.dump({"session": session(), "failed": True, "seconds": took}, f)
+            with open(log, errors="replace") as f:
+                tail = "".join(f.readlines()[-30:])
+            why = f"still running after {GUARD} s" if result is None else f"exit {result.returncode}"
+            raise AssertionError(f"the {name} build ({' '.join(command)}) failed: {why}; its log: {log}\n{tail}")
+        value = parse(result.stdout)
+        with open(memo, "w") as f:
+            json.dump({"session": session(), "value": value, "seconds": took}, f)
+        print(f"builds: {name} made in {took} s")
+        return value
+
+
+def arm64_toolchain():
+    """The cross toolchain (scripts/build/arm64-toolchain.sh): the arm64 sysroot's path."""
+    made("arm64-toolchain", ["scripts/build/arm64-toolchain.sh"])
+    return subprocess.run(["scripts/build/arm64-toolchain.sh", "--sysroot"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def arm64_packages():
+    """Both programs' arm64 packages (scripts/build/package.sh --arch arm64): their paths."""
+    arm64_toolchain()
+    return made("arm64-packages", ["scripts/build/package.sh", "--arch", "arm64"],
+                parse=lambda out: out.strip().splitlines()[-2:])
+
+
+def arm64_test_bundle():
+    """The arm64 test bundle of the pure cores' and parsers' suites (scripts/build/arm64-tests.sh --build-only)."""
+    arm64_toolchain()
+    return made("arm64-tests", ["scripts/build/test-arm64.sh", "--build-only"])
+
+
+def fuzzer():
+    """wearbridge-fuzz built with libFuzzer and AddressSanitizer (scripts/build/fuzz-build.sh): its path."""
+    return made("fuzzer", ["scripts/build/fuzz-build.sh"], parse=lambda out: out.strip().splitlines()[-1])
+
+
+def amd64_packages():
+    """Both programs' packages for this machine (scripts/build/package.sh): their paths."""
+    return made("amd64-packages", ["scripts/build/package.sh"], parse=lambda out: out.strip().splitlines()[-2:])

@@ -38,9 +38,11 @@ import debian_kernel  # noqa: E402
 import qemu  # noqa: E402
 
 # bluez-test-tools: btvirt (virtual BR/EDR controllers); bluez-alsa-utils and its ALSA plugin: A2DP
-# for cues in headphones; sbc-tools: sbcdec, to hear what reached the headphones.
+# for cues in headphones; sbc-tools: sbcdec, to hear what reached the headphones; jq reads the
+# daemon's status in the guest's polling loops (python3 started there several times a second,
+# emulated, would take a core).
 PACKAGES = ["qemu-system-x86", "busybox-static", "bluez", "dbus", "cpio", "kmod", "xz-utils", "python3-venv",
-            "bluez-test-tools", "bluez-alsa-utils", "libasound2-plugin-bluez", "sbc-tools", "i2c-tools"]
+            "bluez-test-tools", "bluez-alsa-utils", "libasound2-plugin-bluez", "sbc-tools", "i2c-tools", "jq"]
 # virtio and 9p for the host's root, overlay for the tmpfs over it, the virtual HCI driver and what
 # Bluetooth's LE security needs; the kernel's crypto sockets (AF_ALG) for BlueZ's btvirt, whose
 # virtual controllers compute their pairing crypto through them; the I2C stub, userspace's I2C

@@ -53,17 +53,16 @@ CONF
     "$B" ctl start $C > /dev/null || exit 3
 }
 
-# field NAME: the strap's status field (beats, link, held_by).
+# field NAME: the strap's status field (beats, link, held_by); None when it has none. jq, not
+# python3: the guest polls several times a second, and every program it starts runs emulated.
 field() {
-    "$B" ctl status --json $C |
-        python3 -c "import json,sys; print((json.load(sys.stdin)['status'].get('heart_rate') or {}).get('$1'))"
+    "$B" ctl status --json $C | jq -r ".status.heart_rate.$1 // \"None\""
 }
 
 # fields: beats and link at once (one status read).
 fields() {
-    eval "$("$B" ctl status --json $C | python3 -c "import json,sys
-hr = json.load(sys.stdin)['status'].get('heart_rate') or {}
-print(f\"beats={hr.get('beats', 0)} link={hr.get('link', 'none')}\")")"
+    eval "$("$B" ctl status --json $C |
+        jq -r '"beats=\(.status.heart_rate.beats // 0) link=\(.status.heart_rate.link // "none")"')"
 }
 
 # wait_for CONDITION SECONDS: polls `field` until the shell condition holds; 0 if it did. SECONDS is

@@ -37,19 +37,30 @@ bluealsa -S -i hci1 -p a2dp-source > "$OUT/bluealsa.log" 2>&1 &
 BLUEALSA=$!
 sleep 1
 mark paired_start
-# Pairing as a user does it once: bluetoothctl, on the wearable's controller, each step sent when
-# bluetoothd says the one before it is done (seen, paired, connected), within a guard of 120 s each.
+# Pairing as a user does it once: bluetoothctl, on the wearable's controller. bluetoothctl reads its
+# commands as they come, also before it has reached bluetoothd, and a command it gets too soon fails:
+# each step is said again every 5 s until bluetoothd reports what it asked for (the headphones
+# discovered, paired, connected), within a guard of 2 minutes a step.
 DEV=/org/bluez/hci1/dev_$(echo "$PHONES" | tr : _)
 device() { busctl --system get-property org.bluez "$DEV" org.bluez.Device1 "$1" 2>/dev/null | grep -q true; }
-seen() { busctl --system introspect org.bluez "$DEV" > /dev/null 2>&1; }
-until_() {  # CONDITION: waits for it, 120 s at most
-    j=0
-    until "$@"; do j=$((j + 1)); [ $j -gt 600 ] && return 1; sleep 0.2; done
+known() { busctl --system get-property org.bluez "$DEV" org.bluez.Device1 Address > /dev/null 2>&1; }
+step() {  # CONDITION COMMAND...: the commands said until the condition holds
+    condition=$1
+    shift
+    attempt=0
+    until $condition; do
+        attempt=$((attempt + 1))
+        [ $attempt -gt 24 ] && return 1
+        for command in "$@"; do echo "$command"; done
+        j=0
+        while [ $j -lt 25 ] && ! $condition; do j=$((j + 1)); sleep 0.2; done
+    done
 }
-{ echo "select $WEARABLE"; echo "agent NoInputNoOutput"; echo "default-agent"; echo "scan on"
-  until_ seen; echo "scan off"; echo "pair $PHONES"
-  until_ device Paired; echo "trust $PHONES"; echo "connect $PHONES"
-  until_ device Connected; sleep 1; echo quit; } | bluetoothctl > "$OUT/pairing.log" 2>&1
+{ step known "select $WEARABLE" "agent NoInputNoOutput" "default-agent" "scan on"
+  echo "scan off"
+  step "device Paired" "pair $PHONES"
+  step "device Connected" "trust $PHONES" "connect $PHONES"
+  sleep 1; echo quit; } | bluetoothctl > "$OUT/pairing.log" 2>&1
 device Connected ||
     fail "the headphones are not connected: $(sed 's/\x1b\[[0-9;]*m//g' "$OUT/pairing.log" | tail -15)"
 mark connected

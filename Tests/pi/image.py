@@ -87,12 +87,17 @@ def mmdebstrap_args(arch, packages, cache):
 BASE_RECIPE = 2
 
 
-def base(cache, log, wrap=lambda command: command):
+def plain(command, timeout, **kwargs):
+    return subprocess.run(command, timeout=timeout, text=True, **kwargs)
+
+
+def base(cache, log, run=plain):
     """The Pi's base (arm64): Debian 13 minbase with PACKAGES, its kernel and what the packages
     depend on, made by mmdebstrap with every maintainer script run through qemu-user (about 10
     minutes of one core), and kept as a tarball keyed by its inputs (the packages, the suite, this
     recipe) beside the download cache, so that it is made once per machine and input, and can be
-    made while the packages are built. `wrap` runs the commands at a low priority."""
+    made while the packages are built. `run` runs the commands (Tests/rigs/builds.py's: at a low
+    priority, in the builds' environment)."""
     os.makedirs(cache, exist_ok=True)
     packages = sorted(set(PACKAGES + ARM64_PACKAGES + ARM64_DEPENDS))
     key = hashlib.sha256(" ".join(packages + [SUITE["arm64"], "arm64", str(BASE_RECIPE)]).encode()).hexdigest()[:12]
@@ -104,14 +109,14 @@ def base(cache, log, wrap=lambda command: command):
         for old in glob.glob(f"{bases}/arm64-*"):
             shutil.rmtree(old) if os.path.isdir(old) else os.unlink(old)
         with open(log, "w") as f:
-            subprocess.run(wrap(mmdebstrap_args("arm64", packages, cache) + ["--format=tar", SUITE["arm64"],
-                                                                             made + ".part"]),
-                           stdout=f, stderr=subprocess.STDOUT, check=True)
+            result = run(mmdebstrap_args("arm64", packages, cache) + ["--format=tar", SUITE["arm64"], made + ".part"],
+                         3600, stdout=f, stderr=subprocess.STDOUT)
+        assert result.returncode == 0, f"mmdebstrap of the Pi's base failed (exit {result.returncode}); its log: {log}"
         os.rename(made + ".part", made)
     return made
 
 
-def i2c_stub(made, cache, log, wrap=lambda command: command):
+def i2c_stub(made, cache, log, run=plain):
     """The kernel's i2c-stub built for the base's own kernel, which Debian's arm64 configuration
     leaves out (amd64's has it): the IMU under the package's udev rule and unit stands on it as on
     amd64. The source is the kernel's own (Debian's linux-source of the same series, by name), built
@@ -152,9 +157,8 @@ def i2c_stub(made, cache, log, wrap=lambda command: command):
         with open(f"{build}/Kbuild", "w") as f:
             f.write("obj-m := i2c-stub.o\n")
         with mounted(root), open(log, "a") as f:
-            result = subprocess.run(wrap(["chroot", root, "make", "-C", f"/usr/lib/modules/{version}/build",
-                                          "M=/tmp/i2c-stub", "modules"]),
-                                    capture_output=True, text=True, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+            result = run(["chroot", root, "make", "-C", f"/usr/lib/modules/{version}/build", "M=/tmp/i2c-stub",
+                          "modules"], 1800, capture_output=True)
             f.write(result.stdout + result.stderr)
             assert result.returncode == 0, f"i2c-stub's build: {result.stdout[-1500:]}{result.stderr[-1500:]}"
         shutil.copy(f"{build}/i2c-stub.ko", stub + ".part")

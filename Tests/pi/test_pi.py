@@ -65,7 +65,7 @@ class Report:
 
     def mark(self, name):
         self.figures[f"t_{name}_s"] = round(time.time() - self.t0, 1)
-        print(f"[wearable-e2e +{time.time() - self.t0:6.1f}s] {name}", flush=True)
+        print(f"[wearable +{time.time() - self.t0:6.1f}s] {name}", flush=True)
 
     def set(self, name, value):
         self.figures[name] = value
@@ -349,9 +349,9 @@ def test_the_pi_as_its_user_runs_it():
 
     def prepare():
         try:
-            made = image.base(f"{work_root}/apt-cache", f"{work_root}/base.log", wrap=builds.background)
+            made = image.base(f"{work_root}/apt-cache", f"{work_root}/base.log", run=builds.run)
             prepared["stub"] = image.i2c_stub(made, f"{work_root}/apt-cache", f"{work_root}/i2c-stub.log",
-                                              wrap=builds.background)
+                                              run=builds.run)
             prepared["base"] = made
         except Exception as error:  # noqa: BLE001 - raised below, in the test's thread
             prepared["error"] = error
@@ -509,6 +509,7 @@ def wearable(debs, work_root, arch, ld_prefix=None, base=None, stub=None):
             facts = guest_facts(wearable, work)
             report.set("exposure", facts["exposure"])
             report.set("power_off_s", wearable.power_off())
+            report.set("boots", wearable.boots)
             report.mark("powered_off")
             gps.stop()
             report.set("gps_bytes_from_guest", gps.received)

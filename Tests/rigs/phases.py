@@ -29,17 +29,17 @@ PHASES = [
     Phase("pi", "the arm64 packages installed by apt on a virtual Raspberry Pi, booted, run, cut off and "
           "upgraded", 30, root=True),
     Phase("vm", "one boot of Debian's kernel: the strap, bluetoothd's neighbours, headphones, footpods and "
-          "treadmills, a barometer and an IMU through real kernel stacks", 26, root=True),
+          "treadmills, a barometer and an IMU through real kernel stacks", 27, root=True),
+    Phase("builds", "every build command twice in a row, the second making nothing anew", 12, root=True),
     Phase("relay", "the relay's contract and its attackers on a real PostgreSQL, two wearables racing", 9),
-    Phase("arm64", "the pure cores' and parsers' suites on arm64 under qemu-user", 9, root=True),
-    Phase("fuzz", "libFuzzer over every parser, and every kept input replayed", 6),
-    Phase("phone_link", "both programs over real TLS through faults, kills and a lossy network", 3.5),
-    Phase("cues", "spoken cues on a real PulseAudio and ALSA", 2.5),
+    Phase("arm64", "the pure cores' and parsers' suites on arm64 under qemu-user", 8, root=True),
+    Phase("fuzz", "libFuzzer over every parser, and every kept input replayed", 4),
+    Phase("phone_link", "both programs over real TLS through faults, kills and a lossy network", 3),
+    Phase("cues", "spoken cues on a real PulseAudio and ALSA", 2),
     Phase("dashboard", "the field dashboard in Debian's chromium, its API fuzzed", 1.5),
-    Phase("demo", "the README's first command, and where it cannot work", 1),
-    Phase("control", "the control socket under a flood", 0.5),
+    Phase("demo", "the README's first command, and where it cannot work", 1.2),
+    Phase("control", "the control socket under a flood", 0.3),
     Phase("exports", "exports read back by independent parsers", 0.3),
-    Phase("builds", "every build command run twice in a row", 2, root=True),
 ]
 BY_NAME = {phase.name: phase for phase in PHASES}
 ORDER = {phase.name: index for index, phase in enumerate(PHASES)}
@@ -61,12 +61,23 @@ def phase_of_nodeid(nodeid):
 
 
 class PhaseScheduling(LoadScopeScheduling):
-    """xdist's scheduling by scope, a phase being the scope: each phase whole on one worker, in the
-    order of the collection (the longest first), and a worker given its next phase only when it is
-    down to its last test, so that a free worker takes it rather than one still busy."""
+    """xdist's scheduling by scope, a phase being the scope: each phase whole on one worker. Each
+    worker starts with the longest phase left (the collection's order); it is given its next phase
+    when it is down to its last test, since an xdist worker runs a test only once it knows the next
+    one (or that none comes). That next phase waits behind the last test, which may be long (the
+    Pi's one test is the whole phase): it is the shortest left, so that the long ones go to workers
+    that are free."""
 
     def _split_scope(self, nodeid):
         return phase_of_nodeid(nodeid)
+
+    def _assign_work_unit(self, node):
+        busy = self._pending_of(self.assigned_work.get(node, {})) > 0
+        scope, work_unit = self.workqueue.popitem(last=busy)
+        self.assigned_work.setdefault(node, {})[scope] = work_unit
+        collection = self.registered_collections[node]
+        node.send_runtest_some([collection.index(nodeid) for nodeid, completed in work_unit.items()
+                                if not completed])
 
     def _reschedule(self, node):
         if node.shutting_down:

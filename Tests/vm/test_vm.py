@@ -22,6 +22,7 @@ import sys
 
 import pytest
 
+import figures
 import hostroot
 from harness import BIN, DATA, ROOT
 
@@ -42,6 +43,9 @@ def guest():
         yield vm
     finally:
         vm.power_off()
+        # How many times qemu was started for the whole phase (a boot that died early counts).
+        figures.record("Tests/vm/test_vm.py", {"boots": vm.boots, "requests": vm.requests})
+        print(f"the test VM: {vm.boots} boot(s), {vm.requests} requests")
 
 
 def checks(name, *args):
@@ -160,3 +164,15 @@ def test_footpod_and_treadmill(guest, tmp_path):
                f"sh {script} {guest.wearbridge} 60 {nmea}", timeout=1200)
     subprocess.run(["cp", f"{files}/route.json", f"{out}/route.json"], check=True)
     return checks("sensors", out)[-8:]
+
+
+@pytest.mark.bench
+def test_the_footprint_of_both_paths(guest):
+    """A figure, not a check: the same 40 s of streaming through bluetoothd and through the kernel's
+    own path, the daemon's CPU and memory for each, and the kernel's raw scan beside a desktop's
+    discovery, with a strap that does not demand bonding (the kernel's path cannot bond)."""
+    script = guest.copy(os.path.join(HERE, "guest", "coexist.sh"))
+    world = "--strap --strap-battery 80 --footpod --treadmill"
+    out = case(guest, "footprint", f"bluetoothd_start $OUT/bluetoothd.log && world_start $OUT {world} || exit 2",
+               f"sh {script} {guest.wearbridge} 'sensors footprint kernel_under_discovery'", timeout=1200)
+    return checks("coexist", os.path.dirname(out))[-4:]

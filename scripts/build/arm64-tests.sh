@@ -35,7 +35,7 @@ if [ "${1:-}" != --skip-build ]; then
     WEARBRIDGE_TEST_TARGETS=$suites scripts/build/arm64-toolchain.sh --swift-build -c release --product wearbridgePackageTests \
         --scratch-path "$scratch" -Xswiftc -enable-testing \
         -Xswiftc -Xfrontend -Xswiftc -disable-cross-import-overlays
-    echo "test-arm64.sh: the arm64 test build took $(($(date +%s) - began)) s"
+    echo "arm64-tests.sh: the arm64 test build took $(($(date +%s) - began)) s"
 fi
 built=$(date +%s)
 [ "${1:-}" = --build-only ] && exit 0
@@ -51,10 +51,10 @@ aarch64 .build-arm64-tests/release/wearbridgePackageTests.xctest --testing-libra
     > "$log" 2>&1 || status=$?
 grep -E '^(✘|✔ Test run|✘ Test run)|recorded an issue|Test run with' "$log" | tail -40 || true
 [ "$status" -eq 0 ] || {
-    echo "test-arm64.sh: the unit tests failed on arm64 (exit $status); the whole log: $log" >&2
+    echo "arm64-tests.sh: the unit tests failed on arm64 (exit $status); the whole log: $log" >&2
     exit "$status"
 }
-echo "test-arm64.sh: the unit tests on arm64 took $(($(date +%s) - built)) s"
+echo "arm64-tests.sh: the unit tests on arm64 took $(($(date +%s) - built)) s"
 
 # The accuracy bench on both architectures: the same table, but for its timings. The arm64 one is
 # the release build (the deployment build's flags; under qemu-user a debug build takes half an
@@ -71,9 +71,9 @@ if [ "${ARM64_ACCURACY:-0}" != 0 ]; then
     QEMU_LD_PREFIX=$sysroot qemu-aarch64-static .build-arm64/release/wearbridge-bench accuracy "${scope[@]}" 2>&1 | strip_times \
         > .build-arm64-tests/accuracy-arm64.txt
     if ! diff -u .build-arm64-tests/accuracy-amd64.txt .build-arm64-tests/accuracy-arm64.txt; then
-        echo "test-arm64.sh: the accuracy bench's table differs on arm64 (above)" >&2
+        echo "arm64-tests.sh: the accuracy bench's table differs on arm64 (above)" >&2
         exit 1
     fi
-    echo "test-arm64.sh: the accuracy tables on arm64 and amd64 are equal ($(wc -l < .build-arm64-tests/accuracy-arm64.txt) lines)"
+    echo "arm64-tests.sh: the accuracy tables on arm64 and amd64 are equal ($(wc -l < .build-arm64-tests/accuracy-arm64.txt) lines)"
 fi
-echo "test-arm64.sh: all done in $(($(date +%s) - began)) s"
+echo "arm64-tests.sh: all done in $(($(date +%s) - began)) s"

@@ -77,6 +77,9 @@ def pytest_runtest_setup(item):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
+    # The phases in the collection's order (the longest first), not xdist's default of the scope
+    # with the most tests first, which would start the Pi's one long test last.
+    config.option.loadscopereorder = False
     return phases.PhaseScheduling(config, log)
 
 
@@ -138,6 +141,11 @@ def pytest_runtest_logreport(report):
     if WORKER:
         return  # a worker: its controller keeps the table
     TABLE.add(report)
+    if report.failed:
+        # Said when it happens, not only in the summary at the end: a phase that fails early is
+        # seen (and can be looked into) while the others still run.
+        print(f"\nFAILED {report.nodeid} ({report.when}, {report.duration:.0f} s):\n{report.longreprtext[-3000:]}",
+              flush=True)
 
 
 def pytest_terminal_summary(terminalreporter, config):

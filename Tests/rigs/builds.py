@@ -36,6 +36,8 @@ def background(command, nice=19):
 def run(command, timeout, nice=19, **kwargs):
     """`command` run as background() says, in a session of its own, ended whole at `timeout` s
     (subprocess.TimeoutExpired then): what it printed, as subprocess.run returns it."""
+    if kwargs.pop("capture_output", False):
+        kwargs.update(stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     process = subprocess.Popen(background(command, nice), start_new_session=True, text=True, **kwargs)
     try:
         out, err = process.communicate(timeout=timeout)

@@ -80,8 +80,8 @@ class PhaseScheduling(LoadScopeScheduling):
                                 if not completed])
 
     def _reschedule(self, node):
-        if node.shutting_down:
-            return
+        if node.shutting_down or node not in self.registered_collections:
+            return  # (a worker replacing a crashed one, before its collection is in)
         if not self.workqueue:
             node.shutdown()
             return

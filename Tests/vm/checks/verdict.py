@@ -1,4 +1,4 @@
-"""What the IIO VM's checks share (check_barometer.py, check_imu.py): a line per check, the JSON
+"""What the test VM's checks share (barometer.py, imu.py and the others here): a line per check, the JSON
 files the guest left in OUT, and the verdict at the end."""
 import json
 import os

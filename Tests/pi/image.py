@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-from debian_kernel import sh  # Tests/vm (on the path run.py sets)
+from debian_kernel import sh  # Tests/vm (on the path Tests/conftest.py sets)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What the wearable runs besides wearbridge: an init, udev, gpsd, the Bluetooth tools the udev rule
@@ -315,7 +315,7 @@ def set_up_the_test(root, kernel, venv, work, world_args, census=False, arch="am
     shutil.copy(f"{HERE}/guest/probe.sh", f"{root}/usr/local/lib/wearable-probe.sh")
     os.chmod(f"{root}/usr/local/lib/wearable-probe.sh", 0o755)
     shutil.copy(f"{HERE}/guest/wearable-probe.service", f"{root}/etc/systemd/system/")
-    # The IMU bound and played by the test (run.py's imu_check), the gait Tests/iio's own.
+    # The IMU bound and played by the test (test_pi.py's imu_check), the gait Tests/iio's own.
     shutil.copy(f"{HERE}/guest/imu.sh", f"{root}/usr/local/lib/wearable-imu.sh")
     shutil.copy(os.path.join(HERE, "..", "iio", "bmi160.py"), f"{root}/usr/local/lib/wearable-bmi160.py")
     if arch == "amd64":

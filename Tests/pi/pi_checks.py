@@ -10,7 +10,7 @@ import sqlite3
 import statistics
 import subprocess
 
-from harness import rows as query  # Tests/rigs (on the path run.py sets): read-only SQLite
+from harness import rows as query  # Tests/rigs (on the path Tests/conftest.py sets): read-only SQLite
 
 DATA = "/var/lib/wearbridge"
 FILES = ("wearbridge.sqlite", "wearbridge.sqlite-wal", "wearbridge.sqlite-shm")

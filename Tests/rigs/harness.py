@@ -271,6 +271,9 @@ class FaultProxy:
             except OSError:
                 client.close()
                 continue
+            # The timeout was for the connect: a connection idle for a while (a LISTEN waiting for
+            # news) is not a fault of the proxy's.
+            upstream.settimeout(None)
             with self.lock:
                 self.pairs.append((client, upstream))
             for a, b, up in ((client, upstream, True), (upstream, client, False)):
@@ -296,11 +299,15 @@ class FaultProxy:
                     self.bytes_down += len(data)
         except OSError:
             pass
+        # Shut down before closing: a close alone neither wakes the other direction's thread, blocked
+        # in recv on the same socket, nor tells the peer (the kernel keeps a socket a blocked call
+        # holds), and the peer would wait on a connection nobody forwards any more.
         for s in (source, sink):
-            try:
-                s.close()
-            except OSError:
-                pass
+            for end in (lambda: s.shutdown(socket.SHUT_RDWR), s.close):
+                try:
+                    end()
+                except OSError:
+                    pass
 
     def cut(self):
         """Every connection closed now (some mid-frame)."""

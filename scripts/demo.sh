@@ -55,8 +55,19 @@ else
     bin="$(pwd)/.build-static/release/wearbridge"
     phone_bin="$(pwd)/.build-static/release/wearbridge-phone"
 fi
-# gpsfake runs in a process group of its own (setsid), so that its gpsd ends with it.
-trap 'kill "${daemon:-}" "${phone:-}" 2>/dev/null || true; [ -z "${fake:-}" ] || kill -KILL -- "-$fake" 2>/dev/null || true' EXIT
+# gpsfake runs in a process group of its own (setsid), so that its gpsd ends with it. The demo ends
+# once they are gone (a signal is sent at once, but taken when the kernel next runs them), within 5 s.
+stop_all() {
+    kill "${daemon:-}" "${phone:-}" 2>/dev/null || true
+    [ -n "${fake:-}" ] || return 0
+    kill -KILL -- "-$fake" 2>/dev/null || true
+    wait "$fake" 2>/dev/null || true
+    for _ in $(seq 50); do
+        [ -z "$(pgrep -g "$fake" 2>/dev/null)" ] && return 0
+        sleep 0.1
+    done
+}
+trap stop_all EXIT
 port=${GPSD_PORT:-$(free_port)}
 phone_port=$(free_port)
 mkdir -p "$work/data" "$work/phone"

@@ -39,9 +39,10 @@ if grep -rlE '\.\./shared' .ci scripts Tests Sources Makefile pytest.ini; then
     exit 1
 fi
 step lint
-# With the builds' own few environment variables (Tests/rigs/builds.py says why), as the end-to-end
-# phases run their builds and this one again.
-env -i PATH="$PATH" HOME="$HOME" LANG=C.UTF-8 swift build --build-tests
+# With the builds' own few environment variables (Tests/rigs/builds.py says why and lists them), as
+# the end-to-end phases run their builds and this one again.
+mapfile -t kept < <(python3 Tests/rigs/builds.py --environment)
+env -i "${kept[@]}" swift build --build-tests
 step build
 # Every process the suite starts carries this mark; none may outlive it (scripts/rigs/no-leftovers.sh).
 export WEARBRIDGE_TEST_RUN="run-$$-$(date +%s)"

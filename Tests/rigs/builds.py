@@ -133,3 +133,12 @@ def fuzzer():
 def amd64_packages():
     """Both programs' packages for this machine (scripts/build/package.sh): their paths."""
     return made("amd64-packages", ["scripts/build/package.sh"], parse=lambda out: out.strip().splitlines()[-2:])
+
+
+if __name__ == "__main__":
+    # scripts/test.sh's debug build runs in this same environment: `builds.py --environment`
+    # prints it, a NAME=VALUE a line, for `env -i`.
+    import sys
+    if sys.argv[1:] != ["--environment"]:
+        sys.exit("usage: builds.py --environment")
+    print("\n".join(f"{name}={value}" for name, value in environment().items()))

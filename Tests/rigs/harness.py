@@ -303,11 +303,19 @@ class FaultProxy:
         # in recv on the same socket, nor tells the peer (the kernel keeps a socket a blocked call
         # holds), and the peer would wait on a connection nobody forwards any more.
         for s in (source, sink):
-            for end in (lambda: s.shutdown(socket.SHUT_RDWR), s.close):
-                try:
-                    end()
-                except OSError:
-                    pass
+            self._end(s)
+
+    @staticmethod
+    def _end(s):
+        """A socket shut down, then closed, whatever state it is in."""
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        try:
+            s.close()
+        except OSError:
+            pass
 
     def cut(self):
         """Every connection closed now (some mid-frame)."""
@@ -317,8 +325,4 @@ class FaultProxy:
         for pair in pairs:
             for s in pair:
                 if s is not None:
-                    try:
-                        s.shutdown(socket.SHUT_RDWR)
-                        s.close()
-                    except OSError:
-                        pass
+                    self._end(s)
